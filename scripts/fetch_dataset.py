@@ -1,0 +1,19 @@
+"""Rule fetch_dataset: one dataset of the input table into resources/<dataset>/, sha256-verified."""
+
+import os
+
+from directional_inference.fetch import BasicAuth, fetch_dataset
+from directional_inference.inputs import open_mirrors
+from directional_inference.rulelog import log_to_file
+
+log_to_file(snakemake.log[0])
+dataset = snakemake.wildcards.dataset
+only, auth = None, None
+if dataset == "newscrawl":
+    only = [f"news-docs.{year}.en.filtered.gz" for year in snakemake.params.years]
+    settings = snakemake.config["resources"]["newscrawl"]
+    user = os.environ.get("NEWSCRAWL_USER") or settings["user"]
+    password = os.environ.get("NEWSCRAWL_PASSWORD") or settings["password"]
+    auth = BasicAuth(user, password) if user and password else None
+mirrors = open_mirrors(snakemake.config.get("mirror"))
+fetch_dataset(dataset, snakemake.output[0], mirrors, only=only, auth=auth)

