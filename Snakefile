@@ -11,9 +11,15 @@ configfile: "config/config.yaml"
 
 include: "rules/common.smk"
 include: "rules/resources.smk"
+include: "rules/levyholt.smk"
+include: "rules/training.smk"
+include: "rules/tables.smk"
 
 
 rule all:
     default_target: True
     input:
         all_resources(),
+        "results/levyholt/subgroups.csv",
+        expand("results/{table}.csv", table=["table1", "table2", "table6"]),
+        expand("results/{figure}.{ext}", figure=["figure1", "figure2"], ext=["png", "svg"]),

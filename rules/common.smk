@@ -6,7 +6,15 @@ from snakemake.utils import validate
 
 sys.path.insert(0, os.path.join(workflow.basedir, "src"))
 
+from directional_inference.experiments import (  # noqa: E402
+    data_directory,
+    levyholt_score_path,
+    levyholt_scorings,
+    trained_models,
+)
 from directional_inference.inputs import datasets as downloadable_datasets  # noqa: E402
+from directional_inference.levyholt import ALL_SUBSETS, SPLITS  # noqa: E402
+from directional_inference.sns import VARIANTS  # noqa: E402
 
 validate(config, schema="../config/schema.yaml")
 
@@ -14,9 +22,17 @@ PRETRAINED_MODELS = sorted(a for a, spec in config["models"].items() if isinstan
 TINY_MODELS = sorted(a for a, spec in config["models"].items() if isinstance(spec, dict))
 
 
+LEVYHOLT_SETS = list(ALL_SUBSETS) + ["sherliic"]
+
+
 wildcard_constraints:
     dataset="|".join(downloadable_datasets()),
     model="|".join(PRETRAINED_MODELS + TINY_MODELS) or "NO_MODEL",
+    lm="|".join(sorted(config["models"])),
+    variant="|".join(VARIANTS),
+    subset="|".join(LEVYHOLT_SETS),
+    test="|".join(LEVYHOLT_SETS),
+    trial=r"\d+",
 
 
 def phase_log(phase, rule, pattern):
@@ -54,6 +70,62 @@ def all_resources():
         targets.append("resources/clue-news2016zh")
     targets += [model_directory(alias) for alias in used_models()]
     return targets
+
+
+def levyholt_data_files():
+    """Every TSV the LevyHolt phase writes: subsets, their hypothesis-only variants, SherLIiC."""
+    names = [n for s in ALL_SUBSETS for n in (s, f"{s}_hyponly")] + ["sherliic"]
+    return [f"results/levyholt/{name}/{split}.tsv" for name in names for split in SPLITS]
+
+
+def levyholt_file(variant, subset, split):
+    """The data file a variant reads for a subset and split."""
+    return f"results/levyholt/{data_directory(variant, subset)}/{split}.tsv"
+
+
+def levyholt_train_file(wildcards):
+    return levyholt_file(wildcards.variant, wildcards.subset, "train")
+
+
+def levyholt_dev_file(wildcards):
+    return levyholt_file(wildcards.variant, wildcards.subset, "dev")
+
+
+def levyholt_test_file(wildcards):
+    return levyholt_file(wildcards.variant, wildcards.test, "test")
+
+
+def trial_ids():
+    return list(range(config["training"]["trials"]))
+
+
+def model_run(wildcards):
+    """Directory of one (language model, variant, training subset) search."""
+    return f"results/models/{wildcards.lm}/{wildcards.variant}/{wildcards.subset}"
+
+
+def trial_outputs(wildcards):
+    """Dev scores and weights of every trial of one search."""
+    run = model_run(wildcards)
+    return {
+        "dev_scores": [f"{run}/trial-{k}/dev_scores.parquet" for k in trial_ids()],
+        "weights": [f"{run}/trial-{k}/model" for k in trial_ids()],
+    }
+
+
+def levyholt_scores_of(lm):
+    """Score files of every (variant, training subset, test set) the LevyHolt tables need, for one model."""
+    return [levyholt_score_path(lm, v, s, t) for v, s, t in levyholt_scorings()]
+
+
+def all_levyholt_scores(wildcards=None):
+    return [f for lm in config["training"]["language_models"] for f in levyholt_scores_of(lm)]
+
+
+def levyholt_model_infos(wildcards=None):
+    """(alias, name) of every fine-tuned language model, in config order (the first is the main model)."""
+    names = {a: (s if isinstance(s, str) else f"tiny-{s['tiny'].get('architecture', 'bert')}") for a, s in config["models"].items()}
+    return [[alias, names[alias]] for alias in config["training"]["language_models"]]
 
 
 def check_model_aliases():

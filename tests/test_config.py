@@ -43,6 +43,33 @@ def test_defaults_are_the_papers_values():
     assert (evaluation["evidence_cap"], evaluation["evidence_cap_ss_zh"]) == (3200, 90)
 
 
+def _leaves(tree: dict, path: str = ""):
+    for key, value in tree.items():
+        where = f"{path}.{key}" if path else key
+        if isinstance(value, dict) and key != "models":
+            yield from _leaves(value, where)
+        else:
+            yield where, value
+
+
+def test_paper_scale_resets_every_threshold_the_default_scale_changes():
+    schema = yaml.safe_load(SCHEMA.read_text())
+    paper = load_config("paper.yaml")
+    default_overrides = dict(_leaves(yaml.safe_load((REPO / "config" / "config.yaml").read_text())))
+    for where, _ in default_overrides.items():
+        section, *rest = where.split(".")
+        if section not in ("booqa", "training", "graphs", "evaluation", "levyholt"):
+            continue
+        spec = schema["properties"][section]
+        for part in rest:
+            spec = spec["properties"][part]
+        value = paper[section]
+        for part in rest:
+            value = value[part]
+        if "paper" in spec.get("description", "") and where not in WORKFLOW_ONLY and where != "training.max_length":
+            assert value == spec["default"], f"paper.yaml keeps the default scale's {where}={value}, not the paper's {spec['default']}"
+
+
 def _numeric_keys(schema: dict, path: str):
     for key, spec in schema.get("properties", {}).items():
         where = f"{path}.{key}"
@@ -54,7 +81,7 @@ def _numeric_keys(schema: dict, path: str):
 
 # Knobs of this workflow with no counterpart in the paper (parallelism, subsampling, budgets of small scales).
 WORKFLOW_ONLY = {"relations.shards", "relations.batch_size", "levyholt.split_seed", "levyholt.max_train", "levyholt.max_dev",
-                 "levyholt.max_test", "booqa.languages", "booqa.graph_window_share", "training.language_models",
+                 "levyholt.max_test", "training.gpus", "booqa.languages", "booqa.graph_window_share", "training.language_models",
                  "graphs.measures", "evaluation.lm_retrieval", "resources.datasets", "resources.newscrawl.years"}
 
 

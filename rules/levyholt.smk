@@ -1,0 +1,31 @@
+# Phase "levyholt": the S&S split, sub-groups, the six pair subsets + Full, hypothesis-only variants, SherLIiC.
+
+
+rule build_levyholt_subsets:
+    input:
+        raw="resources/levyholt",
+        authors="resources/levyholt-authors",
+    output:
+        subgroups="results/levyholt/subgroups.csv",
+        subsets="results/levyholt/subsets.csv",
+        files=levyholt_data_files(),
+    params:
+        source=config["levyholt"]["source"],
+        seed=config["levyholt"]["split_seed"],
+        limits={
+            "train": config["levyholt"]["max_train"],
+            "dev": config["levyholt"]["max_dev"],
+            "test": config["levyholt"]["max_test"],
+        },
+    log:
+        phase_log("levyholt", "build_levyholt_subsets", "all"),
+    benchmark:
+        phase_benchmark("levyholt", "build_levyholt_subsets", "all")
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=10,
+    conda:
+        "../envs/workflow.yaml"
+    script:
+        "../scripts/build_levyholt_subsets.py"

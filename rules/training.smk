@@ -1,0 +1,102 @@
+# Phase "training": S&S, 'S&S and hypothesis-only S&S fine-tuned on LevyHolt subsets with a
+# hyper-parameter search; every trial is its own job, the best by dev AUC (precision >= 0.51) is kept.
+
+
+rule draw_hyperparameters:
+    output:
+        "results/models/hyperparameters.csv",
+    params:
+        trials=config["training"]["trials"],
+        seed=config["seed"],
+        learning_rate_range=config["training"]["learning_rate_range"],
+        weight_decay_range=config["training"]["weight_decay_range"],
+        grad_accumulation_range=config["training"]["grad_accumulation_range"],
+    log:
+        phase_log("training", "draw_hyperparameters", "all"),
+    benchmark:
+        phase_benchmark("training", "draw_hyperparameters", "all")
+    threads: 1
+    resources:
+        mem_mb=500,
+        runtime=5,
+    conda:
+        "../envs/workflow.yaml"
+    script:
+        "../scripts/draw_hyperparameters.py"
+
+
+rule train_sns_trial:
+    input:
+        model="resources/models/{lm}",
+        hyperparameters="results/models/hyperparameters.csv",
+        train=levyholt_train_file,
+        dev=levyholt_dev_file,
+    output:
+        dev_scores="results/models/{lm}/{variant}/{subset}/trial-{trial}/dev_scores.parquet",
+        weights=temp(directory("results/models/{lm}/{variant}/{subset}/trial-{trial}/model")),
+    params:
+        # resumable state lives outside the declared outputs, which Snakemake deletes before a re-run
+        checkpoint_dir=".checkpoints/{lm}/{variant}/{subset}/trial-{trial}",
+        epochs=config["training"]["epochs"],
+        batch_size=config["training"]["batch_size"],
+        max_length=config["training"]["max_length"],
+        seed=config["seed"],
+    log:
+        phase_log("training", "train_sns_trial", "{lm}/{variant}/{subset}/trial-{trial}"),
+    benchmark:
+        phase_benchmark("training", "train_sns_trial", "{lm}/{variant}/{subset}/trial-{trial}")
+    threads: 2
+    resources:
+        mem_mb=6000,
+        runtime=240,
+        gpu=config["training"]["gpus"],
+    conda:
+        "../envs/workflow.yaml"
+    script:
+        "../scripts/train_sns_trial.py"
+
+
+rule select_sns_model:
+    input:
+        unpack(trial_outputs),
+        hyperparameters="results/models/hyperparameters.csv",
+    output:
+        selection="results/models/{lm}/{variant}/{subset}/selection.csv",
+        best=directory("results/models/{lm}/{variant}/{subset}/best"),
+    params:
+        floor=config["training"]["selection_precision_floor"],
+    log:
+        phase_log("training", "select_sns_model", "{lm}/{variant}/{subset}"),
+    benchmark:
+        phase_benchmark("training", "select_sns_model", "{lm}/{variant}/{subset}")
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=10,
+    conda:
+        "../envs/workflow.yaml"
+    script:
+        "../scripts/select_sns_model.py"
+
+
+rule score_levyholt:
+    input:
+        model="results/models/{lm}/{variant}/{subset}/best",
+        test=levyholt_test_file,
+    output:
+        "results/scores/levyholt/{test}/{lm}/{variant}/{subset}.parquet",
+    params:
+        max_length=config["training"]["max_length"],
+    log:
+        phase_log("evaluation", "score_levyholt", "{test}/{lm}/{variant}/{subset}"),
+    benchmark:
+        phase_benchmark("evaluation", "score_levyholt", "{test}/{lm}/{variant}/{subset}")
+    threads: 2
+    resources:
+        mem_mb=4000,
+        runtime=120,
+        gpu=config["training"]["gpus"],
+    conda:
+        "../envs/workflow.yaml"
+    script:
+        "../scripts/score_levyholt.py"

@@ -1,0 +1,16 @@
+"""Rule build_levyholt_subsets: LevyHolt subsets (+ hypothesis-only variants), SherLIiC and count tables."""
+
+from pathlib import Path
+
+from directional_inference.levyholt import write_levyholt_datasets
+from directional_inference.rulelog import log_to_file
+
+log_to_file(snakemake.log[0])
+write_levyholt_datasets(
+    Path(snakemake.output.subgroups).parent,
+    levyholt_dir=snakemake.input.raw,
+    authors_dir=snakemake.input.authors,
+    source=snakemake.params.source,
+    seed=snakemake.params.seed,
+    limits=snakemake.params.limits,
+)

@@ -1,0 +1,47 @@
+"""Which LevyHolt models are trained and which test sets each one scores, per table and figure of the paper.
+
+Shared by the Snakefile (to expand jobs) and the table builders, so the two cannot drift apart.
+"""
+
+from __future__ import annotations
+
+MESH_SUBSETS = ("directional", "symmetric", "para_dirtrue", "para_dirfalse", "dirtrue_unrel", "dirfalse_unrel")
+TABLE1_SUBSETS = ("directional", "symmetric", "full")  # paper Table 1 (and 8, 10, 12): train x test
+TABLE2_SUBSETS = ("para_dirtrue", "para_dirfalse")  # paper Table 2 (and 9, 11, 13): S&S vs 'S&S
+TABLE6_SETS = ("full", "sherliic")  # paper Table 6: LevyHolt <-> SherLIiC
+BOOQA_MODELS = (("sns", "full"), ("sns_sym", "full"), ("sns", "symmetric"), ("sns", "directional"))  # Table 5
+BOOQA_HYPONLY_MODELS = (("hyponly", "full"), ("hyponly", "directional"), ("hyponly", "symmetric"))  # Table 3
+
+
+def levyholt_scorings() -> list[tuple[str, str, str]]:
+    """Every (variant, train subset, test set) the LevyHolt tables and figures need, sorted, no repeats."""
+    jobs = set()
+    for subset in MESH_SUBSETS + ("full",):
+        jobs.add(("sns", subset, subset))  # Figure 1
+        jobs.add(("hyponly", subset, subset))  # Figure 2 (tested on the hypothesis-only file)
+    for train in TABLE1_SUBSETS:
+        for test in TABLE1_SUBSETS:
+            jobs.add(("sns", train, test))
+    for subset in TABLE2_SUBSETS:
+        jobs.add(("sns_sym", subset, subset))
+    for train in TABLE6_SETS:
+        for test in TABLE6_SETS:
+            jobs.add(("sns", train, test))
+    return sorted(jobs)
+
+
+def trained_models() -> list[tuple[str, str]]:
+    """Every (variant, training subset) that is fine-tuned with the hyper-parameter search."""
+    models = {(variant, train) for variant, train, _ in levyholt_scorings()}
+    models |= set(BOOQA_MODELS) | set(BOOQA_HYPONLY_MODELS)
+    return sorted(models)
+
+
+def data_directory(variant: str, subset: str) -> str:
+    """Directory name under results/levyholt/ of a subset as a given variant reads it."""
+    return f"{subset}_hyponly" if variant == "hyponly" else subset
+
+
+def levyholt_score_path(lm: str, variant: str, subset: str, test: str) -> str:
+    """Scores of the model (lm, variant, trained on subset) on a test set."""
+    return f"results/scores/levyholt/{test}/{lm}/{variant}/{subset}.parquet"
