@@ -9,17 +9,22 @@ min_version("9.0")
 configfile: "config/config.yaml"
 
 
+report: "report/workflow.rst"
+
+
 include: "rules/common.smk"
 include: "rules/resources.smk"
+include: "rules/corpus.smk"
 include: "rules/levyholt.smk"
 include: "rules/training.smk"
+include: "rules/evaluation.smk"
 include: "rules/tables.smk"
+include: "rules/phases.smk"
+include: "rules/report.smk"
 
 
 rule all:
     default_target: True
     input:
-        all_resources(),
-        "results/levyholt/subgroups.csv",
-        expand("results/{table}.csv", table=["table1", "table2", "table6"]),
-        expand("results/{figure}.{ext}", figure=["figure1", "figure2"], ext=["png", "svg"]),
+        [phase_targets(p.name) for p in PHASES],
+        "results/benchmarks.csv",

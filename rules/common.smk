@@ -14,6 +14,7 @@ from directional_inference.experiments import (  # noqa: E402
 )
 from directional_inference.inputs import datasets as downloadable_datasets  # noqa: E402
 from directional_inference.levyholt import ALL_SUBSETS, SPLITS  # noqa: E402
+from directional_inference.phases import PHASES, phase  # noqa: E402
 from directional_inference.sns import VARIANTS  # noqa: E402
 
 validate(config, schema="../config/schema.yaml")
@@ -29,6 +30,7 @@ wildcard_constraints:
     dataset="|".join(downloadable_datasets()),
     model="|".join(PRETRAINED_MODELS + TINY_MODELS) or "NO_MODEL",
     lm="|".join(sorted(config["models"])),
+    lang="en|zh",
     variant="|".join(VARIANTS),
     subset="|".join(LEVYHOLT_SETS),
     test="|".join(LEVYHOLT_SETS),
@@ -64,12 +66,11 @@ def used_models():
 def all_resources():
     """Every input this config needs: datasets, the NLTK WordNet root, model directories."""
     targets = [f"resources/{name}" for name in config["resources"]["datasets"]]
+    targets += [corpus_directory(lang) for lang in config["booqa"]["languages"]]
     if "wordnet-3.0" in config["resources"]["datasets"]:
         targets.append("resources/nltk_data")
-    if config["corpus"]["zh"]["source"] == "clue":
-        targets.append("resources/clue-news2016zh")
     targets += [model_directory(alias) for alias in used_models()]
-    return targets
+    return sorted(set(targets))
 
 
 def levyholt_data_files():
@@ -126,6 +127,48 @@ def levyholt_model_infos(wildcards=None):
     """(alias, name) of every fine-tuned language model, in config order (the first is the main model)."""
     names = {a: (s if isinstance(s, str) else f"tiny-{s['tiny'].get('architecture', 'bert')}") for a, s in config["models"].items()}
     return [[alias, names[alias]] for alias in config["training"]["language_models"]]
+
+
+CORPUS_DATASETS = {"reuters21578": "reuters21578", "newscrawl": "newscrawl", "cctv": "zh-news", "clue": "clue-news2016zh"}
+
+
+def corpus_settings(wildcards):
+    """config['corpus'][lang]: source, window_days, max_articles."""
+    return config["corpus"][wildcards.lang]
+
+
+def corpus_directory(lang):
+    """resources/<dataset> holding the raw corpus of a language."""
+    return f"resources/{CORPUS_DATASETS[config['corpus'][lang]['source']]}"
+
+
+def corpus_source_directory(wildcards):
+    return corpus_directory(wildcards.lang)
+
+
+def trained_model_files():
+    """selection.csv and best/ of every search (language model x variant x training subset)."""
+    files = []
+    for lm in config["training"]["language_models"]:
+        for variant, subset in trained_models():
+            run = f"results/models/{lm}/{variant}/{subset}"
+            files += [f"{run}/selection.csv", f"{run}/best"]
+    return files
+
+
+def phase_targets(name):
+    """Every output of a phase: the inputs of its <phase>_phase rule, which its DVC stage runs."""
+    if name == "resources":
+        return all_resources()
+    if name == "corpus":
+        return [f"results/{lang}/corpus/articles.parquet" for lang in config["booqa"]["languages"]]
+    if name == "levyholt":
+        return ["results/levyholt/subgroups.csv", "results/levyholt/subsets.csv"] + levyholt_data_files()
+    if name == "training":
+        return ["results/models/hyperparameters.csv"] + trained_model_files()
+    if name == "evaluation":
+        return all_levyholt_scores()
+    return list(phase(name).outs + phase(name).metrics + phase(name).plots)
 
 
 def check_model_aliases():

@@ -6,7 +6,7 @@ rule build_levyholt_subsets:
         raw="resources/levyholt",
         authors="resources/levyholt-authors",
     output:
-        subgroups="results/levyholt/subgroups.csv",
+        subgroups=report("results/levyholt/subgroups.csv", caption="../report/subgroups.rst", category="LevyHolt", labels={"table": "sub-groups"}),
         subsets="results/levyholt/subsets.csv",
         files=levyholt_data_files(),
     params:

@@ -5,12 +5,13 @@ rule make_levyholt_table:
     input:
         all_levyholt_scores,
     output:
-        "results/{table}.csv",
+        report("results/{table}.csv", caption="../report/levyholt_table.rst", category="LevyHolt", labels={"table": "{table}"}),
     wildcard_constraints:
         table="table1|table2|table6|figure1|figure2",
     params:
         models=levyholt_model_infos,
         scale=config["scale"],
+        auc_floor=config["evaluation"]["auc_precision_floor"],
     log:
         phase_log("tables", "make_levyholt_table", "{table}"),
     benchmark:
@@ -29,7 +30,7 @@ rule plot_mesh_figure:
     input:
         "results/{figure}.csv",
     output:
-        png="results/{figure}.png",
+        png=report("results/{figure}.png", caption="../report/mesh_figure.rst", category="LevyHolt", labels={"figure": "{figure}"}),
         svg="results/{figure}.svg",
     wildcard_constraints:
         figure="figure1|figure2",
@@ -45,3 +46,43 @@ rule plot_mesh_figure:
         "../envs/workflow.yaml"
     script:
         "../scripts/plot_mesh_figure.py"
+
+
+rule collect_metrics:
+    input:
+        expand("results/{table}.csv", table=["table1", "table2", "table6", "figure1", "figure2"]),
+    output:
+        "results/metrics.json",
+    log:
+        phase_log("tables", "collect_metrics", "all"),
+    benchmark:
+        phase_benchmark("tables", "collect_metrics", "all")
+    threads: 1
+    resources:
+        mem_mb=500,
+        runtime=5,
+    conda:
+        "../envs/workflow.yaml"
+    script:
+        "../scripts/collect_metrics.py"
+
+
+rule write_pr_points:
+    input:
+        all_levyholt_scores,
+    output:
+        "results/pr_curves.csv",
+    params:
+        models=levyholt_model_infos,
+    log:
+        phase_log("tables", "write_pr_points", "all"),
+    benchmark:
+        phase_benchmark("tables", "write_pr_points", "all")
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    conda:
+        "../envs/workflow.yaml"
+    script:
+        "../scripts/write_pr_points.py"

@@ -8,17 +8,17 @@ log_to_file(snakemake.log[0])
 models = [tables.ModelInfo(alias, name) for alias, name in snakemake.params.models]
 
 
-table, scale = snakemake.wildcards.table, snakemake.params.scale
+table, scale, floor = snakemake.wildcards.table, snakemake.params.scale, snakemake.params.auc_floor
 if table == "table1":
-    header, rows = tables.table1_rows(models, score_path, scale)
+    header, rows = tables.table1_rows(models, score_path, scale, floor)
 elif table == "table2":
-    header, rows = tables.table2_rows(models, score_path, scale)
+    header, rows = tables.table2_rows(models, score_path, scale, floor)
 elif table == "table6":
-    header, rows = tables.table6_rows(models, score_path, scale)
+    header, rows = tables.table6_rows(models, score_path, scale, floor)
 else:
     variant = "sns" if table == "figure1" else "hyponly"
     header, rows = [], []
     for model in models:
-        header, model_rows = tables.mesh_rows(model, variant, score_path, scale)
+        header, model_rows = tables.mesh_rows(model, variant, score_path, scale, floor)
         rows += model_rows
 tables.write_csv(snakemake.output[0], header, rows)

@@ -16,7 +16,10 @@ os.environ.setdefault("DVC_NO_ANALYTICS", "1")
 
 REPO = Path(__file__).resolve().parents[1]
 # What a copy of the workflow needs to run (the package itself is installed in the environment).
-WORKFLOW_FILES = ("Snakefile", "rules", "scripts", "config", "envs", "profiles")
+WORKFLOW_FILES = ("Snakefile", "rules", "scripts", "config", "envs", "profiles", "bin", "report", ".dvcignore", ".gitignore")
+SMOKE = ("--configfile", "config/smoke.yaml")
+# one thread per job: two of the short smoke jobs at a time on 2 cores
+SMOKE_THREADS = ("--set-threads", "train_sns_trial=1", "score_levyholt=1")
 
 
 @pytest.fixture(scope="session")
@@ -64,10 +67,40 @@ def copy_workflow(destination: Path) -> Path:
     return destination
 
 
-def run_snakemake(workdir: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess:
-    """Run the Snakemake of this environment in ``workdir``; on failure the assertion shows its output."""
-    command = [str(Path(sys.executable).with_name("snakemake")), *args]
-    result = subprocess.run(command, cwd=workdir, capture_output=True, text=True, env=os.environ.copy())
+def tool_environment() -> dict[str, str]:
+    """The environment with this interpreter's scripts (snakemake, dvc) first on PATH."""
+    env = os.environ.copy()
+    env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
+    return env
+
+
+def run(workdir: Path, *command: str, check: bool = True) -> subprocess.CompletedProcess:
+    """Run a command in ``workdir``; on failure the assertion shows its output."""
+    result = subprocess.run(list(command), cwd=workdir, capture_output=True, text=True, env=tool_environment())
     if check and result.returncode != 0:
         raise AssertionError(f"{' '.join(command)} failed ({result.returncode}):\n{result.stdout[-4000:]}\n{result.stderr[-6000:]}")
     return result
+
+
+def run_snakemake(workdir: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess:
+    """Run the Snakemake of this environment in ``workdir``."""
+    return run(workdir, str(Path(sys.executable).with_name("snakemake")), *args, check=check)
+
+
+@pytest.fixture(scope="session")
+def smoke_repo(tmp_path_factory, mirrors) -> Path:
+    """A git + DVC repository of the workflow whose smoke run is complete and committed to DVC (once per session)."""
+    workdir = copy_workflow(tmp_path_factory.mktemp("smoke") / "repo")
+    remote = tmp_path_factory.mktemp("dvc-remote")
+    run(workdir, "git", "init", "-q")
+    run(workdir, "git", "config", "user.email", "ci@example.org")
+    run(workdir, "git", "config", "user.name", "CI")
+    run(workdir, "dvc", "init", "-q")
+    run(workdir, "dvc", "config", "core.analytics", "false")
+    run(workdir, "dvc", "remote", "add", "-d", "local", str(remote))
+    run(workdir, sys.executable, "-m", "directional_inference.dvc_pipeline", *SMOKE)
+    run_snakemake(workdir, "--cores", "2", *SMOKE, *SMOKE_THREADS)
+    run(workdir, "dvc", "commit", "-f", "-q")
+    run(workdir, "git", "add", "-A")
+    run(workdir, "git", "commit", "-q", "-m", "smoke run")
+    return workdir

@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 from transformers import AutoModelForSequenceClassification, AutoTokenizer
 
-from conftest import copy_workflow, run_snakemake
+from conftest import run_snakemake
 from directional_inference.inputs import inputs_of
 from directional_inference.wordnet import open_wordnet
 
@@ -17,11 +17,8 @@ pytestmark = pytest.mark.workflow
 
 
 @pytest.fixture(scope="module")
-def smoke_run(tmp_path_factory, mirrors) -> Path:
-    workdir = copy_workflow(tmp_path_factory.mktemp("smoke"))
-    # one thread per job: two of these short jobs at a time on 2 cores
-    run_snakemake(workdir, "--cores", "2", "--configfile", "config/smoke.yaml", "--set-threads", "train_sns_trial=1", "score_levyholt=1")
-    return workdir
+def smoke_run(smoke_repo) -> Path:
+    return smoke_repo
 
 
 def test_every_dataset_is_complete_and_verified(smoke_run):
@@ -101,3 +98,14 @@ def test_hyperparameter_search_is_recorded_and_trial_weights_are_temporary(smoke
     assert (run / "best" / "config.json").is_file() and (run / "best" / "hyperparameters.json").is_file()
     assert not (run / "trial-0" / "model").exists()  # temp(): removed once the selection copied the best
     assert not list((smoke_run / ".checkpoints").rglob("state.pt"))
+
+
+def test_report_has_every_table_figure_and_the_benchmarks(smoke_run):
+    run_snakemake(smoke_run, "--report", "results/report.html", "--configfile", "config/smoke.yaml")
+    html = (smoke_run / "results" / "report.html").read_text(errors="replace")
+    for needle in ("table1.csv", "table2.csv", "table6.csv", "figure1.png", "figure2.png", "benchmarks.csv", "subgroups.csv",
+                   "S&amp;S vs", "smoke"):
+        assert needle in html, needle
+    summary = pd.read_csv(smoke_run / "results" / "benchmarks.csv")
+    trials = summary[summary["rule"] == "train_sns_trial"].iloc[0]
+    assert trials["jobs"] == 18 and trials["total_s"] > 0 and trials["peak_rss_mb"] > 50

@@ -39,9 +39,10 @@ def write_scores(path: str | Path, entries: list[Entry], scores: np.ndarray) -> 
         frame.to_parquet(tmp, index=False)
 
 
-def metrics_of(path: str | Path) -> dict[str, float]:
+def metrics_of(path: str | Path, auc_floor: float = 0.5) -> dict[str, float]:
+    """Metrics of one score file; ``auc_floor`` is the precision floor of AUC50 (config evaluation.auc_precision_floor)."""
     frame = pd.read_parquet(path)
-    return evaluate_scores(frame["score"].to_numpy(), frame["label"].to_numpy())
+    return evaluate_scores(frame["score"].to_numpy(), frame["label"].to_numpy(), auc_floor=auc_floor)
 
 
 def _pct(value: float | None) -> str:
@@ -61,7 +62,7 @@ def write_csv(path: str | Path, header: list[str], rows: list[list]) -> None:
         tmp.write_text(buffer.getvalue(), encoding="utf-8")
 
 
-def table1_rows(models: list[ModelInfo], score_path, scale: str) -> tuple[list[str], list[list]]:
+def table1_rows(models: list[ModelInfo], score_path, scale: str, auc_floor: float = 0.5) -> tuple[list[str], list[list]]:
     """Train on Directional / Symmetric / Full, test on each (AUCnorm), beside Tables 1, 8, 10, 12."""
     header = ["model", "model_name", "train", "test", "auc_norm", "auc_norm_paper", "paper_model", "paper_table", "n_test", "positive_rate", "scale"]
     rows = []
@@ -69,21 +70,21 @@ def table1_rows(models: list[ModelInfo], score_path, scale: str) -> tuple[list[s
         reference = paper.TABLE1[model.paper_model]
         for train in TABLE1_SUBSETS:
             for test in TABLE1_SUBSETS:
-                m = metrics_of(score_path(model.alias, "sns", train, test))
+                m = metrics_of(score_path(model.alias, "sns", train, test), auc_floor)
                 rows.append([model.alias, model.name, train, test, _pct(m["auc_norm"]), _paper(reference[train][test]),
                              model.paper_model, paper.TABLE1_NUMBERS[model.paper_model], m["n"], f"{m['positive_rate']:.4f}", scale])
     return header, rows
 
 
-def table2_rows(models: list[ModelInfo], score_path, scale: str) -> tuple[list[str], list[list]]:
+def table2_rows(models: list[ModelInfo], score_path, scale: str, auc_floor: float = 0.5) -> tuple[list[str], list[list]]:
     """S&S vs 'S&S (symmetric prompts) on Paraphrases-DirTrue and Paraphrases-DirFalse, beside Tables 2, 9, 11, 13."""
     header = ["model", "model_name", "subset", "sns_auc_norm", "sym_sns_auc_norm", "difference",
               "sns_auc_norm_paper", "sym_sns_auc_norm_paper", "difference_paper", "paper_model", "paper_table", "n_test", "scale"]
     rows = []
     for model in models:
         for subset in TABLE2_SUBSETS:
-            directional = metrics_of(score_path(model.alias, "sns", subset, subset))
-            symmetric = metrics_of(score_path(model.alias, "sns_sym", subset, subset))
+            directional = metrics_of(score_path(model.alias, "sns", subset, subset), auc_floor)
+            symmetric = metrics_of(score_path(model.alias, "sns_sym", subset, subset), auc_floor)
             ref = paper.TABLE2[model.paper_model][subset]
             rows.append([model.alias, model.name, subset, _pct(directional["auc_norm"]), _pct(symmetric["auc_norm"]),
                          _pct(symmetric["auc_norm"] - directional["auc_norm"]), _paper(ref[0]), _paper(ref[1]),
@@ -91,34 +92,63 @@ def table2_rows(models: list[ModelInfo], score_path, scale: str) -> tuple[list[s
     return header, rows
 
 
-def table6_rows(models: list[ModelInfo], score_path, scale: str) -> tuple[list[str], list[list]]:
+def table6_rows(models: list[ModelInfo], score_path, scale: str, auc_floor: float = 0.5) -> tuple[list[str], list[list]]:
     """LevyHolt <-> SherLIiC generalisation of S&S: AUC50 and AUCnorm beside Table 6 (RoBERTa-base)."""
     header = ["model", "model_name", "train", "test", "auc50", "auc_norm", "auc50_paper", "auc_norm_paper", "paper_model", "n_test", "scale"]
     rows = []
     for model in models:
         for train in TABLE6_SETS:
             for test in TABLE6_SETS:
-                m = metrics_of(score_path(model.alias, "sns", train, test))
+                m = metrics_of(score_path(model.alias, "sns", train, test), auc_floor)
                 ref = paper.TABLE6[train][test] if model.paper_model == paper.MAIN_MODEL else (None, None)
                 rows.append([model.alias, model.name, train, test, _pct(m["auc50"]), _pct(m["auc_norm"]),
                              _paper(ref[0]), _paper(ref[1]), paper.MAIN_MODEL, m["n"], scale])
     return header, rows
 
 
-def mesh_rows(model: ModelInfo, variant: str, score_path, scale: str) -> tuple[list[str], list[list]]:
+def mesh_rows(model: ModelInfo, variant: str, score_path, scale: str, auc_floor: float = 0.5) -> tuple[list[str], list[list]]:
     """The numbers of Figure 1 (variant sns) or Figure 2 (variant hyponly) for one model."""
     header = ["model", "model_name", "variant", "subset", "auc_norm", "auc_norm_paper", "sns_over_hyponly", "sns_over_hyponly_paper", "n_test", "scale"]
     rows = []
     for subset in MESH_SUBSETS + ("full",):
-        m = metrics_of(score_path(model.alias, variant, subset, subset))
+        m = metrics_of(score_path(model.alias, variant, subset, subset), auc_floor)
         ratio, ratio_paper, reference = "", "", paper.FIGURE1.get(subset)
         if variant == "hyponly":
             reference = paper.FIGURE2.get(subset)
-            full = metrics_of(score_path(model.alias, "sns", subset, subset))["auc_norm"]
+            full = metrics_of(score_path(model.alias, "sns", subset, subset), auc_floor)["auc_norm"]
             ratio = f"{full / m['auc_norm']:.2f}" if m["auc_norm"] > 0 else ""
             ratio_paper = paper.FIGURE2_RATIOS.get(subset, "")
         rows.append([model.alias, model.name, variant, subset, _pct(m["auc_norm"]), _paper(reference), ratio, ratio_paper, m["n"], scale])
     return header, rows
+
+
+def metrics_summary(tables: Mapping[str, str | Path]) -> dict:
+    """DVC metrics: every number of the LevyHolt tables, keyed table -> model -> row key -> metric (percent)."""
+    keys = {"table1": ("train", "test"), "table2": ("subset",), "table6": ("train", "test"), "figure1": ("subset",), "figure2": ("subset",)}
+    summary: dict = {}
+    for name, path in sorted(tables.items()):
+        frame = pd.read_csv(path)
+        metric_columns = [c for c in frame.columns if ("auc" in c or c == "difference") and not c.endswith("_paper")]
+        for row in frame.to_dict("records"):
+            key = "-".join(str(row[k]) for k in keys[name])
+            values = {c: row[c] for c in metric_columns if pd.notna(row[c])}
+            summary.setdefault(name, {}).setdefault(row["model"], {})[key] = values
+    return summary
+
+
+def pr_points(models: list[ModelInfo], score_path) -> list[list]:
+    """DVC plots: the PR curves of Table 1 (train x test over Directional / Symmetric / Full), per model."""
+    from .metrics import precision_recall_curve
+
+    rows = []
+    for model in models:
+        for train in TABLE1_SUBSETS:
+            for test in TABLE1_SUBSETS:
+                frame = pd.read_parquet(score_path(model.alias, "sns", train, test))
+                curve = precision_recall_curve(frame["score"].to_numpy(), frame["label"].to_numpy())
+                for precision, recall in zip(curve.precision[::-1], curve.recall[::-1]):
+                    rows.append([f"{model.alias}:{train}->{test}", f"{recall:.6f}", f"{precision:.6f}"])
+    return rows
 
 
 NODE_POSITIONS = {"paraphrases": (0.0, 1.0), "dirtrue": (-1.0, 0.0), "dirfalse": (1.0, 0.0), "unrelated": (0.0, -1.0)}

@@ -1,0 +1,22 @@
+# Phase "corpus": each language's news corpus as one table of dated, windowed, deduplicated articles.
+
+
+rule build_corpus:
+    input:
+        corpus_source_directory,
+    output:
+        "results/{lang}/corpus/articles.parquet",
+    params:
+        settings=corpus_settings,  # source, window_days, max_articles
+    log:
+        phase_log("corpus", "build_corpus", "{lang}"),
+    benchmark:
+        phase_benchmark("corpus", "build_corpus", "{lang}")
+    threads: 1
+    resources:
+        mem_mb=8000,
+        runtime=240,
+    conda:
+        "../envs/workflow.yaml"
+    script:
+        "../scripts/build_corpus.py"

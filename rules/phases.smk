@@ -1,0 +1,31 @@
+# One target rule per phase (src/directional_inference/phases.py): each DVC stage runs Snakemake on one of them.
+
+
+rule resources_phase:
+    input:
+        phase_targets("resources"),
+
+
+rule corpus_phase:
+    input:
+        phase_targets("corpus"),
+
+
+rule levyholt_phase:
+    input:
+        phase_targets("levyholt"),
+
+
+rule training_phase:
+    input:
+        phase_targets("training"),
+
+
+rule evaluation_phase:
+    input:
+        phase_targets("evaluation"),
+
+
+rule tables_phase:
+    input:
+        phase_targets("tables"),

@@ -1,0 +1,12 @@
+"""Rule collect_metrics: every number of the tables as one JSON file (DVC metrics)."""
+
+import json
+from pathlib import Path
+
+from directional_inference.atomic import write_text_atomic
+from directional_inference.levyholt_tables import metrics_summary
+from directional_inference.rulelog import log_to_file
+
+log_to_file(snakemake.log[0])
+summary = metrics_summary({Path(path).stem: path for path in snakemake.input})
+write_text_atomic(snakemake.output[0], json.dumps(summary, indent=1, sort_keys=True) + "\n")

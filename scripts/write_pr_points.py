@@ -1,0 +1,9 @@
+"""Rule write_pr_points: precision-recall points of the Table 1 models (DVC plots)."""
+
+from directional_inference.experiments import levyholt_score_path
+from directional_inference.levyholt_tables import ModelInfo, pr_points, write_csv
+from directional_inference.rulelog import log_to_file
+
+log_to_file(snakemake.log[0])
+models = [ModelInfo(alias, name) for alias, name in snakemake.params.models]
+write_csv(snakemake.output[0], ["curve", "recall", "precision"], pr_points(models, levyholt_score_path))

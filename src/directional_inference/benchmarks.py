@@ -1,0 +1,27 @@
+"""Summary of Snakemake's per-job benchmark files (logs/<phase>/<rule>/<wildcards>.benchmark.tsv) per rule."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+
+from .atomic import atomic_file
+
+
+def summarise_benchmarks(logs_dir: str | Path, output: str | Path) -> pd.DataFrame:
+    """One row per (phase, rule): jobs, total and longest wall-clock seconds, CPU seconds, peak RSS (MB)."""
+    rows = []
+    for path in sorted(Path(logs_dir).rglob("*.benchmark.tsv")):
+        relative = path.relative_to(logs_dir).parts
+        frame = pd.read_csv(path, sep="\t")
+        rows.append({"phase": relative[0], "rule": relative[1] if len(relative) > 2 else path.name.split(".")[0],
+                     "s": frame["s"].iloc[-1], "cpu_time": frame.get("cpu_time", pd.Series([0.0])).iloc[-1],
+                     "max_rss": pd.to_numeric(frame["max_rss"], errors="coerce").iloc[-1]})
+    table = pd.DataFrame(rows, columns=["phase", "rule", "s", "cpu_time", "max_rss"])
+    summary = (table.groupby(["phase", "rule"], sort=True)
+               .agg(jobs=("s", "size"), total_s=("s", "sum"), longest_s=("s", "max"), cpu_s=("cpu_time", "sum"), peak_rss_mb=("max_rss", "max"))
+               .reset_index().round(2))
+    with atomic_file(output) as tmp:
+        summary.to_csv(tmp, index=False)
+    return summary

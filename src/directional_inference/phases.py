@@ -1,0 +1,92 @@
+"""The phases of the workflow: one list that the Snakefile and the DVC pipeline (dvc.yaml) are both built from.
+
+A phase owns a set of rules (one ``rules/<phase>.smk``), the outputs DVC versions, the phases it reads from,
+the config keys it depends on and the package modules its code lives in.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Phase:
+    name: str
+    rules: tuple[str, ...]
+    outs: tuple[str, ...]
+    upstream: tuple[str, ...]
+    params: tuple[str, ...]  # dotted config keys (a section name stands for the whole section)
+    modules: tuple[str, ...]  # files under src/directional_inference/
+    metrics: tuple[str, ...] = ()
+    plots: tuple[str, ...] = ()
+
+    @property
+    def target_rule(self) -> str:
+        """The Snakemake rule whose inputs are every output of the phase."""
+        return f"{self.name}_phase"
+
+
+COMMON_MODULES = ("__init__.py", "atomic.py", "errors.py", "rulelog.py", "phases.py")
+
+PHASES = (
+    Phase(
+        "resources",
+        rules=("fetch_dataset", "build_wordnet", "collect_clue_news", "fetch_model", "build_tiny_model"),
+        outs=("resources",),
+        upstream=(),
+        params=("resources", "models", "seed"),
+        modules=("inputs.py", "fetch.py", "wordnet.py", "models.py", "data/inputs.tsv"),
+    ),
+    Phase(
+        "corpus",
+        rules=("build_corpus",),
+        outs=("results/en/corpus", "results/zh/corpus"),
+        upstream=("resources",),
+        params=("corpus",),
+        modules=("corpus.py",),
+    ),
+    Phase(
+        "levyholt",
+        rules=("build_levyholt_subsets",),
+        outs=("results/levyholt",),
+        upstream=("resources",),
+        params=("levyholt",),
+        modules=("levyholt.py",),
+    ),
+    Phase(
+        "training",
+        rules=("draw_hyperparameters", "train_sns_trial", "select_sns_model"),
+        outs=("results/models",),
+        upstream=("resources", "levyholt"),
+        params=("seed", "training"),
+        modules=("sns.py", "metrics.py", "levyholt.py", "levyholt_tables.py", "experiments.py"),
+    ),
+    Phase(
+        "evaluation",
+        rules=("score_levyholt",),
+        outs=("results/scores",),
+        upstream=("levyholt", "training"),
+        params=("training.max_length",),
+        modules=("sns.py", "levyholt.py", "levyholt_tables.py", "experiments.py"),
+    ),
+    Phase(
+        "tables",
+        rules=("make_levyholt_table", "plot_mesh_figure", "collect_metrics", "write_pr_points"),
+        outs=tuple(f"results/{name}" for name in (
+            "table1.csv", "table2.csv", "table6.csv", "figure1.csv", "figure2.csv",
+            "figure1.png", "figure1.svg", "figure2.png", "figure2.svg",
+        )),
+        upstream=("evaluation",),
+        params=("scale", "evaluation.auc_precision_floor", "training.language_models"),
+        modules=("levyholt_tables.py", "metrics.py", "paper_values.py", "experiments.py"),
+        metrics=("results/metrics.json",),
+        plots=("results/pr_curves.csv",),
+    ),
+)
+
+
+def phase(name: str) -> Phase:
+    for item in PHASES:
+        if item.name == name:
+            return item
+    raise KeyError(f"unknown phase {name!r}; phases: {', '.join(p.name for p in PHASES)}")

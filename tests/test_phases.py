@@ -1,0 +1,61 @@
+"""The phase list, the dvc.yaml generator and the benchmark summary (no workflow run)."""
+
+from __future__ import annotations
+
+import pandas as pd
+import yaml
+
+from conftest import REPO
+from directional_inference.benchmarks import summarise_benchmarks
+from directional_inference.dvc_pipeline import main, render
+from directional_inference.phases import PHASES, phase
+
+
+def test_stages_follow_the_phase_list():
+    stages = yaml.safe_load(render(REPO))["stages"]
+    assert list(stages) == [p.name for p in PHASES]
+    training = stages["training"]
+    assert training["cmd"].endswith("--allowed-rules draw_hyperparameters train_sns_trial select_sns_model training_phase -- training_phase")
+    assert training["deps"][:2] == ["resources", "results/levyholt"]
+    assert "scripts/train_sns_trial.py" in training["deps"] and "src/directional_inference/sns.py" in training["deps"]
+    assert training["params"] == [{"config/config.yaml": ["seed", "training"]}]
+    assert "config/config.yaml" not in training["deps"]  # keys of other phases must not re-run this one
+    assert stages["tables"]["metrics"] == ["results/metrics.json"]
+    assert stages["tables"]["plots"] == [{"results/pr_curves.csv": {"x": "recall", "y": "precision"}}]
+
+
+def test_overlay_config_is_passed_and_tracked():
+    stages = yaml.safe_load(render(REPO, ["config/smoke.yaml"]))["stages"]
+    assert "--configfile config/smoke.yaml" in stages["levyholt"]["cmd"]
+    assert {"config/smoke.yaml": ["levyholt"]} in stages["levyholt"]["params"]
+
+
+def test_outputs_never_overlap():
+    outs = [o for p in PHASES for o in p.outs + p.metrics + p.plots]
+    for a in outs:
+        for b in outs:
+            assert a == b or not (a + "/").startswith(b + "/"), (a, b)
+    assert phase("tables").target_rule == "tables_phase"
+
+
+def test_check_mode_detects_a_stale_file(tmp_path, monkeypatch):
+    monkeypatch.chdir(REPO)
+    assert main(["--check"]) == 0
+    stale = tmp_path / "dvc.yaml"
+    stale.write_text(render(REPO).replace("seed", "sead"))
+    assert main(["--check", "--output", str(stale)]) == 1
+
+
+def test_benchmark_summary_per_rule(tmp_path):
+    header = "s\th:m:s\tmax_rss\tmax_vms\tmax_uss\tmax_pss\tio_in\tio_out\tmean_load\tcpu_time\n"
+    for name, seconds, rss in (("a", 2.0, 100.0), ("b", 3.0, 250.0)):
+        path = tmp_path / "logs" / "training" / "train_sns_trial" / "m" / f"{name}.benchmark.tsv"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(header + f"{seconds}\t0:00:0{int(seconds)}\t{rss}\t0\t0\t0\t0\t0\t50\t{seconds / 2}\n")
+    (tmp_path / "logs" / "report").mkdir()
+    (tmp_path / "logs" / "report" / "summarise_benchmarks.benchmark.tsv").write_text(header + "0.5\t0:00:00\tNA\t-\t-\t-\t-\t-\t-\t0.1\n")
+    summarise_benchmarks(tmp_path / "logs", tmp_path / "summary.csv")
+    table = pd.read_csv(tmp_path / "summary.csv")
+    row = table[table["rule"] == "train_sns_trial"].iloc[0]
+    assert (row["jobs"], row["total_s"], row["longest_s"], row["cpu_s"], row["peak_rss_mb"]) == (2, 5.0, 3.0, 2.5, 250.0)
+    assert "summarise_benchmarks" in set(table["rule"])

@@ -1,0 +1,53 @@
+"""The smoke workflow run to completion on a real single-node SLURM cluster through profiles/slurm.
+
+Needs Debian's slurm-wlm and munge (`tests/slurm/cluster.sh install`, as root; CI does it) and root to start
+the daemons. Without them the test is skipped, unless BOOQA_REQUIRE_SLURM=1 (CI), where it fails.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+
+import pandas as pd
+import pytest
+
+from conftest import REPO, SMOKE, copy_workflow, run_snakemake
+
+pytestmark = pytest.mark.workflow
+CLUSTER = REPO / "tests" / "slurm" / "cluster.sh"
+
+
+@pytest.fixture(scope="module")
+def slurm_cluster(tmp_path_factory):
+    missing = [tool for tool in ("slurmctld", "slurmd", "munged", "sbatch") if shutil.which(tool) is None]
+    if missing or os.geteuid() != 0:
+        reason = f"SLURM not available ({'missing ' + ', '.join(missing) if missing else 'not root'}): run tests/slurm/cluster.sh install"
+        if os.environ.get("BOOQA_REQUIRE_SLURM") == "1":
+            pytest.fail(reason)
+        pytest.skip(reason)
+    directory = tmp_path_factory.mktemp("slurm")
+    subprocess.run([str(CLUSTER), "start", str(directory)], check=True, capture_output=True, text=True)
+    yield directory
+    subprocess.run([str(CLUSTER), "stop", str(directory)], check=False)
+
+
+def test_smoke_workflow_runs_through_the_slurm_profile(slurm_cluster, tmp_path, mirrors, monkeypatch):
+    monkeypatch.setenv("SLURM_CONF", str(slurm_cluster / "slurm.conf"))
+    monkeypatch.setenv("PATH", f"{slurm_cluster / 'bin'}{os.pathsep}{os.environ['PATH']}")
+    workdir = copy_workflow(tmp_path / "workflow")
+    result = run_snakemake(
+        workdir, *SMOKE, "--workflow-profile", "profiles/slurm",
+        # no accounting daemon here: squeue is the status command, polled quickly
+        "--slurm-status-command", "squeue", "--slurm-init-seconds-before-status-checks", "1", "--slurm-keep-successful-logs",
+        "--set-threads", "train_sns_trial=1", "score_levyholt=1",
+        "--default-resources", "mem_mb=2000", "runtime=30",
+        "--set-resources", "train_sns_trial:mem_mb=3000",
+    )
+    output = result.stdout + result.stderr
+    assert "steps (100%) done" in output and "SLURM" in output
+    logs = list((workdir / ".snakemake" / "slurm_logs").rglob("*.log"))
+    assert logs, "no SLURM job logs: the jobs did not go through sbatch"
+    table = pd.read_csv(workdir / "results" / "table1.csv")
+    assert len(table) == 9 and table["auc_norm"].notna().all()
