@@ -31,6 +31,7 @@ wildcard_constraints:
     model="|".join(PRETRAINED_MODELS + TINY_MODELS) or "NO_MODEL",
     lm="|".join(sorted(config["models"])),
     lang="en|zh",
+    shard=r"\d+",
     variant="|".join(VARIANTS),
     subset="|".join(LEVYHOLT_SETS),
     test="|".join(LEVYHOLT_SETS),
@@ -162,6 +163,9 @@ def phase_targets(name):
         return all_resources()
     if name == "corpus":
         return [f"results/{lang}/corpus/articles.parquet" for lang in config["booqa"]["languages"]]
+    if name == "relations":
+        shards = range(config["relations"]["shards"])
+        return [f"results/{lang}/relations/{k}.parquet" for lang in config["booqa"]["languages"] for k in shards]
     if name == "levyholt":
         return ["results/levyholt/subgroups.csv", "results/levyholt/subsets.csv"] + levyholt_data_files()
     if name == "training":

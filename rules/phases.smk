@@ -11,6 +11,11 @@ rule corpus_phase:
         phase_targets("corpus"),
 
 
+rule relations_phase:
+    input:
+        phase_targets("relations"),
+
+
 rule levyholt_phase:
     input:
         phase_targets("levyholt"),

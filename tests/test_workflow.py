@@ -109,3 +109,18 @@ def test_report_has_every_table_figure_and_the_benchmarks(smoke_run):
     summary = pd.read_csv(smoke_run / "results" / "benchmarks.csv")
     trials = summary[summary["rule"] == "train_sns_trial"].iloc[0]
     assert trials["jobs"] == 18 and trials["total_s"] > 0 and trials["peak_rss_mb"] > 50
+
+
+def test_corpus_and_relations_phases(smoke_run):
+    for lang, prefix in (("en", "reuters-"), ("zh", "cctv-")):
+        articles = pd.read_parquet(smoke_run / "results" / lang / "corpus" / "articles.parquet")
+        assert list(articles.columns) == ["article_id", "date", "window", "title", "text"]
+        assert len(articles) == 300 and articles["article_id"].str.startswith(prefix).all()
+        assert articles["article_id"].is_unique and list(articles["date"]) == sorted(articles["date"])
+        shards = [pd.read_parquet(p) for p in sorted((smoke_run / "results" / lang / "relations").glob("*.parquet"))]
+        assert len(shards) == 2
+        relations = pd.concat(shards)
+        assert len(relations) > 100 and set(relations["article_id"]) <= set(articles["article_id"])
+        windows = dict(zip(articles["article_id"], articles["window"]))
+        assert (relations["article_id"].map(windows) == relations["window"]).all()
+        assert (relations["subj"] != relations["obj"]).all() and relations["pred"].str.len().min() > 0

@@ -46,6 +46,14 @@ PHASES = (
         modules=("corpus.py",),
     ),
     Phase(
+        "relations",
+        rules=("extract_relations",),
+        outs=("results/en/relations", "results/zh/relations"),
+        upstream=("corpus",),
+        params=("relations",),
+        modules=("relations.py",),
+    ),
+    Phase(
         "levyholt",
         rules=("build_levyholt_subsets",),
         outs=("results/levyholt",),
