@@ -61,7 +61,10 @@ def model_spec(wildcards):
 
 def used_models():
     """Every model alias some phase of this config uses."""
-    return sorted(set(config["training"]["language_models"]) | set(PRETRAINED_MODELS))
+    used = set(config["training"]["language_models"]) | set(PRETRAINED_MODELS)
+    if config["booqa"]["wsd"] == "gloss_similarity":
+        used.add(config["booqa"]["wsd_encoder"])
+    return sorted(used)
 
 
 def all_resources():
@@ -147,6 +150,17 @@ def corpus_source_directory(wildcards):
     return corpus_directory(wildcards.lang)
 
 
+def relation_shards(wildcards):
+    return [f"results/{wildcards.lang}/relations/{k}.parquet" for k in range(config["relations"]["shards"])]
+
+
+def wsd_encoder_directory(wildcards):
+    """The encoder of the English gloss-similarity sense choice (nothing when another method or Chinese)."""
+    if wildcards.lang == "en" and config["booqa"]["wsd"] == "gloss_similarity":
+        return [model_directory(config["booqa"]["wsd_encoder"])]
+    return []
+
+
 def trained_model_files():
     """selection.csv and best/ of every search (language model x variant x training subset)."""
     files = []
@@ -166,6 +180,10 @@ def phase_targets(name):
     if name == "relations":
         shards = range(config["relations"]["shards"])
         return [f"results/{lang}/relations/{k}.parquet" for lang in config["booqa"]["languages"] for k in shards]
+    if name == "booqa":
+        names = ["positives.parquet", "predicate_counts.parquet", "negatives.parquet", "dev.parquet", "test.parquet",
+                 "dev.jsonl", "test.jsonl", "graph_windows.csv", "README.md"]
+        return [f"results/{lang}/booqa/{n}" for lang in config["booqa"]["languages"] for n in names]
     if name == "levyholt":
         return ["results/levyholt/subgroups.csv", "results/levyholt/subsets.csv"] + levyholt_data_files()
     if name == "training":

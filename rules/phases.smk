@@ -16,6 +16,11 @@ rule relations_phase:
         phase_targets("relations"),
 
 
+rule booqa_phase:
+    input:
+        phase_targets("booqa"),
+
+
 rule levyholt_phase:
     input:
         phase_targets("levyholt"),

@@ -86,3 +86,26 @@ rule write_pr_points:
         "../envs/workflow.yaml"
     script:
         "../scripts/write_pr_points.py"
+
+
+rule make_table4:
+    input:
+        expand("results/{lang}/booqa/{split}.parquet", lang=config["booqa"]["languages"], split=["dev", "test"]),
+    output:
+        report("results/table4.csv", caption="../report/table4.rst", category="BoOQA"),
+    params:
+        languages=config["booqa"]["languages"],
+        scale=config["scale"],
+        sources={lang: config["corpus"][lang]["source"] for lang in config["booqa"]["languages"]},
+    log:
+        phase_log("tables", "make_table4", "all"),
+    benchmark:
+        phase_benchmark("tables", "make_table4", "all")
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    conda:
+        "../envs/workflow.yaml"
+    script:
+        "../scripts/make_table4.py"

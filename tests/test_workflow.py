@@ -115,7 +115,7 @@ def test_corpus_and_relations_phases(smoke_run):
     for lang, prefix in (("en", "reuters-"), ("zh", "cctv-")):
         articles = pd.read_parquet(smoke_run / "results" / lang / "corpus" / "articles.parquet")
         assert list(articles.columns) == ["article_id", "date", "window", "title", "text"]
-        assert len(articles) == 300 and articles["article_id"].str.startswith(prefix).all()
+        assert len(articles) == 1000 and articles["article_id"].str.startswith(prefix).all()
         assert articles["article_id"].is_unique and list(articles["date"]) == sorted(articles["date"])
         shards = [pd.read_parquet(p) for p in sorted((smoke_run / "results" / lang / "relations").glob("*.parquet"))]
         assert len(shards) == 2

@@ -54,6 +54,14 @@ PHASES = (
         modules=("relations.py",),
     ),
     Phase(
+        "booqa",
+        rules=("select_booqa_positives", "generate_booqa_negatives", "sample_booqa"),
+        outs=("results/en/booqa", "results/zh/booqa"),
+        upstream=("resources", "corpus", "relations"),
+        params=("seed", "booqa"),
+        modules=("booqa.py", "encoders.py", "wordnet.py"),
+    ),
+    Phase(
         "levyholt",
         rules=("build_levyholt_subsets",),
         outs=("results/levyholt",),
@@ -79,14 +87,14 @@ PHASES = (
     ),
     Phase(
         "tables",
-        rules=("make_levyholt_table", "plot_mesh_figure", "collect_metrics", "write_pr_points"),
+        rules=("make_levyholt_table", "plot_mesh_figure", "collect_metrics", "write_pr_points", "make_table4"),
         outs=tuple(f"results/{name}" for name in (
-            "table1.csv", "table2.csv", "table6.csv", "figure1.csv", "figure2.csv",
+            "table1.csv", "table2.csv", "table4.csv", "table6.csv", "figure1.csv", "figure2.csv",
             "figure1.png", "figure1.svg", "figure2.png", "figure2.svg",
         )),
-        upstream=("evaluation",),
+        upstream=("evaluation", "booqa"),
         params=("scale", "evaluation.auc_precision_floor", "training.language_models"),
-        modules=("levyholt_tables.py", "metrics.py", "paper_values.py", "experiments.py"),
+        modules=("levyholt_tables.py", "metrics.py", "paper_values.py", "experiments.py", "booqa.py"),
         metrics=("results/metrics.json",),
         plots=("results/pr_curves.csv",),
     ),

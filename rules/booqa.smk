@@ -1,0 +1,82 @@
+# Phase "booqa": positives, WordNet negatives and frequency-matched bundle sampling per language.
+
+
+rule select_booqa_positives:
+    input:
+        articles="results/{lang}/corpus/articles.parquet",
+        relations=relation_shards,
+    output:
+        positives="results/{lang}/booqa/positives.parquet",
+        counts="results/{lang}/booqa/predicate_counts.parquet",
+    params:
+        settings=config["booqa"],
+        seed=config["seed"],
+    log:
+        phase_log("booqa", "select_booqa_positives", "{lang}"),
+    benchmark:
+        phase_benchmark("booqa", "select_booqa_positives", "{lang}")
+    threads: 1
+    resources:
+        mem_mb=8000,
+        runtime=120,
+    conda:
+        "../envs/workflow.yaml"
+    script:
+        "../scripts/select_booqa_positives.py"
+
+
+rule generate_booqa_negatives:
+    input:
+        positives="results/{lang}/booqa/positives.parquet",
+        counts="results/{lang}/booqa/predicate_counts.parquet",
+        articles="results/{lang}/corpus/articles.parquet",
+        relations=relation_shards,
+        wordnet="resources/nltk_data",
+        encoder=wsd_encoder_directory,
+    output:
+        "results/{lang}/booqa/negatives.parquet",
+    params:
+        settings=config["booqa"],
+    log:
+        phase_log("booqa", "generate_booqa_negatives", "{lang}"),
+    benchmark:
+        phase_benchmark("booqa", "generate_booqa_negatives", "{lang}")
+    threads: 2
+    resources:
+        mem_mb=8000,
+        runtime=240,
+    conda:
+        "../envs/workflow.yaml"
+    script:
+        "../scripts/generate_booqa_negatives.py"
+
+
+rule sample_booqa:
+    input:
+        positives="results/{lang}/booqa/positives.parquet",
+        negatives="results/{lang}/booqa/negatives.parquet",
+        articles="results/{lang}/corpus/articles.parquet",
+    output:
+        dev="results/{lang}/booqa/dev.parquet",
+        test="results/{lang}/booqa/test.parquet",
+        dev_jsonl="results/{lang}/booqa/dev.jsonl",
+        test_jsonl="results/{lang}/booqa/test.jsonl",
+        reserved="results/{lang}/booqa/graph_windows.csv",
+        card="results/{lang}/booqa/README.md",
+    params:
+        settings=config["booqa"],
+        seed=config["seed"],
+        corpus=corpus_settings,
+        scale=config["scale"],
+    log:
+        phase_log("booqa", "sample_booqa", "{lang}"),
+    benchmark:
+        phase_benchmark("booqa", "sample_booqa", "{lang}")
+    threads: 1
+    resources:
+        mem_mb=4000,
+        runtime=60,
+    conda:
+        "../envs/workflow.yaml"
+    script:
+        "../scripts/sample_booqa.py"

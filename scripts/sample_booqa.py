@@ -1,0 +1,29 @@
+"""Rule sample_booqa: frequency-matched bundles per window, split into dev and test; Parquet, JSON lines and a card."""
+
+import pandas as pd
+
+from directional_inference.atomic import atomic_file, write_text_atomic
+from directional_inference.booqa import dataset_card, sample_bundles, write_split
+from directional_inference.rulelog import log_to_file
+
+log_to_file(snakemake.log[0])
+settings, output = snakemake.params.settings, snakemake.output
+articles = pd.read_parquet(snakemake.input.articles)
+splits = sample_bundles(
+    pd.read_parquet(snakemake.input.positives),
+    pd.read_parquet(snakemake.input.negatives),
+    articles.groupby("window").size().to_dict(),
+    budget=settings["positive_budget"],
+    max_negatives=settings["max_negatives_per_positive"],
+    buckets=settings["frequency_buckets"],
+    dev_share=settings["dev_share"],
+    graph_share=settings["graph_window_share"],
+    seed=snakemake.params.seed,
+)
+write_split(splits["dev"], output.dev, output.dev_jsonl)
+write_split(splits["test"], output.test, output.test_jsonl)
+with atomic_file(output.reserved) as tmp:
+    splits["reserved_windows"].to_csv(tmp, index=False)
+parameters = {k: settings[k] for k in sorted(settings) if k != "languages"} | {"window_days": snakemake.params.corpus["window_days"]}
+card = dataset_card(snakemake.wildcards.lang, snakemake.params.corpus["source"], {"dev": splits["dev"], "test": splits["test"]}, parameters, snakemake.params.scale)
+write_text_atomic(output.card, card)
