@@ -81,6 +81,8 @@ def _with_pair(relations: pd.DataFrame) -> pd.DataFrame:
 def select_positives(relations: pd.DataFrame, lang: str, *, min_articles: int, min_predicates: int,
                      min_pairs: int, unit: str, seed: int) -> tuple[pd.DataFrame, pd.Series]:
     """Positives (one per sentence at most, unique per window and triple) and the typed predicate counts."""
+    if "article_order" not in relations:
+        relations = relations.assign(article_order=pd.factorize(relations["article_id"])[0])
     relations = relations[~relations["subj"].isin(PRONOUNS[lang]) & ~relations["obj"].isin(PRONOUNS[lang])]
     counts = typed_predicate_counts(relations, unit)
     felicitous = counts[counts >= min_pairs]
