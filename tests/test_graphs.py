@@ -1,0 +1,92 @@
+"""Entailment-graph local scores on a hand-computed example, and the readers of Hosseini's graph files."""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+import pytest
+
+from directional_inference.graphs import build_graphs, local_scores, read_graph_file
+
+
+def _relations(counts: dict[tuple[str, str, str], int]) -> pd.DataFrame:
+    rows = []
+    for (pred, subj, obj), n in counts.items():
+        rows += [{"subj": subj, "pred": pred, "obj": obj, "subj_type": "person", "obj_type": "location"}] * n
+    return pd.DataFrame(rows)
+
+
+EXAMPLE = {("visit", "a", "x"): 2, ("visit", "b", "y"): 1, ("go to", "a", "x"): 2, ("go to", "c", "z"): 1, ("live in", "b", "y"): 3}
+
+
+def test_scores_by_hand():
+    # N = 9; column sums ax 4, by 4, cz 1; PMI(visit, ax) = PMI(go to, ax) = ln 1.5, PMI(go to, cz) = ln 3,
+    # PMI(live in, by) = ln 2.25, PMI(visit, by) < 0. S(visit) = ln 1.5, S(go to) = ln 1.5 + ln 3.
+    graph = local_scores(_relations(EXAMPLE), "person", "location", min_arg_pairs=1, min_predicates=1).set_index(["premise", "hypothesis"])
+    lin = 2 * math.log(1.5) / (2 * math.log(1.5) + math.log(3))
+    forward, backward = graph.loc[("visit", "go to")], graph.loc[("go to", "visit")]
+    assert forward["cosine"] == pytest.approx(4 / 5) and backward["cosine"] == pytest.approx(4 / 5)
+    assert forward["weeds"] == pytest.approx(2 / 3)
+    assert forward["lin"] == pytest.approx(lin) and backward["lin"] == pytest.approx(lin)
+    assert forward["binc"] == pytest.approx(math.sqrt(lin * 1.0))
+    assert backward["binc"] == pytest.approx(math.sqrt(lin * math.log(1.5) / (math.log(1.5) + math.log(3))))
+    assert forward["binc"] > backward["binc"]  # BInc is directional
+    unrelated = graph.loc[("visit", "live in")]  # shared (b, y) carries no positive PMI for visit
+    assert unrelated["cosine"] == pytest.approx(3 / (math.sqrt(5) * 3)) and unrelated["binc"] == 0 and unrelated["lin"] == 0
+    assert ("go to", "live in") not in graph.index  # no shared argument pair, no edge
+
+
+def test_cutoffs_drop_rare_predicates_and_pairs():
+    graph = local_scores(_relations(EXAMPLE), "person", "location", min_arg_pairs=2, min_predicates=1)
+    assert set(graph["premise"]) == {"visit", "go to"}  # live in has one argument pair
+    # one pass of each cut-off: live in goes (one pair), then pairs seen with one predicate go; (a, x) remains
+    both = build_graphs(_relations(EXAMPLE), min_arg_pairs=2, min_predicates=2)
+    assert sorted(zip(both["premise"], both["hypothesis"])) == [("go to", "visit"), ("visit", "go to")]
+    assert (both["cosine"] == 1.0).all()
+
+
+LOCAL = """types: person#location, num preds: 2
+predicate: (visit.1,visit.2)#person#location
+num neighbors: 2
+
+cos sims
+(arrive.1,arrive.in.2)#person#location 0.2380
+(go.1,go.to.2)#person#location 0.1000
+
+BInc sims
+(go.1,go.to.2)#person#location 0.5000
+(arrive.1,arrive.in.2)#person#location 0.1500
+
+predicate: (go.1,go.to.2)#person#location
+num neighbors: 1
+
+cos sims
+(visit.1,visit.2)#person#location 0.1000
+
+BInc sims
+(visit.1,visit.2)#person#location 0.0500
+"""
+
+GLOBAL = """person#location  type propagation num preds: 1
+predicate: (visit.1,visit.2)#person#location
+num max neighbors: 1
+
+local sims
+(go.1,go.to.2)#person#location 0.5
+global sims
+(go.1,go.to.2)#person#location 0.61
+"""
+
+
+def test_reads_local_and_global_graph_files(tmp_path):
+    (tmp_path / "person#location_sim.txt").write_text(LOCAL)
+    (tmp_path / "person#location_gsim.txt").write_text(GLOBAL)
+    local = read_graph_file(tmp_path / "person#location_sim.txt")
+    assert len(local) == 6 and set(local["types"]) == {"person#location"}
+    binc = local[local["feature"] == "BInc sims"].set_index(["premise", "hypothesis"])["score"]
+    assert binc[("(visit.1,visit.2)#person#location", "(go.1,go.to.2)#person#location")] == 0.5
+    assert binc[("(go.1,go.to.2)#person#location", "(visit.1,visit.2)#person#location")] == 0.05
+    glob = read_graph_file(tmp_path / "person#location_gsim.txt")
+    assert list(glob["feature"]) == ["local sims", "global sims"] and list(glob["score"]) == [0.5, 0.61]
+    assert set(glob["types"]) == {"person#location"}
