@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import shutil
 from pathlib import Path
 
 import pytest
@@ -98,23 +97,19 @@ def test_tables_key_change_reruns_only_the_tables_phase(clone):
     assert _changed_stages(clone) == set()
 
 
-def test_levyholt_key_change_reruns_levyholt_and_its_dependants_only(clone):
+def test_booqa_key_change_reruns_booqa_and_its_dependants_only(clone):
     run(clone, "bin/sync-after-pull", *SMOKE)
     before = _lock(clone)
-    resources_mtime = (clone / "resources" / "levyholt" / "SHA256SUMS").stat().st_mtime_ns
-    _set_key(clone, "levyholt", "max_test", 150)
-    assert _changed_stages(clone) == {"levyholt"}
+    corpus_mtime = (clone / "results" / "en" / "corpus" / "articles.parquet").stat().st_mtime_ns
+    _set_key(clone, "booqa", "felicity_min_pairs", 3)
+    assert _changed_stages(clone) == {"booqa"}
     run(clone, "dvc", "repro", "-q")
     after = _lock(clone)
-    assert after["resources"] == before["resources"]
-    assert (clone / "resources" / "levyholt" / "SHA256SUMS").stat().st_mtime_ns == resources_mtime
-    for stage in ("levyholt", "evaluation", "tables"):
-        assert after[stage]["outs"] != before[stage]["outs"], stage
-    # training reads only train/dev files, which did not change: it re-ran (new deps) and, being
-    # deterministic, produced the same models
-    assert after["training"]["deps"] != before["training"]["deps"]
-    assert after["training"]["outs"] == before["training"]["outs"]
-    assert len((clone / "results" / "levyholt" / "directional" / "test.tsv").read_text().splitlines()) == 151
+    for stage in ("resources", "corpus", "relations", "levyholt", "training", "evaluation"):
+        assert after[stage] == before[stage], stage
+    assert (clone / "results" / "en" / "corpus" / "articles.parquet").stat().st_mtime_ns == corpus_mtime
+    assert after["booqa"]["outs"] != before["booqa"]["outs"]
+    assert after["tables"]["deps"] != before["tables"]["deps"]  # the dependant re-ran on the new BoOQA
     run(clone, "bin/sync-after-pull", *SMOKE)
     result = run_snakemake(clone, "-n", *SMOKE)
     assert "Nothing to be done" in result.stdout + result.stderr
