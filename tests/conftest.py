@@ -15,6 +15,11 @@ os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 os.environ.setdefault("DVC_NO_ANALYTICS", "1")
 
 REPO = Path(__file__).resolve().parents[1]
+# Workflow tests run Snakemake in other directories: make the mirror paths absolute first.
+if os.environ.get("BOOQA_MIRROR"):
+    os.environ["BOOQA_MIRROR"] = os.pathsep.join(
+        str(Path(part).expanduser().resolve()) for part in os.environ["BOOQA_MIRROR"].split(os.pathsep) if part
+    )
 # What a copy of the workflow needs to run (the package itself is installed in the environment).
 WORKFLOW_FILES = ("Snakefile", "rules", "scripts", "config", "envs", "profiles", "bin", "report", ".dvcignore", ".gitignore")
 SMOKE = ("--configfile", "config/smoke.yaml")

@@ -23,6 +23,8 @@ from pathlib import Path
 
 import numpy as np
 
+from .atomic import atomic_directory, atomic_file, write_text_atomic
+from .errors import InputFormatError
 from .levyholt import Entry, Triple
 
 log = logging.getLogger(__name__)
@@ -214,8 +216,6 @@ def train_prompt_model(
                 log.info("epoch %d batch %d/%d loss %.4f", epoch, batch_index, batches_per_epoch, loss.item() * hp.grad_accumulation)
         epoch, next_batch = epoch + 1, 0
         _save_checkpoint(checkpoint, signature, model, optimizer, scheduler, epoch, 0)
-    from .atomic import atomic_directory
-
     with atomic_directory(output_dir) as tmp:
         model.save_pretrained(tmp)
         scorer.tokenizer.save_pretrained(tmp)
@@ -226,8 +226,6 @@ def train_prompt_model(
 
 def _save_checkpoint(path: Path, signature, model, optimizer, scheduler, epoch: int, next_batch: int) -> None:
     import torch
-
-    from .atomic import atomic_file
 
     path.parent.mkdir(parents=True, exist_ok=True)
     state = {
@@ -247,15 +245,11 @@ TRIAL_COLUMNS = ("trial", "learning_rate", "weight_decay", "grad_accumulation")
 
 
 def write_trials(path: str | os.PathLike, trials: Sequence[Hyperparameters]) -> None:
-    from .atomic import write_text_atomic
-
     lines = [",".join(TRIAL_COLUMNS)] + [f"{t.trial},{t.learning_rate!r},{t.weight_decay!r},{t.grad_accumulation}" for t in trials]
     write_text_atomic(path, "\n".join(lines) + "\n")
 
 
 def read_trials(path: str | os.PathLike) -> list[Hyperparameters]:
-    from .errors import InputFormatError
-
     lines = Path(path).read_text(encoding="utf-8").splitlines()
     if tuple(lines[0].split(",")) != TRIAL_COLUMNS:
         raise InputFormatError(str(path), 1, None, f"expected header {','.join(TRIAL_COLUMNS)}")
@@ -286,7 +280,6 @@ def select_best_trial(
 
     import pandas as pd
 
-    from .atomic import atomic_directory, write_text_atomic
     from .metrics import evaluate_scores
 
     rows = []
