@@ -6,6 +6,7 @@ from snakemake.utils import validate
 
 sys.path.insert(0, os.path.join(workflow.basedir, "src"))
 
+from directional_inference.booqa_methods import METHODS, methods_for  # noqa: E402
 from directional_inference.experiments import (  # noqa: E402
     data_directory,
     levyholt_score_path,
@@ -32,6 +33,8 @@ wildcard_constraints:
     lm="|".join(sorted(config["models"])),
     lang="en|zh",
     shard=r"\d+",
+    split="dev|test",
+    method="|".join(METHODS),
     variant="|".join(VARIANTS),
     subset="|".join(LEVYHOLT_SETS),
     test="|".join(LEVYHOLT_SETS),
@@ -61,7 +64,7 @@ def model_spec(wildcards):
 
 def used_models():
     """Every model alias some phase of this config uses."""
-    used = set(config["training"]["language_models"]) | set(PRETRAINED_MODELS)
+    used = set(config["training"]["language_models"]) | set(PRETRAINED_MODELS) | {config["evaluation"]["lm_encoder"]}
     if config["booqa"]["wsd"] == "gloss_similarity":
         used.add(config["booqa"]["wsd_encoder"])
     return sorted(used)
@@ -161,6 +164,31 @@ def wsd_encoder_directory(wildcards):
     return []
 
 
+MAIN_LM = config["training"]["language_models"][0]
+
+
+def booqa_methods(lang):
+    """BoOQA methods that can run for a language under this config."""
+    ev, graphs = config["evaluation"], config["graphs"]
+    return methods_for(lang, ev["model_languages"], graphs["measures"], [r for r in ev["lm_retrieval"] if r != "tfidf"])
+
+
+def booqa_method_inputs(wildcards):
+    """What one BoOQA method needs besides the split and its evidence: an encoder, an S&S model or a graph."""
+    family, detail = METHODS[wildcards.method]
+    if family == "lm":
+        return {"model": model_directory(config["evaluation"]["lm_encoder"])}
+    if family == "sns":
+        variant, subset = detail
+        return {"model": f"results/models/{MAIN_LM}/{variant}/{subset}/best"}
+    return {"graph": f"results/{wildcards.lang}/graphs/for_{wildcards.split}.parquet"}
+
+
+def booqa_score_files():
+    return [f"results/scores/booqa-{lang}/{split}/{method}.parquet"
+            for lang in config["booqa"]["languages"] for split in ("dev", "test") for method in booqa_methods(lang)]
+
+
 def trained_model_files():
     """selection.csv and best/ of every search (language model x variant x training subset)."""
     files = []
@@ -189,7 +217,10 @@ def phase_targets(name):
     if name == "training":
         return ["results/models/hyperparameters.csv"] + trained_model_files()
     if name == "evaluation":
-        return all_levyholt_scores()
+        evidence = [f"results/{lang}/evidence/{split}.parquet" for lang in config["booqa"]["languages"] for split in ("dev", "test")]
+        return all_levyholt_scores() + evidence + booqa_score_files()
+    if name == "graphs":
+        return [f"results/{lang}/graphs/for_{split}.parquet" for lang in config["booqa"]["languages"] for split in ("dev", "test")]
     return list(phase(name).outs + phase(name).metrics + phase(name).plots)
 
 

@@ -31,6 +31,11 @@ rule training_phase:
         phase_targets("training"),
 
 
+rule graphs_phase:
+    input:
+        phase_targets("graphs"),
+
+
 rule evaluation_phase:
     input:
         phase_targets("evaluation"),

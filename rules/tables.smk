@@ -109,3 +109,30 @@ rule make_table4:
         "../envs/workflow.yaml"
     script:
         "../scripts/make_table4.py"
+
+
+rule make_booqa_table:
+    input:
+        booqa_score_files(),
+    output:
+        report("results/{booqa_table}.csv", caption="../report/booqa_table.rst", category="BoOQA", labels={"table": "{booqa_table}"}),
+    wildcard_constraints:
+        booqa_table="table5|table15",
+    params:
+        languages=config["booqa"]["languages"],
+        runnable={lang: booqa_methods(lang) for lang in ["en", "zh"]},
+        model=MAIN_LM,
+        scale=config["scale"],
+        auc_floor=config["evaluation"]["auc_precision_floor"],
+    log:
+        phase_log("tables", "make_booqa_table", "{booqa_table}"),
+    benchmark:
+        phase_benchmark("tables", "make_booqa_table", "{booqa_table}")
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    conda:
+        "../envs/workflow.yaml"
+    script:
+        "../scripts/make_booqa_table.py"

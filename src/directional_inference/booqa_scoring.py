@@ -75,9 +75,8 @@ def graph_scores(entries: pd.DataFrame, evidence: pd.DataFrame, graph: pd.DataFr
     otherwise). Without a typed edge (score 0 or missing) and with ``fuzzy``, the best edge between the same two
     predicate strings in any type pair is used (the authors' back-off to same-surface predicates).
     """
-    types = entries.set_index("id")[["pred", "subj_type", "obj_type"]]
-    query = evidence[["entry", "pred", "aligned"]].join(types, on="entry", rsuffix="_h")
-    query = query.rename(columns={"pred": "premise", "pred_h": "hypothesis"})
+    types = entries[["id", "pred", "subj_type", "obj_type"]].rename(columns={"id": "entry", "pred": "hypothesis"})
+    query = evidence[["entry", "pred", "aligned"]].rename(columns={"pred": "premise"}).merge(types, on="entry", how="left")
     swap = ~query["aligned"]
     query = query.assign(subj_type=query["subj_type"].where(~swap, query["obj_type"]), obj_type=query["obj_type"].where(~swap, query["subj_type"]))
     pairs = query[["premise", "hypothesis", "subj_type", "obj_type"]].drop_duplicates()

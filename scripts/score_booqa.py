@@ -1,0 +1,40 @@
+"""Rule score_booqa: one method's scores of every entry of a BoOQA split (max over the entry's evidence)."""
+
+import logging
+
+import numpy as np
+import pandas as pd
+
+from directional_inference import booqa_scoring
+from directional_inference.atomic import atomic_file
+from directional_inference.booqa_methods import METHODS
+from directional_inference.rulelog import log_to_file
+
+log_to_file(snakemake.log[0])
+import torch  # noqa: E402
+
+torch.set_num_threads(snakemake.threads)
+lang, method, params = snakemake.wildcards.lang, snakemake.wildcards.method, snakemake.params
+family, detail = METHODS[method]
+entries = pd.read_parquet(snakemake.input.split)
+evidence = pd.read_parquet(snakemake.input.evidence)
+if family == "lm":
+    from directional_inference.encoders import SentenceEncoder
+
+    pooling = "cls" if snakemake.config["evaluation"]["lm_pooling"] == "cls" else "mean"
+    scores, ratio = booqa_scoring.lm_cosine(entries, evidence, SentenceEncoder(snakemake.input.model, pooling=pooling), lang, detail)
+elif family == "sns":
+    from directional_inference.sns import PromptScorer
+
+    if lang == "zh":  # the paper capped S&S evidence for Chinese
+        keys = np.random.default_rng(params.seed).random(len(evidence))
+        evidence = evidence.assign(_k=keys).sort_values(["entry", "_k"], kind="mergesort")
+        evidence = evidence[evidence.groupby("entry").cumcount() < params.cap_sns_zh].drop(columns="_k")
+    scorer = PromptScorer(snakemake.input.model, max_length=params.max_length, symmetric=detail[0] == "sns_sym")
+    scores, ratio = booqa_scoring.prompt_model(entries, evidence, scorer, lang)
+else:
+    scores, ratio = booqa_scoring.graph_scores(entries, evidence, pd.read_parquet(snakemake.input.graph), detail, fuzzy=params.fuzzy)
+logging.info("%s on %s/%s: deduplication ratio %.2f", method, lang, snakemake.wildcards.split, ratio)
+frame = pd.DataFrame({"entry": entries["id"], "label": entries["label"].astype("int8"), "score": scores})
+with atomic_file(snakemake.output[0]) as tmp:
+    frame.to_parquet(tmp, index=False)

@@ -1,0 +1,81 @@
+"""The BoOQA methods of Table 5 (and 15-16): names, what each needs, and the paper's numbers."""
+
+from __future__ import annotations
+
+# method -> (family, detail): lm -> retrieval variant; sns -> (variant, LevyHolt training subset); graph -> measure
+METHODS = {
+    "lm_rel": ("lm", "rel"),
+    "lm_sent": ("lm", "sent"),
+    "sns_full": ("sns", ("sns", "full")),
+    "sym_sns_full": ("sns", ("sns_sym", "full")),
+    "sns_symmetric": ("sns", ("sns", "symmetric")),
+    "sns_directional": ("sns", ("sns", "directional")),
+    "graph_binc": ("graph", "binc"),
+    "graph_weeds": ("graph", "weeds"),
+    "graph_lin": ("graph", "lin"),
+    "graph_cosine": ("graph", "cosine"),
+}
+LABELS = {
+    "lm_rel": "LM unsupervised (rel)", "lm_sent": "LM unsupervised (sent)", "sns_full": "S&S Full", "sym_sns_full": "'S&S Full",
+    "sns_symmetric": "S&S Symmetric", "sns_directional": "S&S Directional", "graph_binc": "EG BInc (local, this corpus)",
+    "graph_weeds": "EG Weeds (local)", "graph_lin": "EG Lin (local)", "graph_cosine": "EG cosine (local)",
+}
+# Table 5 (test, AUCnorm %) and Tables 15-16; (en, zh); None where the paper has no number.
+PAPER_TABLE5 = {
+    "lm_rel": (15.9, 30.6), "lm_sent": (0.08, 10.8), "sns_full": (25.6, 23.1), "sym_sns_full": (26.2, None),
+    "sns_symmetric": (25.1, None), "sns_directional": (15.1, None), "graph_binc": (29.8, 39.5),
+    "graph_weeds": (None, None), "graph_lin": (None, None), "graph_cosine": (None, None),
+}
+
+
+def methods_for(lang: str, model_languages: list[str], measures: list[str], retrievals: list[str]) -> list[str]:
+    """Methods that can run for a language with this config (the others get a note in Table 5)."""
+    runnable = []
+    for method, (family, detail) in METHODS.items():
+        if family == "graph" and detail in measures:
+            runnable.append(method)
+        elif family == "lm" and detail in retrievals and lang in model_languages:
+            runnable.append(method)
+        elif family == "sns" and lang in model_languages:
+            runnable.append(method)
+    return runnable
+
+# Table 15 (dev, AUCnorm %): the rows the paper reports
+PAPER_TABLE15 = {"lm_rel": (15.3, 31.2), "lm_sent": (0.3, 9.8), "sns_full": (25.7, 21.5), "graph_binc": (29.9, 39.6)}
+
+
+def booqa_table_rows(split: str, languages: list[str], runnable: dict[str, list[str]], score_path, *, model: str,
+                     scale: str, auc_floor: float, why_not: dict[str, str]) -> tuple[list[str], list[list]]:
+    """Rows of Table 5 (test) or Table 15 (dev): AUCnorm and AUC50 per language beside the paper's, with a note
+    for every method that could not run (and why) instead of a number."""
+    import pandas as pd
+
+    from .metrics import evaluate_scores
+
+    paper = PAPER_TABLE5 if split == "test" else PAPER_TABLE15
+    header = ["method", "label"]
+    for lang in ("en", "zh"):
+        header += [f"{lang}_auc_norm", f"{lang}_auc50", f"{lang}_auc_norm_paper", f"{lang}_positive_rate", f"{lang}_entries"]
+    header += ["model", "scale", "note"]
+    rows = []
+    for method in METHODS:
+        row, notes = [method, LABELS[method]], []
+        for k, lang in enumerate(("en", "zh")):
+            reference = paper.get(method, (None, None))[k]
+            cells = ["", "", "" if reference is None else reference, "", ""]
+            if lang not in languages:
+                notes.append(f"{lang}: language not built")
+            elif method not in runnable[lang]:
+                notes.append(f"{lang}: not run ({why_not.get(METHODS[method][0], 'not configured')})")
+            else:
+                frame = pd.read_parquet(score_path(lang, split, method))
+                if frame.empty or not frame["label"].any():
+                    notes.append(f"{lang}: the {split} split has no positives at this scale")
+                else:
+                    m = evaluate_scores(frame["score"].to_numpy(), frame["label"].to_numpy(), auc_floor=auc_floor)
+                    cells = [f"{100 * m['auc_norm']:.1f}", f"{100 * m['auc50']:.1f}", cells[2], f"{m['positive_rate']:.4f}", m["n"]]
+            row += cells
+        family = METHODS[method][0]
+        row += ["corpus relations" if family == "graph" else model, scale, "; ".join(notes)]
+        rows.append(row)
+    return header, rows
