@@ -80,3 +80,27 @@ rule sample_booqa:
         "../envs/workflow.yaml"
     script:
         "../scripts/sample_booqa.py"
+
+
+rule build_booqa_hyponly:
+    input:
+        dev="results/{lang}/booqa/dev.parquet",
+        test="results/{lang}/booqa/test.parquet",
+    output:
+        train="results/{lang}/booqa_hyponly/train.tsv",
+        dev="results/{lang}/booqa_hyponly/dev.tsv",
+        test="results/{lang}/booqa_hyponly/test.tsv",
+    params:
+        seed=config["seed"],
+    log:
+        phase_log("booqa", "build_booqa_hyponly", "{lang}"),
+    benchmark:
+        phase_benchmark("booqa", "build_booqa_hyponly", "{lang}")
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=10,
+    conda:
+        "../envs/workflow.yaml"
+    script:
+        "../scripts/build_booqa_hyponly.py"

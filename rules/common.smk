@@ -8,6 +8,7 @@ sys.path.insert(0, os.path.join(workflow.basedir, "src"))
 
 from directional_inference.booqa_methods import METHODS, methods_for  # noqa: E402
 from directional_inference.experiments import (  # noqa: E402
+    TABLE3_TRAINED_ON,
     data_directory,
     levyholt_score_path,
     levyholt_scorings,
@@ -25,6 +26,7 @@ TINY_MODELS = sorted(a for a, spec in config["models"].items() if isinstance(spe
 
 
 LEVYHOLT_SETS = list(ALL_SUBSETS) + ["sherliic"]
+TABLE3_LANGUAGES = [lang for lang in config["booqa"]["languages"] if lang in config["evaluation"]["model_languages"]]
 
 
 wildcard_constraints:
@@ -39,6 +41,7 @@ wildcard_constraints:
     subset="|".join(LEVYHOLT_SETS),
     test="|".join(LEVYHOLT_SETS),
     trial=r"\d+",
+    trained_on="|".join(TABLE3_TRAINED_ON),
 
 
 def phase_log(phase, rule, pattern):
@@ -185,7 +188,7 @@ def booqa_method_inputs(wildcards):
 
 
 def booqa_score_files():
-    return [f"results/scores/booqa-{lang}/{split}/{method}.parquet"
+    return [f"results/booqa_scores/{lang}/{split}/{method}.parquet"
             for lang in config["booqa"]["languages"] for split in ("dev", "test") for method in booqa_methods(lang)]
 
 
@@ -211,17 +214,47 @@ def phase_targets(name):
     if name == "booqa":
         names = ["positives.parquet", "predicate_counts.parquet", "negatives.parquet", "dev.parquet", "test.parquet",
                  "dev.jsonl", "test.jsonl", "graph_windows.csv", "README.md"]
-        return [f"results/{lang}/booqa/{n}" for lang in config["booqa"]["languages"] for n in names]
+        files = [f"results/{lang}/booqa/{n}" for lang in config["booqa"]["languages"] for n in names]
+        return files + [f"results/{lang}/booqa_hyponly/{s}.tsv" for lang in config["booqa"]["languages"] for s in SPLITS]
     if name == "levyholt":
         return ["results/levyholt/subgroups.csv", "results/levyholt/subsets.csv"] + levyholt_data_files()
     if name == "training":
         return ["results/models/hyperparameters.csv"] + trained_model_files()
     if name == "evaluation":
+        return all_levyholt_scores()
+    if name == "booqa_evaluation":
         evidence = [f"results/{lang}/evidence/{split}.parquet" for lang in config["booqa"]["languages"] for split in ("dev", "test")]
-        return all_levyholt_scores() + evidence + booqa_score_files()
+        return evidence + booqa_score_files()
+    if name == "robustness":
+        selections = [f"results/robustness/{lang}/{MAIN_LM}/{n}" for lang in TABLE3_LANGUAGES for n in ("selection.csv", "best")]
+        return selections + robustness_score_files()
     if name == "graphs":
         return [f"results/{lang}/graphs/for_{split}.parquet" for lang in config["booqa"]["languages"] for split in ("dev", "test")]
     return list(phase(name).outs + phase(name).metrics + phase(name).plots)
+
+
+def is_symmetric(wildcards):
+    """'S&S adds every prompt with premise and hypothesis swapped."""
+    return wildcards.variant == "sns_sym"
+
+
+def robustness_trial_outputs(wildcards):
+    run = f"results/robustness/{wildcards.lang}/{wildcards.lm}"
+    return {
+        "dev_scores": [f"{run}/trial-{k}/dev_scores.parquet" for k in trial_ids()],
+        "weights": [f"{run}/trial-{k}/model" for k in trial_ids()],
+    }
+
+
+def robustness_model(wildcards):
+    """Table 3: the H-only model trained on BoOQA dev, or a LevyHolt H-only model."""
+    if wildcards.trained_on == "booqa":
+        return f"results/robustness/{wildcards.lang}/{wildcards.lm}/best"
+    return f"results/models/{wildcards.lm}/hyponly/{wildcards.trained_on}/best"
+
+
+def robustness_score_files():
+    return [f"results/robustness/{lang}/scores/{MAIN_LM}/{t}.parquet" for lang in TABLE3_LANGUAGES for t in TABLE3_TRAINED_ON]
 
 
 def check_model_aliases():

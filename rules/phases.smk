@@ -41,6 +41,16 @@ rule evaluation_phase:
         phase_targets("evaluation"),
 
 
+rule robustness_phase:
+    input:
+        phase_targets("robustness"),
+
+
+rule booqa_evaluation_phase:
+    input:
+        phase_targets("booqa_evaluation"),
+
+
 rule tables_phase:
     input:
         phase_targets("tables"),

@@ -136,3 +136,26 @@ rule make_booqa_table:
         "../envs/workflow.yaml"
     script:
         "../scripts/make_booqa_table.py"
+
+
+rule make_table3:
+    input:
+        robustness_score_files(),
+    output:
+        report("results/table3.csv", caption="../report/table3.rst", category="BoOQA"),
+    params:
+        languages=TABLE3_LANGUAGES,
+        model=MAIN_LM,
+        scale=config["scale"],
+    log:
+        phase_log("tables", "make_table3", "all"),
+    benchmark:
+        phase_benchmark("tables", "make_table3", "all")
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    conda:
+        "../envs/workflow.yaml"
+    script:
+        "../scripts/make_table3.py"

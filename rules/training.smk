@@ -41,6 +41,7 @@ rule train_sns_trial:
         batch_size=config["training"]["batch_size"],
         max_length=config["training"]["max_length"],
         seed=config["seed"],
+        symmetric=is_symmetric,
     log:
         phase_log("training", "train_sns_trial", "{lm}/{variant}/{subset}/trial-{trial}"),
     benchmark:

@@ -13,7 +13,7 @@ why_not = {
     "graph": "measure not in graphs.measures",
 }
 header, rows = booqa_table_rows(
-    split, params.languages, params.runnable, lambda lang, s, method: f"results/scores/booqa-{lang}/{s}/{method}.parquet",
+    split, params.languages, params.runnable, lambda lang, s, method: f"results/booqa_scores/{lang}/{s}/{method}.parquet",
     model=params.model, scale=params.scale, auc_floor=params.auc_floor, why_not=why_not,
 )
 write_csv(snakemake.output[0], header, rows)

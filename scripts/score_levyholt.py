@@ -1,4 +1,4 @@
-"""Rule score_levyholt: the selected model scores a LevyHolt / SherLIiC test set."""
+"""Rules score_levyholt and score_booqa_hyponly: a selected prompt model scores a test set (LevyHolt, SherLIiC, H-only BoOQA)."""
 
 from directional_inference.levyholt import read_subset_tsv
 from directional_inference.levyholt_tables import write_scores
@@ -9,6 +9,6 @@ log_to_file(snakemake.log[0])
 import torch  # noqa: E402
 
 torch.set_num_threads(snakemake.threads)
-scorer = PromptScorer(snakemake.input.model, max_length=snakemake.params.max_length, symmetric=snakemake.wildcards.variant == "sns_sym")
+scorer = PromptScorer(snakemake.input.model, max_length=snakemake.params.max_length, symmetric=snakemake.params.symmetric)
 test = read_subset_tsv(snakemake.input.test)
 write_scores(snakemake.output[0], test, scorer.scores(test))

@@ -1,4 +1,4 @@
-"""Rule select_sns_model: the trial with the best dev AUC (precision >= floor); selection.csv lists every trial."""
+"""Rules select_sns_model and select_booqa_hyponly_model: the trial with the best dev AUC (precision >= floor); selection.csv lists every trial."""
 
 from directional_inference.rulelog import log_to_file
 from directional_inference.sns import read_trials, select_best_trial

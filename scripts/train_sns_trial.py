@@ -1,4 +1,4 @@
-"""Rule train_sns_trial: fine-tune one trial of S&S / 'S&S / H-only S&S and score its dev set."""
+"""Rules train_sns_trial and train_booqa_hyponly_trial: fine-tune one trial of S&S (or a variant) and score its dev set."""
 
 from directional_inference.levyholt import read_subset_tsv
 from directional_inference.levyholt_tables import write_scores
@@ -13,7 +13,7 @@ settings = TrainingSettings(
     batch_size=params.batch_size,
     max_length=params.max_length,
     seed=params.seed,
-    symmetric=wildcards.variant == "sns_sym",
+    symmetric=params.symmetric,
     threads=snakemake.threads,
 )
 scorer = train_prompt_model(

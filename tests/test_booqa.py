@@ -158,3 +158,19 @@ def test_split_export_and_card(tmp_path):
     assert len(records) == len(split) and records[0]["label"] is True and set(records[0]) == set(split.columns)
     card = dataset_card("en", "reuters21578", {"dev": split}, {"positive_budget": 3}, "smoke")
     assert "| dev | 3 | 6 | 1 |" in card and "Reuters-21578" in card and "`positive_budget`" in card
+
+
+def test_hypothesis_only_splits_mask_arguments_and_remove_overlaps():
+    from directional_inference.booqa import hypothesis_only_splits
+
+    positives, negatives = _bundles({"w1": 10})
+    dev = sample_bundles(positives, negatives, {"w1": 10}, budget=10, max_negatives=2, buckets=[60, 100], dev_share=1.0, graph_share=0.0, seed=1)["dev"]
+    test = dev.assign(bundle_id=dev["bundle_id"] + "t")
+    splits = hypothesis_only_splits(dev, test, train_share=0.8, seed=3)
+    every = [e for items in splits.values() for e in items]
+    assert {e.premise for e in every} == {("true", "", "")}
+    assert {e.hypothesis for e in every} <= {("thing", p, "thing") for p in ["p", "n0", "n1", "n2"]}
+    seen = {}
+    for name, items in splits.items():
+        for e in items:
+            assert seen.setdefault(e.hypothesis, name) == name  # every hypothesis text lives in one split only

@@ -155,3 +155,14 @@ def test_table5_has_every_method_with_numbers_or_notes(smoke_run):
     assert table15["en_auc_norm"].notna().all()  # the dev split has entries: every English method has a number
     evidence = pd.read_parquet(smoke_run / "results" / "en" / "evidence" / "dev.parquet")
     assert list(evidence.columns) == ["entry", "pred", "subj", "obj", "aligned", "sentence"]
+
+
+def test_table3_hypothesis_only_robustness(smoke_run):
+    table3 = pd.read_csv(smoke_run / "results" / "table3.csv")
+    assert len(table3) == 9 and table3["auc_norm_paper"].tolist()[:4] == [51.0, 2.8, 1.1, 0.8]
+    english = table3[table3["tested_on"] == "BoOQA EN (test)"]
+    assert (english["auc_norm"].notna() | english["note"].str.contains("too few")).all()
+    chinese = table3[table3["tested_on"] == "BoOQA ZH (test)"]
+    assert chinese["note"].str.startswith("not run").all()
+    masked = (smoke_run / "results" / "en" / "booqa_hyponly" / "train.tsv").read_text().splitlines()
+    assert all(line.startswith("true\t\t\t") for line in masked[1:])

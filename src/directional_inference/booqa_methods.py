@@ -79,3 +79,37 @@ def booqa_table_rows(split: str, languages: list[str], runnable: dict[str, list[
         row += ["corpus relations" if family == "graph" else model, scale, "; ".join(notes)]
         rows.append(row)
     return header, rows
+
+
+# Table 3 (AUCnorm %, lower is better): (trained on, tested on) -> value
+PAPER_TABLE3 = {
+    ("booqa", "en"): 51.0, ("booqa", "zh"): 84.2, ("full", "en"): 2.8, ("directional", "en"): 1.1, ("symmetric", "en"): 0.8,
+    ("full", "zh"): 4.0, ("directional", "zh"): 1.2, ("symmetric", "zh"): 2.4,
+}
+TABLE3_NAMES = {"booqa": "BoOQA (dev)", "full": "LevyHolt Full", "directional": "LevyHolt Directional", "symmetric": "LevyHolt Symmetric"}
+
+
+def table3_rows(languages: list[str], score_path, *, model: str, scale: str) -> tuple[list[str], list[list]]:
+    """Hypothesis-only robustness: one row per (training data, language), beside the paper's Table 3."""
+    import pandas as pd
+
+    from .metrics import evaluate_scores
+
+    header = ["trained_on", "tested_on", "auc_norm", "auc_norm_paper", "positive_rate", "n_test", "model", "scale", "note"]
+    rows = []
+    for lang in ("en", "zh"):
+        for trained_on in ("booqa", "full", "directional", "symmetric"):
+            paper = PAPER_TABLE3[(trained_on, lang)]
+            cells, note = ["", paper, "", ""], ""
+            if lang not in languages:
+                note = "not run: the configured models cannot read this language (evaluation.model_languages)"
+            else:
+                frame = pd.read_parquet(score_path(lang, trained_on))
+                if frame.empty or not frame["label"].any() or frame["label"].all():
+                    note = "the BoOQA test split has too few entries at this scale"
+                else:
+                    m = evaluate_scores(frame["score"].to_numpy(), frame["label"].to_numpy())
+                    cells = [f"{100 * m['auc_norm']:.1f}", paper, f"{m['positive_rate']:.4f}", m["n"]]
+            rows.append([TABLE3_NAMES[trained_on], f"BoOQA {lang.upper()} (test)", *cells, model, scale, note])
+    rows.append(["McKenna et al. 2021", "McKenna et al. 2021", "", 78.3, "", "", "", scale, "not run: that QA set is not public"])
+    return header, rows

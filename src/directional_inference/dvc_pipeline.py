@@ -33,7 +33,7 @@ def _has_key(tree: dict, dotted: str) -> bool:
 
 def _stage(phase: Phase, root: Path, configfiles: list[str]) -> dict:
     upstream = [out for name in phase.upstream for p in PHASES if p.name == name for out in p.outs]
-    scripts = [f"scripts/{rule}.py" for rule in phase.rules if (root / "scripts" / f"{rule}.py").is_file()]
+    scripts = [f"scripts/{name}.py" for name in phase.rules + phase.shared_scripts if (root / "scripts" / f"{name}.py").is_file()]
     modules = [f"{PACKAGE_DIR}/{m}" for m in COMMON_MODULES + phase.modules]
     # Config files are not deps: a phase depends on its own keys only (params), so a change of another
     # phase's keys does not re-run it.

@@ -42,6 +42,10 @@ def data_directory(variant: str, subset: str) -> str:
     return f"{subset}_hyponly" if variant == "hyponly" else subset
 
 
+TABLE3_LEVYHOLT_MODELS = ("full", "directional", "symmetric")  # H-only models applied to BoOQA (Table 3)
+TABLE3_TRAINED_ON = ("booqa",) + TABLE3_LEVYHOLT_MODELS
+
+
 def levyholt_score_path(lm: str, variant: str, subset: str, test: str) -> str:
     """Scores of the model (lm, variant, trained on subset) on a test set."""
     return f"results/scores/levyholt/{test}/{lm}/{variant}/{subset}.parquet"

@@ -19,6 +19,7 @@ class Phase:
     modules: tuple[str, ...]  # files under src/directional_inference/
     metrics: tuple[str, ...] = ()
     plots: tuple[str, ...] = ()
+    shared_scripts: tuple[str, ...] = ()  # scripts/<name>.py run by rules of another name
 
     @property
     def target_rule(self) -> str:
@@ -55,8 +56,8 @@ PHASES = (
     ),
     Phase(
         "booqa",
-        rules=("select_booqa_positives", "generate_booqa_negatives", "sample_booqa"),
-        outs=("results/en/booqa", "results/zh/booqa"),
+        rules=("select_booqa_positives", "generate_booqa_negatives", "sample_booqa", "build_booqa_hyponly"),
+        outs=("results/en/booqa", "results/zh/booqa", "results/en/booqa_hyponly", "results/zh/booqa_hyponly"),
         upstream=("resources", "corpus", "relations"),
         params=("seed", "booqa"),
         modules=("booqa.py", "encoders.py", "wordnet.py"),
@@ -87,22 +88,39 @@ PHASES = (
     ),
     Phase(
         "evaluation",
-        rules=("score_levyholt", "retrieve_booqa_evidence", "score_booqa"),
-        outs=("results/scores", "results/en/evidence", "results/zh/evidence"),
-        upstream=("resources", "corpus", "relations", "booqa", "levyholt", "training", "graphs"),
+        rules=("score_levyholt",),
+        outs=("results/scores",),
+        upstream=("levyholt", "training"),
+        params=("training.max_length",),
+        modules=("sns.py", "levyholt.py", "levyholt_tables.py", "experiments.py"),
+    ),
+    Phase(
+        "robustness",
+        rules=("train_booqa_hyponly_trial", "select_booqa_hyponly_model", "score_booqa_hyponly"),
+        outs=("results/robustness",),
+        upstream=("resources", "booqa", "training"),
+        params=("seed", "training", "evaluation.model_languages"),
+        modules=("sns.py", "metrics.py", "levyholt.py", "levyholt_tables.py", "experiments.py"),
+        shared_scripts=("train_sns_trial", "select_sns_model", "score_levyholt"),
+    ),
+    Phase(
+        "booqa_evaluation",
+        rules=("retrieve_booqa_evidence", "score_booqa"),
+        outs=("results/booqa_scores", "results/en/evidence", "results/zh/evidence"),
+        upstream=("resources", "corpus", "relations", "booqa", "training", "graphs"),
         params=("seed", "training.max_length", "evaluation.evidence_cap", "evaluation.evidence_cap_ss_zh", "evaluation.model_languages",
                 "evaluation.lm_encoder", "evaluation.lm_retrieval", "evaluation.lm_pooling", "graphs.fuzzy_backoff", "graphs.measures"),
-        modules=("sns.py", "levyholt.py", "levyholt_tables.py", "experiments.py", "evidence.py", "booqa_scoring.py",
-                 "booqa_methods.py", "encoders.py", "booqa.py"),
+        modules=("sns.py", "levyholt.py", "evidence.py", "booqa_scoring.py", "booqa_methods.py", "encoders.py", "booqa.py"),
     ),
     Phase(
         "tables",
-        rules=("make_levyholt_table", "plot_mesh_figure", "collect_metrics", "write_pr_points", "make_table4", "make_booqa_table"),
+        rules=("make_levyholt_table", "plot_mesh_figure", "collect_metrics", "write_pr_points", "make_table4", "make_booqa_table",
+               "make_table3"),
         outs=tuple(f"results/{name}" for name in (
-            "table1.csv", "table2.csv", "table4.csv", "table5.csv", "table6.csv", "table15.csv", "figure1.csv", "figure2.csv",
+            "table1.csv", "table2.csv", "table3.csv", "table4.csv", "table5.csv", "table6.csv", "table15.csv", "figure1.csv", "figure2.csv",
             "figure1.png", "figure1.svg", "figure2.png", "figure2.svg",
         )),
-        upstream=("evaluation", "booqa"),
+        upstream=("evaluation", "booqa", "booqa_evaluation", "robustness"),
         params=("scale", "evaluation.auc_precision_floor", "evaluation.model_languages", "training.language_models"),
         modules=("levyholt_tables.py", "metrics.py", "paper_values.py", "experiments.py", "booqa.py", "booqa_methods.py"),
         metrics=("results/metrics.json",),

@@ -1,0 +1,52 @@
+# Phase "booqa_evaluation": evidence retrieval and the scores of every BoOQA method.
+
+
+rule retrieve_booqa_evidence:
+    input:
+        articles="results/{lang}/corpus/articles.parquet",
+        relations=relation_shards,
+        split="results/{lang}/booqa/{split}.parquet",
+    output:
+        "results/{lang}/evidence/{split}.parquet",
+    params:
+        cap=config["evaluation"]["evidence_cap"],
+        seed=config["seed"],
+    log:
+        phase_log("evaluation", "retrieve_booqa_evidence", "{lang}/{split}"),
+    benchmark:
+        phase_benchmark("evaluation", "retrieve_booqa_evidence", "{lang}/{split}")
+    threads: 1
+    resources:
+        mem_mb=4000,
+        runtime=60,
+    conda:
+        "../envs/workflow.yaml"
+    script:
+        "../scripts/retrieve_booqa_evidence.py"
+
+
+rule score_booqa:
+    input:
+        unpack(booqa_method_inputs),
+        split="results/{lang}/booqa/{split}.parquet",
+        evidence="results/{lang}/evidence/{split}.parquet",
+    output:
+        "results/booqa_scores/{lang}/{split}/{method}.parquet",
+    params:
+        cap_sns_zh=config["evaluation"]["evidence_cap_ss_zh"],
+        fuzzy=config["graphs"]["fuzzy_backoff"],
+        max_length=config["training"]["max_length"],
+        seed=config["seed"],
+    log:
+        phase_log("evaluation", "score_booqa", "{lang}/{split}/{method}"),
+    benchmark:
+        phase_benchmark("evaluation", "score_booqa", "{lang}/{split}/{method}")
+    threads: 2
+    resources:
+        mem_mb=6000,
+        runtime=240,
+        gpu=config["training"]["gpus"],
+    conda:
+        "../envs/workflow.yaml"
+    script:
+        "../scripts/score_booqa.py"

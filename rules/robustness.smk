@@ -1,0 +1,80 @@
+# Phase "robustness" (Table 3): hypothesis-only S&S trained on type-masked BoOQA dev (train / dev2) and
+# tested on BoOQA test, beside the LevyHolt hypothesis-only models applied to the same test.
+
+
+rule train_booqa_hyponly_trial:
+    input:
+        model="resources/models/{lm}",
+        hyperparameters="results/models/hyperparameters.csv",
+        train="results/{lang}/booqa_hyponly/train.tsv",
+        dev="results/{lang}/booqa_hyponly/dev.tsv",
+    output:
+        dev_scores="results/robustness/{lang}/{lm}/trial-{trial}/dev_scores.parquet",
+        weights=temp(directory("results/robustness/{lang}/{lm}/trial-{trial}/model")),
+    params:
+        checkpoint_dir=".checkpoints/robustness/{lang}/{lm}/trial-{trial}",
+        epochs=config["training"]["epochs"],
+        batch_size=config["training"]["batch_size"],
+        max_length=config["training"]["max_length"],
+        seed=config["seed"],
+        symmetric=False,
+    log:
+        phase_log("robustness", "train_booqa_hyponly_trial", "{lang}/{lm}/trial-{trial}"),
+    benchmark:
+        phase_benchmark("robustness", "train_booqa_hyponly_trial", "{lang}/{lm}/trial-{trial}")
+    threads: 2
+    resources:
+        mem_mb=6000,
+        runtime=240,
+        gpu=config["training"]["gpus"],
+    conda:
+        "../envs/workflow.yaml"
+    script:
+        "../scripts/train_sns_trial.py"
+
+
+rule select_booqa_hyponly_model:
+    input:
+        unpack(robustness_trial_outputs),
+        hyperparameters="results/models/hyperparameters.csv",
+    output:
+        selection="results/robustness/{lang}/{lm}/selection.csv",
+        best=directory("results/robustness/{lang}/{lm}/best"),
+    params:
+        floor=config["training"]["selection_precision_floor"],
+    log:
+        phase_log("robustness", "select_booqa_hyponly_model", "{lang}/{lm}"),
+    benchmark:
+        phase_benchmark("robustness", "select_booqa_hyponly_model", "{lang}/{lm}")
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=10,
+    conda:
+        "../envs/workflow.yaml"
+    script:
+        "../scripts/select_sns_model.py"
+
+
+rule score_booqa_hyponly:
+    input:
+        model=robustness_model,
+        test="results/{lang}/booqa_hyponly/test.tsv",
+    output:
+        "results/robustness/{lang}/scores/{lm}/{trained_on}.parquet",
+    params:
+        max_length=config["training"]["max_length"],
+        symmetric=False,
+    log:
+        phase_log("robustness", "score_booqa_hyponly", "{lang}/{lm}/{trained_on}"),
+    benchmark:
+        phase_benchmark("robustness", "score_booqa_hyponly", "{lang}/{lm}/{trained_on}")
+    threads: 2
+    resources:
+        mem_mb=4000,
+        runtime=120,
+        gpu=config["training"]["gpus"],
+    conda:
+        "../envs/workflow.yaml"
+    script:
+        "../scripts/score_levyholt.py"
