@@ -159,3 +159,27 @@ rule make_table3:
         "../envs/workflow.yaml"
     script:
         "../scripts/make_table3.py"
+
+
+rule plot_figure3:
+    input:
+        booqa_score_files(),
+    output:
+        png=report("results/figure3.png", caption="../report/figure3.rst", category="BoOQA"),
+        svg="results/figure3.svg",
+    params:
+        runnable={lang: booqa_methods(lang) for lang in config["booqa"]["languages"]},
+        model=MAIN_LM,
+        scale=config["scale"],
+    log:
+        phase_log("tables", "plot_figure3", "all"),
+    benchmark:
+        phase_benchmark("tables", "plot_figure3", "all")
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    conda:
+        "../envs/workflow.yaml"
+    script:
+        "../scripts/plot_figure3.py"

@@ -166,3 +166,8 @@ def test_table3_hypothesis_only_robustness(smoke_run):
     assert chinese["note"].str.startswith("not run").all()
     masked = (smoke_run / "results" / "en" / "booqa_hyponly" / "train.tsv").read_text().splitlines()
     assert all(line.startswith("true\t\t\t") for line in masked[1:])
+
+
+def test_figure3_is_drawn(smoke_run):
+    assert (smoke_run / "results" / "figure3.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert "BoOQA EN test" in (smoke_run / "results" / "figure3.svg").read_text()

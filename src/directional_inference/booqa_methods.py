@@ -113,3 +113,41 @@ def table3_rows(languages: list[str], score_path, *, model: str, scale: str) -> 
             rows.append([TABLE3_NAMES[trained_on], f"BoOQA {lang.upper()} (test)", *cells, model, scale, note])
     rows.append(["McKenna et al. 2021", "McKenna et al. 2021", "", 78.3, "", "", "", scale, "not run: that QA set is not public"])
     return header, rows
+
+
+FIGURE3_METHODS = ("lm_rel", "sns_full", "graph_binc")  # the representative method of each class (paper, Figure 3)
+
+
+def plot_figure3(curves: dict[str, dict[str, "object"]], title: str, png, svg) -> None:
+    """Precision-recall curves of the representative methods, one panel per language; byte-stable files.
+
+    ``curves`` maps language -> method -> scores DataFrame (label, score)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from .atomic import atomic_file
+    from .metrics import precision_recall_curve
+
+    plt.rcParams["svg.hashsalt"] = "directional-inference"
+    figure, axes = plt.subplots(1, max(len(curves), 1), figsize=(5 * max(len(curves), 1), 4), squeeze=False)
+    for axis, (lang, methods) in zip(axes[0], sorted(curves.items())):
+        for method, frame in methods.items():
+            if frame.empty or not frame["label"].any():
+                continue
+            curve = precision_recall_curve(frame["score"].to_numpy(), frame["label"].to_numpy())
+            axis.plot(curve.recall[::-1], curve.precision[::-1], label=LABELS[method], drawstyle="steps-post")
+        axis.set_xlabel("recall")
+        axis.set_ylabel("precision")
+        axis.set_xlim(0, 1)
+        axis.set_ylim(0, 1.02)
+        axis.set_title(f"BoOQA {lang.upper()} test")
+        axis.legend(fontsize=8, loc="upper right")
+    figure.suptitle(title, fontsize=9)
+    figure.tight_layout()
+    with atomic_file(png) as tmp:
+        figure.savefig(tmp, format="png", dpi=110, metadata={"Software": None})
+    with atomic_file(svg) as tmp:
+        figure.savefig(tmp, format="svg", metadata={"Date": None, "Creator": None})
+    plt.close(figure)

@@ -115,10 +115,10 @@ PHASES = (
     Phase(
         "tables",
         rules=("make_levyholt_table", "plot_mesh_figure", "collect_metrics", "write_pr_points", "make_table4", "make_booqa_table",
-               "make_table3"),
+               "make_table3", "plot_figure3"),
         outs=tuple(f"results/{name}" for name in (
             "table1.csv", "table2.csv", "table3.csv", "table4.csv", "table5.csv", "table6.csv", "table15.csv", "figure1.csv", "figure2.csv",
-            "figure1.png", "figure1.svg", "figure2.png", "figure2.svg",
+            "figure1.png", "figure1.svg", "figure2.png", "figure2.svg", "figure3.png", "figure3.svg",
         )),
         upstream=("evaluation", "booqa", "booqa_evaluation", "robustness"),
         params=("scale", "evaluation.auc_precision_floor", "evaluation.model_languages", "training.language_models"),
