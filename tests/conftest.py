@@ -63,6 +63,7 @@ def nltk_data(tmp_path_factory, wordnet_sdist, mirrors) -> Path:
 
 def copy_workflow(destination: Path) -> Path:
     """A copy of the workflow definition in ``destination``, so a test run writes nothing into the repository."""
+    destination.mkdir(parents=True, exist_ok=True)
     for name in WORKFLOW_FILES:
         source = REPO / name
         if source.is_dir():

@@ -9,6 +9,8 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import tempfile
+from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -20,17 +22,23 @@ CLUSTER = REPO / "tests" / "slurm" / "cluster.sh"
 
 
 @pytest.fixture(scope="module")
-def slurm_cluster(tmp_path_factory):
+def slurm_cluster():
     missing = [tool for tool in ("slurmctld", "slurmd", "munged", "sbatch") if shutil.which(tool) is None]
     if missing or os.geteuid() != 0:
         reason = f"SLURM not available ({'missing ' + ', '.join(missing) if missing else 'not root'}): run tests/slurm/cluster.sh install"
         if os.environ.get("BOOQA_REQUIRE_SLURM") == "1":
             pytest.fail(reason)
         pytest.skip(reason)
-    directory = tmp_path_factory.mktemp("slurm")
-    subprocess.run([str(CLUSTER), "start", str(directory)], check=True, capture_output=True, text=True)
+    # munged needs every directory above its socket to be searchable by all: not pytest's private tmp dir
+    directory = Path(tempfile.mkdtemp(prefix="slurm-test-", dir="/tmp"))
+    directory.chmod(0o755)
+    started = subprocess.run([str(CLUSTER), "start", str(directory)], capture_output=True, text=True)
+    if started.returncode != 0:
+        logs = "".join(p.read_text(errors="replace")[-2000:] for p in sorted(directory.rglob("*.log")))
+        pytest.fail(f"the SLURM cluster did not start:\n{started.stdout}\n{started.stderr}\n{logs}")
     yield directory
     subprocess.run([str(CLUSTER), "stop", str(directory)], check=False)
+    shutil.rmtree(directory, ignore_errors=True)
 
 
 def test_smoke_workflow_runs_through_the_slurm_profile(slurm_cluster, tmp_path, mirrors, monkeypatch):
