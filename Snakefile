@@ -32,4 +32,3 @@ rule all:
     default_target: True
     input:
         [phase_targets(p.name) for p in PHASES],
-        "results/benchmarks.csv",

@@ -21,7 +21,7 @@ if os.environ.get("BOOQA_MIRROR"):
         str(Path(part).expanduser().resolve()) for part in os.environ["BOOQA_MIRROR"].split(os.pathsep) if part
     )
 # What a copy of the workflow needs to run (the package itself is installed in the environment).
-WORKFLOW_FILES = ("Snakefile", "rules", "scripts", "config", "envs", "profiles", "bin", "report", ".dvcignore", ".gitignore")
+WORKFLOW_FILES = ("Snakefile", "rules", "scripts", "src", "config", "envs", "profiles", "bin", "report", ".dvcignore", ".gitignore")
 SMOKE = ("--configfile", "config/smoke.yaml")
 # one thread per job: two of the short smoke jobs at a time on 2 cores
 SMOKE_THREADS = ("--set-threads", "train_sns_trial=1", "score_levyholt=1")
@@ -67,7 +67,7 @@ def copy_workflow(destination: Path) -> Path:
     for name in WORKFLOW_FILES:
         source = REPO / name
         if source.is_dir():
-            shutil.copytree(source, destination / name)
+            shutil.copytree(source, destination / name, ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
         else:
             shutil.copy2(source, destination / name)
     return destination
