@@ -6,7 +6,7 @@ from snakemake.utils import validate
 
 sys.path.insert(0, os.path.join(workflow.basedir, "src"))
 
-from directional_inference.booqa_methods import METHODS, methods_for  # noqa: E402
+from directional_inference.booqa_methods import METHODS, booqa_score_path, methods_for  # noqa: E402
 from directional_inference.experiments import (  # noqa: E402
     TABLE3_TRAINED_ON,
     data_directory,
@@ -188,7 +188,7 @@ def booqa_method_inputs(wildcards):
 
 
 def booqa_score_files():
-    return [f"results/booqa_scores/{lang}/{split}/{method}.parquet"
+    return [booqa_score_path(lang, split, method)
             for lang in config["booqa"]["languages"] for split in ("dev", "test") for method in booqa_methods(lang)]
 
 

@@ -1,6 +1,6 @@
 """Rule make_booqa_table: Table 5 (BoOQA test) or Table 15 (dev), ours beside the paper's, notes for methods that cannot run."""
 
-from directional_inference.booqa_methods import booqa_table_rows
+from directional_inference.booqa_methods import booqa_score_path, booqa_table_rows
 from directional_inference.levyholt_tables import write_csv
 from directional_inference.rulelog import log_to_file
 
@@ -13,7 +13,7 @@ why_not = {
     "graph": "measure not in graphs.measures",
 }
 header, rows = booqa_table_rows(
-    split, params.languages, params.runnable, lambda lang, s, method: f"results/booqa_scores/{lang}/{s}/{method}.parquet",
+    split, params.languages, params.runnable, booqa_score_path,
     model=params.model, scale=params.scale, auc_floor=params.auc_floor, why_not=why_not,
 )
 write_csv(snakemake.output[0], header, rows)

@@ -2,13 +2,13 @@
 
 import pandas as pd
 
-from directional_inference.booqa_methods import FIGURE3_METHODS, plot_figure3
+from directional_inference.booqa_methods import FIGURE3_METHODS, booqa_score_path, plot_figure3
 from directional_inference.rulelog import log_to_file
 
 log_to_file(snakemake.log[0])
 params = snakemake.params
 curves = {
-    lang: {m: pd.read_parquet(f"results/booqa_scores/{lang}/test/{m}.parquet") for m in FIGURE3_METHODS if m in methods}
+    lang: {m: pd.read_parquet(booqa_score_path(lang, "test", m)) for m in FIGURE3_METHODS if m in methods}
     for lang, methods in params.runnable.items()
 }
 plot_figure3(curves, f"model {params.model}, {params.scale} scale", snakemake.output.png, snakemake.output.svg)

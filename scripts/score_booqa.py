@@ -2,12 +2,12 @@
 
 import logging
 
-import numpy as np
 import pandas as pd
 
 from directional_inference import booqa_scoring
 from directional_inference.atomic import atomic_file
 from directional_inference.booqa_methods import METHODS
+from directional_inference.evidence import cap_per_entry
 from directional_inference.rulelog import log_to_file
 
 log_to_file(snakemake.log[0])
@@ -27,9 +27,7 @@ elif family == "sns":
     from directional_inference.sns import PromptScorer
 
     if lang == "zh":  # the paper capped S&S evidence for Chinese
-        keys = np.random.default_rng(params.seed).random(len(evidence))
-        evidence = evidence.assign(_k=keys).sort_values(["entry", "_k"], kind="mergesort")
-        evidence = evidence[evidence.groupby("entry").cumcount() < params.cap_sns_zh].drop(columns="_k")
+        evidence = cap_per_entry(evidence, "entry", params.cap_sns_zh, params.seed)
     scorer = PromptScorer(snakemake.input.model, max_length=params.max_length, symmetric=detail[0] == "sns_sym")
     scores, ratio = booqa_scoring.prompt_model(entries, evidence, scorer, lang)
 else:

@@ -45,3 +45,11 @@ def write_text_atomic(path: str | os.PathLike, text: str) -> None:
     """Write ``text`` (UTF-8, LF line endings) to ``path`` atomically."""
     with atomic_file(path) as tmp:
         tmp.write_text(text, encoding="utf-8", newline="\n")
+
+
+def save_figure(figure, png: str | os.PathLike, svg: str | os.PathLike, *, dpi: int = 120) -> None:
+    """A matplotlib figure as PNG and SVG, atomically and byte-stable (no dates or tool versions inside)."""
+    with atomic_file(png) as tmp:
+        figure.savefig(tmp, format="png", dpi=dpi, metadata={"Software": None})
+    with atomic_file(svg) as tmp:
+        figure.savefig(tmp, format="svg", metadata={"Date": None, "Creator": None})

@@ -65,12 +65,13 @@ def typed_predicate_counts(relations: pd.DataFrame, unit: str) -> pd.Series:
 
 def starring_pairs(relations: pd.DataFrame, min_articles: int, min_predicates: int) -> pd.DataFrame:
     """(window, arg_a, arg_b) with arg_a <= arg_b whose pair is mentioned in enough articles with enough predicates."""
-    pairs = _with_pair(relations)
+    pairs = with_pair_keys(relations)
     stats = pairs.groupby(["window", "arg_a", "arg_b"]).agg(articles=("article_id", "nunique"), predicates=("pred", "nunique")).reset_index()
     return stats[(stats["articles"] >= min_articles) & (stats["predicates"] >= min_predicates)].reset_index(drop=True)
 
 
-def _with_pair(relations: pd.DataFrame) -> pd.DataFrame:
+def with_pair_keys(relations: pd.DataFrame) -> pd.DataFrame:
+    """The frame with the unordered argument pair as columns ``arg_a <= arg_b``."""
     frame = relations.copy()
     swap = frame["subj"] > frame["obj"]
     frame["arg_a"] = frame["subj"].where(~swap, frame["obj"])
@@ -87,7 +88,7 @@ def select_positives(relations: pd.DataFrame, lang: str, *, min_articles: int, m
     counts = typed_predicate_counts(relations, unit)
     felicitous = counts[counts >= min_pairs]
     stars = starring_pairs(relations, min_articles, min_predicates)
-    candidates = _with_pair(relations).merge(stars[["window", "arg_a", "arg_b"]], on=["window", "arg_a", "arg_b"])
+    candidates = with_pair_keys(relations).merge(stars[["window", "arg_a", "arg_b"]], on=["window", "arg_a", "arg_b"])
     keys = pd.MultiIndex.from_frame(candidates[["pred", "subj_type", "obj_type"]])
     candidates = candidates[keys.isin(felicitous.index) & ~candidates["pred"].map(lambda p: is_vague(p, lang))]
     # at most one positive per sentence: a seeded choice among the sentence's candidates
@@ -231,7 +232,7 @@ def generate_negatives(positives: pd.DataFrame, relations: pd.DataFrame, counts:
                        chooser: SenseChooser, min_pairs: int) -> pd.DataFrame:
     """Every kept negative of every positive (see module docstring); one row per (positive, negative predicate)."""
     felicitous = set(counts[counts >= min_pairs].index)
-    pairs = _with_pair(relations)
+    pairs = with_pair_keys(relations)
     present = set(zip(pairs["window"], pairs["arg_a"], pairs["arg_b"], pairs["pred"]))
     participles = participle_forms(relations["pred"].unique(), chooser.wordnet) if lang == "en" else {}
     by_sense = chooser.method == "gloss_similarity" and lang == "en"

@@ -28,6 +28,11 @@ PAPER_TABLE5 = {
 }
 
 
+def booqa_score_path(lang: str, split: str, method: str) -> str:
+    """Scores of one BoOQA method on one split."""
+    return f"results/booqa_scores/{lang}/{split}/{method}.parquet"
+
+
 def methods_for(lang: str, model_languages: list[str], measures: list[str], retrievals: list[str]) -> list[str]:
     """Methods that can run for a language with this config (the others get a note in Table 5)."""
     runnable = []
@@ -127,7 +132,7 @@ def plot_figure3(curves: dict[str, dict[str, "object"]], title: str, png, svg) -
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from .atomic import atomic_file
+    from .atomic import save_figure
     from .metrics import precision_recall_curve
 
     plt.rcParams["svg.hashsalt"] = "directional-inference"
@@ -146,8 +151,5 @@ def plot_figure3(curves: dict[str, dict[str, "object"]], title: str, png, svg) -
         axis.legend(fontsize=8, loc="upper right")
     figure.suptitle(title, fontsize=9)
     figure.tight_layout()
-    with atomic_file(png) as tmp:
-        figure.savefig(tmp, format="png", dpi=110, metadata={"Software": None})
-    with atomic_file(svg) as tmp:
-        figure.savefig(tmp, format="svg", metadata={"Date": None, "Creator": None})
+    save_figure(figure, png, svg, dpi=110)
     plt.close(figure)

@@ -9,30 +9,31 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from .booqa import with_pair_keys
+
 EVIDENCE_COLUMNS = ["entry", "pred", "subj", "obj", "aligned", "sentence"]
 
 
-def _pair_keys(frame: pd.DataFrame) -> pd.DataFrame:
-    swap = frame["subj"] > frame["obj"]
-    return frame.assign(arg_a=frame["subj"].where(~swap, frame["obj"]), arg_b=frame["obj"].where(~swap, frame["subj"]))
+def cap_per_entry(frame: pd.DataFrame, column: str, cap: int, seed: int) -> pd.DataFrame:
+    """At most ``cap`` rows per value of ``column``, a seeded random choice; row order kept."""
+    keys = np.random.default_rng(seed).random(len(frame))
+    shuffled = frame.assign(_key=keys).sort_values([column, "_key"], kind="mergesort")
+    kept = shuffled[shuffled.groupby(column).cumcount() < cap].drop(columns="_key")
+    return frame[frame.index.isin(kept.index)]
 
 
 def retrieve_evidence(entries: pd.DataFrame, relations: pd.DataFrame, *, cap: int, seed: int) -> pd.DataFrame:
     """One row per (entry, evidence relation): ``entry`` (the entry's id), the evidence's pred/subj/obj, whether
     its arguments are in the entry's order (``aligned``), and its sentence."""
-    queries = _pair_keys(entries[["id", "window", "subj", "obj", "pred", "article_id", "sentence_id"]])
-    context = _pair_keys(relations[["window", "subj", "obj", "pred", "article_id", "sentence_id", "sentence"]])
+    queries = with_pair_keys(entries[["id", "window", "subj", "obj", "pred", "article_id", "sentence_id"]])
+    context = with_pair_keys(relations[["window", "subj", "obj", "pred", "article_id", "sentence_id", "sentence"]])
     matched = queries.merge(context, on=["window", "arg_a", "arg_b"], suffixes=("_q", ""))
     own_sentence = (matched["article_id"] == matched["article_id_q"]) & (matched["sentence_id"] == matched["sentence_id_q"])
     matched = matched[~own_sentence & (matched["pred"] != matched["pred_q"])]
     matched = matched.drop_duplicates(["id", "pred", "subj", "obj", "article_id", "sentence_id"])
     matched = matched.assign(aligned=matched["subj"] == matched["subj_q"])
     matched = matched.sort_values(["id", "article_id", "sentence_id", "pred", "subj"], kind="mergesort")
-    rng = np.random.default_rng(seed)
-    keys = rng.random(len(matched))
-    matched = matched.assign(_key=keys).sort_values(["id", "_key"], kind="mergesort")
-    matched = matched[matched.groupby("id").cumcount() < cap]
-    matched = matched.sort_values(["id", "article_id", "sentence_id", "pred", "subj"], kind="mergesort")
+    matched = cap_per_entry(matched, "id", cap, seed)
     return matched.rename(columns={"id": "entry"})[EVIDENCE_COLUMNS].reset_index(drop=True)
 
 

@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 
 from . import paper_values as paper
-from .atomic import atomic_file
+from .atomic import atomic_file, save_figure
 from .experiments import MESH_SUBSETS, TABLE1_SUBSETS, TABLE2_SUBSETS, TABLE6_SETS
 from .metrics import evaluate_scores
 from .levyholt import Entry
@@ -185,8 +185,5 @@ def plot_mesh(values: Mapping[str, float], title: str, png: str | Path, svg: str
     axes.set_axis_off()
     axes.set_title(title, fontsize=10)
     figure.tight_layout()
-    with atomic_file(png) as tmp:
-        figure.savefig(tmp, format="png", dpi=120, metadata={"Software": None})
-    with atomic_file(svg) as tmp:
-        figure.savefig(tmp, format="svg", metadata={"Date": None, "Creator": None})
+    save_figure(figure, png, svg, dpi=120)
     plt.close(figure)
