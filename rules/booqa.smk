@@ -104,3 +104,30 @@ rule build_booqa_hyponly:
         "../envs/workflow.yaml"
     script:
         "../scripts/build_booqa_hyponly.py"
+
+
+rule validate_booqa:
+    input:
+        dev="results/{lang}/booqa/dev.parquet",
+        test="results/{lang}/booqa/test.parquet",
+        negatives="results/{lang}/booqa/negatives.parquet",
+        counts="results/{lang}/booqa/predicate_counts.parquet",
+        reserved="results/{lang}/booqa/graph_windows.csv",
+        articles="results/{lang}/corpus/articles.parquet",
+        relations=relation_shards,
+    output:
+        "results/{lang}/booqa/validation.json",
+    params:
+        settings=config["booqa"],
+    log:
+        phase_log("booqa", "validate_booqa", "{lang}"),
+    benchmark:
+        phase_benchmark("booqa", "validate_booqa", "{lang}")
+    threads: 1
+    resources:
+        mem_mb=4000,
+        runtime=30,
+    conda:
+        "../envs/workflow.yaml"
+    script:
+        "../scripts/validate_booqa.py"

@@ -25,11 +25,34 @@ rule retrieve_booqa_evidence:
         "../scripts/retrieve_booqa_evidence.py"
 
 
+rule retrieve_tfidf_evidence:
+    input:
+        articles="results/{lang}/corpus/articles.parquet",
+        relations=relation_shards,
+        split="results/{lang}/booqa/{split}.parquet",
+    output:
+        "results/{lang}/evidence/{split}.tfidf.parquet",
+    params:
+        top_articles=config["evaluation"]["tfidf_top_articles"],
+        sentences_per_article=config["evaluation"]["tfidf_sentences_per_article"],
+    log:
+        phase_log("evaluation", "retrieve_tfidf_evidence", "{lang}/{split}"),
+    benchmark:
+        phase_benchmark("evaluation", "retrieve_tfidf_evidence", "{lang}/{split}")
+    threads: 1
+    resources:
+        mem_mb=4000,
+        runtime=60,
+    conda:
+        "../envs/workflow.yaml"
+    script:
+        "../scripts/retrieve_tfidf_evidence.py"
+
+
 rule score_booqa:
     input:
         unpack(booqa_method_inputs),
         split="results/{lang}/booqa/{split}.parquet",
-        evidence="results/{lang}/evidence/{split}.parquet",
     output:
         "results/booqa_scores/{lang}/{split}/{method}.parquet",
     params:

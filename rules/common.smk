@@ -6,7 +6,7 @@ from snakemake.utils import validate
 
 sys.path.insert(0, os.path.join(workflow.basedir, "src"))
 
-from directional_inference.booqa_methods import METHODS, booqa_score_path, methods_for  # noqa: E402
+from directional_inference.booqa_methods import BOOQA_TABLES, METHODS, booqa_score_path, methods_for  # noqa: E402
 from directional_inference.experiments import (  # noqa: E402
     TABLE3_TRAINED_ON,
     data_directory,
@@ -173,23 +173,30 @@ MAIN_LM = config["training"]["language_models"][0]
 def booqa_methods(lang):
     """BoOQA methods that can run for a language under this config."""
     ev, graphs = config["evaluation"], config["graphs"]
-    return methods_for(lang, ev["model_languages"], graphs["measures"], [r for r in ev["lm_retrieval"] if r != "tfidf"])
+    return methods_for(lang, ev["model_languages"], graphs["measures"], ev["lm_retrieval"])
 
 
 def booqa_method_inputs(wildcards):
-    """What one BoOQA method needs besides the split and its evidence: an encoder, an S&S model or a graph."""
+    """What one BoOQA method needs besides the split: its evidence, and an encoder, an S&S model or a graph."""
     family, detail = METHODS[wildcards.method]
+    evidence = f"results/{wildcards.lang}/evidence/{wildcards.split}{'.tfidf' if detail == 'tfidf' else ''}.parquet"
     if family == "lm":
-        return {"model": model_directory(config["evaluation"]["lm_encoder"])}
+        return {"evidence": evidence, "model": model_directory(config["evaluation"]["lm_encoder"])}
     if family == "sns":
         variant, subset = detail
-        return {"model": f"results/models/{MAIN_LM}/{variant}/{subset}/best"}
-    return {"graph": f"results/{wildcards.lang}/graphs/for_{wildcards.split}.parquet"}
+        return {"evidence": evidence, "model": f"results/models/{MAIN_LM}/{variant}/{subset}/best"}
+    return {"evidence": evidence, "graph": f"results/{wildcards.lang}/graphs/for_{wildcards.split}.parquet"}
 
 
-def booqa_score_files():
-    return [booqa_score_path(lang, split, method)
-            for lang in config["booqa"]["languages"] for split in ("dev", "test") for method in booqa_methods(lang)]
+def booqa_score_files(table=None):
+    """Score files of one BoOQA table (``BOOQA_TABLES``), or of every runnable method on both splits."""
+    tables = [BOOQA_TABLES[table]] if table else list(BOOQA_TABLES.values())
+    return sorted({booqa_score_path(lang, t.split, method) for t in tables for lang in config["booqa"]["languages"]
+                   for method in t.methods if method in booqa_methods(lang)})
+
+
+def booqa_table_scores(wildcards):
+    return booqa_score_files(wildcards.booqa_table)
 
 
 def trained_model_files():
@@ -213,7 +220,7 @@ def phase_targets(name):
         return [f"results/{lang}/relations/{k}.parquet" for lang in config["booqa"]["languages"] for k in shards]
     if name == "booqa":
         names = ["positives.parquet", "predicate_counts.parquet", "negatives.parquet", "dev.parquet", "test.parquet",
-                 "dev.jsonl", "test.jsonl", "graph_windows.csv", "README.md"]
+                 "dev.jsonl", "test.jsonl", "graph_windows.csv", "README.md", "validation.json"]
         files = [f"results/{lang}/booqa/{n}" for lang in config["booqa"]["languages"] for n in names]
         return files + [f"results/{lang}/booqa_hyponly/{s}.tsv" for lang in config["booqa"]["languages"] for s in SPLITS]
     if name == "levyholt":
@@ -223,8 +230,7 @@ def phase_targets(name):
     if name == "evaluation":
         return all_levyholt_scores()
     if name == "booqa_evaluation":
-        evidence = [f"results/{lang}/evidence/{split}.parquet" for lang in config["booqa"]["languages"] for split in ("dev", "test")]
-        return evidence + booqa_score_files()
+        return booqa_score_files()
     if name == "robustness":
         selections = [f"results/robustness/{lang}/{MAIN_LM}/{n}" for lang in TABLE3_LANGUAGES for n in ("selection.csv", "best")]
         return selections + robustness_score_files()

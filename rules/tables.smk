@@ -90,7 +90,8 @@ rule write_pr_points:
 
 rule make_table4:
     input:
-        expand("results/{lang}/booqa/{split}.parquet", lang=config["booqa"]["languages"], split=["dev", "test"]),
+        splits=expand("results/{lang}/booqa/{split}.parquet", lang=config["booqa"]["languages"], split=["dev", "test"]),
+        validations=expand("results/{lang}/booqa/validation.json", lang=config["booqa"]["languages"]),
     output:
         report("results/table4.csv", caption="../report/table4.rst", category="BoOQA"),
     params:
@@ -113,11 +114,11 @@ rule make_table4:
 
 rule make_booqa_table:
     input:
-        booqa_score_files(),
+        booqa_table_scores,
     output:
         report("results/{booqa_table}.csv", caption="../report/booqa_table.rst", category="BoOQA", labels={"table": "{booqa_table}"}),
     wildcard_constraints:
-        booqa_table="table5|table15",
+        booqa_table="|".join(BOOQA_TABLES),
     params:
         languages=config["booqa"]["languages"],
         runnable={lang: booqa_methods(lang) for lang in ["en", "zh"]},
@@ -163,7 +164,7 @@ rule make_table3:
 
 rule plot_figure3:
     input:
-        booqa_score_files(),
+        booqa_score_files("table5"),
     output:
         png=report("results/figure3.png", caption="../report/figure3.rst", category="BoOQA"),
         svg="results/figure3.svg",
@@ -183,3 +184,30 @@ rule plot_figure3:
         "../envs/workflow.yaml"
     script:
         "../scripts/plot_figure3.py"
+
+
+rule make_table17:
+    input:
+        levyholt="resources/levyholt",
+        graph=["results/en/graphs/for_test.parquet"] if "en" in config["booqa"]["languages"] else [],
+    output:
+        report("results/table17.csv", caption="../report/table17.rst", category="LevyHolt"),
+    params:
+        measures=config["graphs"]["measures"],
+        fuzzy=config["graphs"]["fuzzy_backoff"],
+        spacy_model=config["relations"]["spacy_model"],
+        graph_name="local graph from the English corpus windows outside BoOQA test",
+        scale=config["scale"],
+        auc_floor=config["evaluation"]["auc_precision_floor"],
+    log:
+        phase_log("tables", "make_table17", "all"),
+    benchmark:
+        phase_benchmark("tables", "make_table17", "all")
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=10,
+    conda:
+        "../envs/workflow.yaml"
+    script:
+        "../scripts/make_table17.py"

@@ -174,3 +174,42 @@ def test_hypothesis_only_splits_mask_arguments_and_remove_overlaps():
     for name, items in splits.items():
         for e in items:
             assert seen.setdefault(e.hypothesis, name) == name  # every hypothesis text lives in one split only
+
+
+def _built_booqa():
+    """A small sampled BoOQA with the relations, counts and negatives it was built from (all invariants hold)."""
+    positives, negatives = _bundles({"w1": 4, "w2": 4})
+    negatives["synonyms"] = [[pred, f"{pred}-synonym"] for pred in negatives["pred"]]
+    splits = sample_bundles(positives, negatives, {"w1": 10, "w2": 10}, budget=8, max_negatives=2, buckets=[60, 100],
+                            dev_share=0.5, graph_share=0.0, seed=3)
+    relations = pd.DataFrame([_relation(p.article_id, 0, p.window, p.subj, p.pred, p.obj, "thing", "thing") for p in positives.itertuples()],
+                             columns=list(COLUMNS))
+    counts = pd.Series(30, index=pd.MultiIndex.from_tuples([(p, "thing", "thing") for p in ("p", "n0", "n1", "n2")]))
+    return {"dev": splits["dev"], "test": splits["test"]}, negatives, relations, counts
+
+
+def test_invariants_hold_for_a_sampled_dataset_and_each_break_is_named():
+    from directional_inference.booqa import check_invariants
+    from directional_inference.errors import InvariantError
+
+    splits, negatives, relations, counts = _built_booqa()
+    checked = check_invariants(splits, negatives, relations, counts, [], min_pairs=30, max_negatives=2)
+    assert checked["entries"] == len(splits["dev"]) + len(splits["test"]) and checked["positives"] * 2 == checked["negatives"]
+    empty_test = {"dev": splits["dev"], "test": splits["test"].iloc[:0].astype(object)}  # an empty split read back from parquet
+    assert check_invariants(empty_test, negatives, relations, counts, [], min_pairs=30, max_negatives=2)["entries"] == len(splits["dev"])
+
+    def broken(message, *, splits=splits, relations=relations, counts=counts, reserved=(), max_negatives=2):
+        with pytest.raises(InvariantError, match=message):
+            check_invariants(splits, negatives, relations, counts, list(reserved), min_pairs=30, max_negatives=max_negatives)
+
+    dev, test = splits["dev"], splits["test"]
+    negative = dev[~dev["label"]].iloc[0]
+    synonym = _relation("x", 0, negative["window"], negative["obj"], f"{negative['pred']}-synonym", negative["subj"], "thing", "thing")
+    broken("negatives absent from their window", relations=pd.concat([relations, pd.DataFrame([synonym])], ignore_index=True))
+    broken("entry ids unique", splits={"dev": dev, "test": pd.concat([test, dev.iloc[:1]])})
+    broken("split windows disjoint", splits={"dev": dev, "test": pd.concat([test, dev.iloc[:3].assign(id=lambda f: f["id"] + "x", bundle_id="b")])})
+    broken("bundles complete", splits={"dev": dev[~(dev["label"] & (dev["bundle_id"] == dev["bundle_id"].iloc[0]))], "test": test})
+    broken("at most 1 negatives per positive", max_negatives=1)
+    broken("predicates felicitous", counts=counts.drop(("n0", "thing", "thing")))
+    broken("reserved graph windows unused", reserved=[dev["window"].iloc[0]])
+    broken("positives attested", relations=relations.iloc[1:])

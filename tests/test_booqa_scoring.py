@@ -37,6 +37,12 @@ def test_lm_cosine_takes_the_max_and_floors_entries_without_evidence():
     assert ratio == 1.0
     sentence_scores, _ = lm_cosine(ENTRIES, EVIDENCE, fake_encode, "en", retrieval="sent")
     assert sentence_scores[0] != pytest.approx(scores[0])
+    # tfidf evidence is a bare sentence per row: it is compared as a sentence
+    tfidf = pd.DataFrame([{"entry": "e1", "article_id": "a1", "sentence": "apple own beats"}])
+    tfidf_scores, _ = lm_cosine(ENTRIES, tfidf, fake_encode, "en", retrieval="tfidf")
+    assert list(tfidf_scores) == pytest.approx([1.0, -1.0, -1.0])
+    with pytest.raises(ValueError, match="retrieval"):
+        lm_cosine(ENTRIES, EVIDENCE, fake_encode, "en", retrieval="bm25")
 
 
 class FixedScorer:

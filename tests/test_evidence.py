@@ -55,3 +55,43 @@ def test_max_over_evidence_with_floor_for_no_evidence():
     best = max_over_evidence(_entries(), evidence, scores, floor=-1.0)
     expected_e1 = scores[(evidence["entry"] == "e1").to_numpy()].max()
     assert best[0] == expected_e1 and best[2] == -1.0
+
+
+def _window_articles():
+    rows = [
+        ("a1", "w1", "Apple buys Beats", "Apple agreed to buy Beats for three billion. Analysts were surprised."),
+        ("a2", "w1", "Markets", "Stocks fell on Monday. Apple shares were flat."),
+        ("a3", "w1", "Weather", "Rain is expected in London. Snow may follow."),
+        ("a4", "w2", "Apple and Beats", "Apple acquired Beats. Beats makes headphones."),  # another window: never retrieved
+    ]
+    return pd.DataFrame(rows, columns=["article_id", "window", "title", "text"])
+
+
+def test_tfidf_retrieves_the_best_articles_of_the_window_without_the_own_sentence():
+    from directional_inference.evidence import tfidf_evidence
+
+    entries = pd.DataFrame([{"id": "e1", "window": "w1", "proposition": "apple buy beats"}])
+    own = pd.Series({"e1": "Apple agreed to buy  Beats for three billion."})  # whitespace differs from the split text
+    evidence = tfidf_evidence(entries, _window_articles(), own, "en", top_articles=2, sentences_per_article=100)
+    assert list(evidence.columns) == ["entry", "article_id", "sentence"]
+    assert list(pd.unique(evidence["article_id"])) == ["a1", "a2"]  # ranked: a1 shares "apple", "beats"; a3 shares nothing
+    assert "Apple agreed to buy Beats for three billion." not in set(evidence["sentence"])
+    assert "Analysts were surprised." in set(evidence["sentence"])
+    one = tfidf_evidence(entries, _window_articles(), own, "en", top_articles=1, sentences_per_article=1)
+    assert list(one["sentence"]) == []  # a1's first sentence is the own sentence, and only one sentence per article is read
+    two = tfidf_evidence(entries, _window_articles(), pd.Series(dtype=object), "en", top_articles=1, sentences_per_article=1)
+    assert list(two["sentence"]) == ["Apple agreed to buy Beats for three billion."]
+
+
+def test_tfidf_chinese_uses_characters_and_is_deterministic():
+    from directional_inference.evidence import tfidf_evidence
+
+    articles = pd.DataFrame([
+        ("z1", "w1", "新闻", "阿里巴巴收购网易。天气晴朗。"),
+        ("z2", "w1", "体育", "中国队赢得比赛。"),
+    ], columns=["article_id", "window", "title", "text"])
+    entries = pd.DataFrame([{"id": "q", "window": "w1", "proposition": "阿里巴巴收购网易"}])
+    first = tfidf_evidence(entries, articles, pd.Series({"q": "阿里巴巴收购网易。"}), "zh", top_articles=1, sentences_per_article=100)
+    assert list(first["sentence"]) == ["天气晴朗。"]
+    again = tfidf_evidence(entries, articles, pd.Series({"q": "阿里巴巴收购网易。"}), "zh", top_articles=1, sentences_per_article=100)
+    pd.testing.assert_frame_equal(first, again)

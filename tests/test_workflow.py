@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 from pathlib import Path
 
 import pandas as pd
@@ -104,7 +105,7 @@ def test_report_has_every_table_figure_and_the_benchmarks(smoke_run):
     run_snakemake(smoke_run, "results/benchmarks.csv", "--cores", "1", "--configfile", "config/smoke.yaml")
     run_snakemake(smoke_run, "--report", "results/report.html", "--configfile", "config/smoke.yaml", "--", "all", "results/benchmarks.csv")
     html = (smoke_run / "results" / "report.html").read_text(errors="replace")
-    for needle in ("table1.csv", "table2.csv", "table6.csv", "figure1.png", "figure2.png", "benchmarks.csv", "subgroups.csv",
+    for needle in ("table1.csv", "table2.csv", "table6.csv", "table16.csv", "table17.csv", "figure1.png", "figure2.png", "benchmarks.csv", "subgroups.csv",
                    "S&amp;S vs", "smoke"):
         assert needle in html, needle
     summary = pd.read_csv(smoke_run / "results" / "benchmarks.csv")
@@ -141,21 +142,49 @@ def test_booqa_dataset_and_table4(smoke_run):
             if len(frame):
                 assert frame.groupby("bundle_id")["label"].sum().eq(1).all()  # one positive per bundle
         assert "Construction parameters" in (root / "README.md").read_text()
+        validation = json.loads((root / "validation.json").read_text())
+        sizes = sum(len(pd.read_parquet(root / f"{split}.parquet")) for split in ("dev", "test"))
+        assert validation["invariants"] == "all hold" and validation["checked"]["entries"] == sizes
+        loaded = pd.read_json(root / "dev.jsonl", lines=True, dtype=False)
+        assert len(loaded) == len(pd.read_parquet(root / "dev.parquet")) and "proposition" in loaded.columns
     english = pd.read_parquet(smoke_run / "results" / "en" / "booqa" / "dev.parquet")
     assert len(english) > 0, "the smoke corpus should yield at least one English bundle"
 
 
-def test_table5_has_every_method_with_numbers_or_notes(smoke_run):
+def test_booqa_tables_have_every_method_with_numbers_or_notes(smoke_run):
+    from directional_inference.booqa_methods import METHODS
+
     table5 = pd.read_csv(smoke_run / "results" / "table5.csv")
-    assert len(table5) == 10 and table5.loc[table5["method"] == "lm_rel", "en_auc_norm_paper"].item() == 15.9
+    assert len(table5) == 11 and table5.loc[table5["method"] == "lm_rel", "en_auc_norm_paper"].item() == 15.9
     for row in table5.itertuples():
-        assert pd.notna(row.en_auc_norm) or "en:" in str(row.note), row.method
+        assert pd.notna(row.en_auc_norm) or "en:" in str(row.note) or row.note.startswith("not run"), row.method
         if row.method.startswith(("lm_", "sns_", "sym_")):
             assert "zh: not run" in row.note  # English-only models: no Chinese number, a note instead
+    assert table5.loc[table5["method"] == "graph_cnce", "note"].item().startswith("not run: the published graph")
     table15 = pd.read_csv(smoke_run / "results" / "table15.csv")
-    assert table15["en_auc_norm"].notna().all()  # the dev split has entries: every English method has a number
+    computed = table15[table15["method"].isin(list(METHODS))]
+    assert len(computed) == len(METHODS) and computed["en_auc_norm"].notna().all()  # dev has entries: every English method has a number
+    assert table15.loc[~table15["method"].isin(list(METHODS)), "en_auc_norm"].isna().all()
+    table16 = pd.read_csv(smoke_run / "results" / "table16.csv")
+    assert table16["method"].tolist()[:4] == ["lm_tfidf", "lm_sent", "lm_rel", "sns_full"]
     evidence = pd.read_parquet(smoke_run / "results" / "en" / "evidence" / "dev.parquet")
     assert list(evidence.columns) == ["entry", "pred", "subj", "obj", "aligned", "sentence"]
+    tfidf = pd.read_parquet(smoke_run / "results" / "en" / "evidence" / "dev.tfidf.parquet")
+    dev = pd.read_parquet(smoke_run / "results" / "en" / "booqa" / "dev.parquet")
+    assert list(tfidf.columns) == ["entry", "article_id", "sentence"] and set(tfidf["entry"]) <= set(dev["id"])
+    assert tfidf.groupby("entry")["article_id"].nunique().max() <= 5
+    articles = pd.read_parquet(smoke_run / "results" / "en" / "corpus" / "articles.parquet").set_index("article_id")["window"]
+    windows = dev.set_index("id")["window"]
+    assert (tfidf["article_id"].map(articles) == tfidf["entry"].map(windows)).all()  # only articles of the entry's window
+
+
+def test_table17_graphs_on_the_directional_subset(smoke_run):
+    table17 = pd.read_csv(smoke_run / "results" / "table17.csv")
+    assert table17["graph"].tolist() == ["binc", "weeds", "lin", "cosine", "constant", "cnce", "egt2"]
+    assert table17.loc[table17["graph"] == "constant", "auc50"].item() == 75.0  # balanced subset: (1 + 0.5) / 2
+    assert (table17["entries"] == 1784).all() and table17["auc50_paper"].tolist()[:2] == [54.7, 55.2]
+    local = table17.iloc[:4]
+    assert local["auc50"].between(0, 100).all() and local["coverage"].between(0, 1).all()
 
 
 def test_table3_hypothesis_only_robustness(smoke_run):

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 # method -> (family, detail): lm -> retrieval variant; sns -> (variant, LevyHolt training subset); graph -> measure
 METHODS = {
     "lm_rel": ("lm", "rel"),
     "lm_sent": ("lm", "sent"),
+    "lm_tfidf": ("lm", "tfidf"),
     "sns_full": ("sns", ("sns", "full")),
     "sym_sns_full": ("sns", ("sns_sym", "full")),
     "sns_symmetric": ("sns", ("sns", "symmetric")),
@@ -16,15 +19,54 @@ METHODS = {
     "graph_cosine": ("graph", "cosine"),
 }
 LABELS = {
-    "lm_rel": "LM unsupervised (rel)", "lm_sent": "LM unsupervised (sent)", "sns_full": "S&S Full", "sym_sns_full": "'S&S Full",
-    "sns_symmetric": "S&S Symmetric", "sns_directional": "S&S Directional", "graph_binc": "EG BInc (local, this corpus)",
-    "graph_weeds": "EG Weeds (local)", "graph_lin": "EG Lin (local)", "graph_cosine": "EG cosine (local)",
+    "lm_rel": "LM unsupervised (rel)", "lm_sent": "LM unsupervised (sent)", "lm_tfidf": "LM unsupervised (tfidf)",
+    "sns_full": "S&S Full", "sym_sns_full": "'S&S Full", "sns_symmetric": "S&S Symmetric", "sns_directional": "S&S Directional",
+    "graph_binc": "EG BInc (local, this corpus)", "graph_weeds": "EG Weeds (local)", "graph_lin": "EG Lin (local)",
+    "graph_cosine": "EG cosine (local)",
 }
-# Table 5 (test, AUCnorm %) and Tables 15-16; (en, zh); None where the paper has no number.
-PAPER_TABLE5 = {
-    "lm_rel": (15.9, 30.6), "lm_sent": (0.08, 10.8), "sns_full": (25.6, 23.1), "sym_sns_full": (26.2, None),
-    "sns_symmetric": (25.1, None), "sns_directional": (15.1, None), "graph_binc": (29.8, 39.5),
-    "graph_weeds": (None, None), "graph_lin": (None, None), "graph_cosine": (None, None),
+_NO_GRAPH = "not run: the published graph is not reachable offline (graphs.read_graph_file reads its _sim.txt/_gsim.txt files)"
+_NO_ENCODER = "not run: needs {} weights as the LM encoder (evaluation.lm_encoder) in a separate run"
+
+
+@dataclass(frozen=True)
+class BooqaTable:
+    """A BoOQA results table: the split it scores, the methods it computes, the paper's AUCnorm (%) per method as
+    (en, zh) with None where the paper has no number, and rows the paper reports that cannot run here
+    (key, label, en, zh, why)."""
+
+    split: str
+    methods: tuple[str, ...]
+    paper: dict
+    paper_only: tuple = ()
+
+
+BOOQA_TABLES = {
+    "table5": BooqaTable(
+        "test",
+        ("lm_rel", "sns_full", "sym_sns_full", "sns_symmetric", "sns_directional", "graph_binc", "graph_weeds", "graph_lin", "graph_cosine"),
+        {"lm_rel": (15.9, 30.6), "sns_full": (25.6, 23.1), "sym_sns_full": (26.2, None), "sns_symmetric": (25.1, None),
+         "sns_directional": (15.1, None), "graph_binc": (29.8, 39.5)},
+        (("graph_cnce", "EG CNCE (Hosseini et al. 2021)", 34.5, None, _NO_GRAPH),
+         ("graph_egt2", "EG EGT2 (Chen et al. 2022)", 26.8, None, _NO_GRAPH)),
+    ),
+    "table15": BooqaTable(
+        "dev",
+        tuple(METHODS),
+        {"lm_tfidf": (0.00, 12.3), "lm_sent": (0.3, 9.8), "lm_rel": (15.3, 31.2), "sns_full": (25.7, 21.5), "graph_binc": (29.9, 39.6)},
+        (("lm_rel_roberta", "LM unsupervised (rel), RoBERTa-base", 5.0, 9.1, _NO_ENCODER.format("RoBERTa-base")),
+         ("lm_rel_large", "LM unsupervised (rel), BERT-large", 16.9, 26.9, _NO_ENCODER.format("BERT-large")),
+         ("sns_full_large", "S&S Full, RoBERTa-large", 24.9, None, "not run: set training.language_models to roberta-large (paper scale)"),
+         ("graph_cnce", "EG CNCE (Hosseini et al. 2021)", 33.6, None, _NO_GRAPH),
+         ("graph_egt2", "EG EGT2 (Chen et al. 2022)", 25.9, None, _NO_GRAPH)),
+    ),
+    "table16": BooqaTable(
+        "test",
+        ("lm_tfidf", "lm_sent", "lm_rel", "sns_full"),
+        {"lm_tfidf": (0.01, 11.5), "lm_sent": (0.08, 10.8), "lm_rel": (15.9, 30.6), "sns_full": (25.6, 23.1)},
+        (("lm_rel_roberta", "LM unsupervised (rel), RoBERTa-base", 4.8, 8.5, _NO_ENCODER.format("RoBERTa-base")),
+         ("lm_rel_large", "LM unsupervised (rel), BERT-large", 17.7, 26.0, _NO_ENCODER.format("BERT-large")),
+         ("sns_full_large", "S&S Full, RoBERTa-large", 24.8, None, "not run: set training.language_models to roberta-large (paper scale)")),
+    ),
 }
 
 
@@ -45,37 +87,32 @@ def methods_for(lang: str, model_languages: list[str], measures: list[str], retr
             runnable.append(method)
     return runnable
 
-# Table 15 (dev, AUCnorm %): the rows the paper reports
-PAPER_TABLE15 = {"lm_rel": (15.3, 31.2), "lm_sent": (0.3, 9.8), "sns_full": (25.7, 21.5), "graph_binc": (29.9, 39.6)}
-
-
-def booqa_table_rows(split: str, languages: list[str], runnable: dict[str, list[str]], score_path, *, model: str,
-                     scale: str, auc_floor: float, why_not: dict[str, str]) -> tuple[list[str], list[list]]:
-    """Rows of Table 5 (test) or Table 15 (dev): AUCnorm and AUC50 per language beside the paper's, with a note
-    for every method that could not run (and why) instead of a number."""
+def booqa_table_rows(table: BooqaTable, languages: list[str], runnable: dict[str, list[str]], score_path, *, model: str,
+                     scale: str, auc_floor: float, why_not) -> tuple[list[str], list[list]]:
+    """Rows of a BoOQA table: AUCnorm and AUC50 per language beside the paper's, with a note for every method that
+    could not run (``why_not(method, lang)`` says why) instead of a number, then the paper's rows that need what is not available here."""
     import pandas as pd
 
     from .metrics import evaluate_scores
 
-    paper = PAPER_TABLE5 if split == "test" else PAPER_TABLE15
     header = ["method", "label"]
     for lang in ("en", "zh"):
         header += [f"{lang}_auc_norm", f"{lang}_auc50", f"{lang}_auc_norm_paper", f"{lang}_positive_rate", f"{lang}_entries"]
     header += ["model", "scale", "note"]
     rows = []
-    for method in METHODS:
+    for method in table.methods:
         row, notes = [method, LABELS[method]], []
         for k, lang in enumerate(("en", "zh")):
-            reference = paper.get(method, (None, None))[k]
+            reference = table.paper.get(method, (None, None))[k]
             cells = ["", "", "" if reference is None else reference, "", ""]
             if lang not in languages:
                 notes.append(f"{lang}: language not built")
             elif method not in runnable[lang]:
-                notes.append(f"{lang}: not run ({why_not.get(METHODS[method][0], 'not configured')})")
+                notes.append(f"{lang}: not run ({why_not(method, lang)})")
             else:
-                frame = pd.read_parquet(score_path(lang, split, method))
+                frame = pd.read_parquet(score_path(lang, table.split, method))
                 if frame.empty or not frame["label"].any():
-                    notes.append(f"{lang}: the {split} split has no positives at this scale")
+                    notes.append(f"{lang}: the {table.split} split has no positives at this scale")
                 else:
                     m = evaluate_scores(frame["score"].to_numpy(), frame["label"].to_numpy(), auc_floor=auc_floor)
                     cells = [f"{100 * m['auc_norm']:.1f}", f"{100 * m['auc50']:.1f}", cells[2], f"{m['positive_rate']:.4f}", m["n"]]
@@ -83,6 +120,9 @@ def booqa_table_rows(split: str, languages: list[str], runnable: dict[str, list[
         family = METHODS[method][0]
         row += ["corpus relations" if family == "graph" else model, scale, "; ".join(notes)]
         rows.append(row)
+    for key, label, en, zh, why in table.paper_only:
+        cells = [c for paper in (en, zh) for c in ("", "", "" if paper is None else paper, "", "")]
+        rows.append([key, label, *cells, "", scale, why])
     return header, rows
 
 

@@ -3,8 +3,8 @@ the entry's score is the maximum over its evidence, and an entry without evidenc
 
 Every scorer works on deduplicated (premise, hypothesis) pairs and reports the deduplication ratio.
 
-* ``lm_cosine``: unsupervised LM, cosine between encodings of the evidence (a rendered relation, ``rel``, or its
-  host sentence, ``sent``) and of the hypothesis proposition;
+* ``lm_cosine``: unsupervised LM, cosine between encodings of the evidence (a rendered relation, ``rel``, its
+  host sentence, ``sent``, or a sentence of the top TF-IDF articles, ``tfidf``) and of the hypothesis proposition;
 * ``prompt_model``: an S&S model (premise = evidence relation, hypothesis = the entry), score (s + 1) / 2;
 * ``graph``: the edge weight evidence predicate -> hypothesis predicate in an entailment graph of the same type
   pair, as a vectorised join, with the authors' fuzzy back-off to same-surface predicates of any type pair.
@@ -35,8 +35,8 @@ def _dedup_report(name: str, pairs: int, unique: int) -> float:
 
 def lm_cosine(entries: pd.DataFrame, evidence: pd.DataFrame, encode, lang: str, retrieval: str = "rel") -> tuple[np.ndarray, float]:
     """Max cosine of each entry's evidence with its proposition; -1 without evidence. Returns (scores, dedup ratio)."""
-    if retrieval not in ("rel", "sent"):
-        raise ValueError(f"retrieval must be 'rel' or 'sent' here, not {retrieval!r}")
+    if retrieval not in ("rel", "sent", "tfidf"):
+        raise ValueError(f"retrieval must be 'rel', 'sent' or 'tfidf', not {retrieval!r}")
     premises = render(evidence["subj"], evidence["pred"], evidence["obj"], lang) if retrieval == "rel" else evidence["sentence"]
     hypotheses = evidence["entry"].map(dict(zip(entries["id"], entries["proposition"])))
     texts = pd.unique(pd.concat([premises, hypotheses, entries["proposition"]], ignore_index=True))
@@ -74,19 +74,54 @@ def graph_scores(entries: pd.DataFrame, evidence: pd.DataFrame, graph: pd.DataFr
     The evidence predicate takes the entry's types (in the entry's argument order when aligned, reversed
     otherwise). Without a typed edge (score 0 or missing) and with ``fuzzy``, the best edge between the same two
     predicate strings in any type pair is used (the authors' back-off to same-surface predicates).
+
+    Predicates and types become integer codes and each (premise, hypothesis, types) query one int64 key, so the
+    join is a sort and a binary search over arrays (tens of millions of evidence rows fit in a few GB).
     """
-    types = entries[["id", "pred", "subj_type", "obj_type"]].rename(columns={"id": "entry", "pred": "hypothesis"})
-    query = evidence[["entry", "pred", "aligned"]].rename(columns={"pred": "premise"}).merge(types, on="entry", how="left")
-    swap = ~query["aligned"]
-    query = query.assign(subj_type=query["subj_type"].where(~swap, query["obj_type"]), obj_type=query["obj_type"].where(~swap, query["subj_type"]))
-    pairs = query[["premise", "hypothesis", "subj_type", "obj_type"]].drop_duplicates()
-    ratio = _dedup_report(f"graph[{measure}]", len(query), len(pairs))
-    edges = graph[["premise", "hypothesis", "subj_type", "obj_type", measure]]
-    typed = pairs.merge(edges, on=["premise", "hypothesis", "subj_type", "obj_type"], how="left")[measure].fillna(0.0).to_numpy()
+    predicates = pd.Index(pd.unique(np.concatenate([
+        graph["premise"].to_numpy(object), graph["hypothesis"].to_numpy(object), entries["pred"].to_numpy(object)])))
+    types = pd.Index(pd.unique(np.concatenate([
+        graph["subj_type"].to_numpy(object), graph["obj_type"].to_numpy(object),
+        entries["subj_type"].to_numpy(object), entries["obj_type"].to_numpy(object)])))
+    n_pred, n_type = len(predicates) + 1, len(types)  # code len(predicates): an evidence predicate the graph lacks
+    if n_pred * n_pred * max(n_type, 1) ** 2 >= 2**62:
+        raise ValueError(f"too many predicates ({n_pred}) and types ({n_type}) for an int64 key")
+
+    def pred_codes(values) -> np.ndarray:
+        codes = predicates.get_indexer(values)
+        return np.where(codes < 0, n_pred - 1, codes).astype(np.int64)
+
+    def keys(premise, hypothesis, subj_type, obj_type) -> np.ndarray:
+        return ((premise * n_pred + hypothesis) * n_type + subj_type) * n_type + obj_type
+
+    position = pd.Index(entries["id"]).get_indexer(evidence["entry"])
+    if (position < 0).any():
+        raise ValueError(f"evidence refers to entries that are not in the split: {evidence['entry'][position < 0].iloc[0]!r}")
+    aligned = evidence["aligned"].to_numpy(bool)
+    entry_subj, entry_obj = types.get_indexer(entries["subj_type"])[position], types.get_indexer(entries["obj_type"])[position]
+    query = keys(pred_codes(evidence["pred"]), pred_codes(entries["pred"])[position],
+                 np.where(aligned, entry_subj, entry_obj), np.where(aligned, entry_obj, entry_subj))
+    unique, inverse = np.unique(query, return_inverse=True)
+    ratio = _dedup_report(f"graph[{measure}]", len(query), len(unique))
+
+    edge_premise, edge_hypothesis = pred_codes(graph["premise"]), pred_codes(graph["hypothesis"])
+    weights = graph[measure].to_numpy(np.float64)
+    edge_keys = keys(edge_premise, edge_hypothesis, types.get_indexer(graph["subj_type"]), types.get_indexer(graph["obj_type"]))
+    score = _lookup_max(edge_keys, weights, unique)
     if fuzzy:
-        surface = edges.groupby(["premise", "hypothesis"])[measure].max().rename("fuzzy").reset_index()
-        backoff = pairs.merge(surface, on=["premise", "hypothesis"], how="left")["fuzzy"].fillna(0.0).to_numpy()
-        typed = np.where(typed > 0, typed, backoff)
-    pairs = pairs.assign(score=typed)
-    scored = query.merge(pairs, on=["premise", "hypothesis", "subj_type", "obj_type"], how="left")
-    return max_over_evidence(entries, evidence, scored["score"].to_numpy(), floor=0.0), ratio
+        surface = _lookup_max(edge_premise * n_pred + edge_hypothesis, weights, unique // (n_type * n_type))
+        score = np.where(score > 0, score, surface)
+    best = np.zeros(len(entries))
+    if len(query):
+        per_entry = pd.Series(score[inverse.ravel()]).groupby(position).max()
+        best[per_entry.index.to_numpy()] = per_entry.to_numpy()
+    return best, ratio
+
+
+def _lookup_max(keys: np.ndarray, values: np.ndarray, queries: np.ndarray) -> np.ndarray:
+    """For each query key, the largest value under that key (0 where the key is absent)."""
+    if not len(keys):
+        return np.zeros(len(queries))
+    table = pd.Series(values).groupby(keys).max()
+    found = table.index.get_indexer(queries)
+    return np.where(found >= 0, table.to_numpy()[np.maximum(found, 0)], 0.0)

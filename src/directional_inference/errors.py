@@ -26,3 +26,7 @@ class InputUnavailableError(WorkflowError):
 
 class ModelUnavailableError(WorkflowError):
     """Model weights named in the config cannot be found locally or downloaded."""
+
+
+class InvariantError(WorkflowError):
+    """A built artefact breaks an invariant it must hold (the message names each broken invariant)."""

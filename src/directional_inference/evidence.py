@@ -41,3 +41,70 @@ def max_over_evidence(entries: pd.DataFrame, evidence: pd.DataFrame, scores: np.
     """Per entry (in ``entries`` order), the maximum of ``scores`` over its evidence rows; ``floor`` if it has none."""
     best = pd.Series(scores, index=evidence["entry"].to_numpy()).groupby(level=0).max()
     return entries["id"].map(best).fillna(floor).to_numpy(dtype=np.float64)
+
+
+# --- TF-IDF article retrieval (the BERT_tfidf baseline, paper Appendix E; DrQA's ranker, Chen et al. 2017) -------
+
+TFIDF_COLUMNS = ["entry", "article_id", "sentence"]
+
+
+def split_sentences(text: str, lang: str, nlp=None) -> list[str]:
+    """Sentences of an article, whitespace-normalised: spaCy's rule-based sentencizer for English, sentence-final
+    punctuation for Chinese."""
+    if lang == "zh":
+        from .relations import chinese_sentences
+
+        found = chinese_sentences(text)
+    else:
+        found = [sentence.text for sentence in nlp(text).sents]
+    return [" ".join(sentence.split()) for sentence in found if sentence.strip()]
+
+
+def english_sentencizer():
+    import spacy
+
+    nlp = spacy.blank("en")
+    nlp.add_pipe("sentencizer")
+    return nlp
+
+
+def tfidf_evidence(entries: pd.DataFrame, articles: pd.DataFrame, own_sentences: pd.Series, lang: str, *,
+                   top_articles: int, sentences_per_article: int) -> pd.DataFrame:
+    """For each entry, the sentences of the ``top_articles`` articles of its window ranked by TF-IDF cosine with
+    its proposition (word uni+bigrams for English, character uni+bigrams for Chinese, sublinear tf), at most
+    ``sentences_per_article`` per article, without the entry's own source sentence (``own_sentences``: entry id
+    -> sentence text). Ties go to the earlier article; articles sharing no n-gram are not retrieved."""
+    from sklearn.feature_extraction.text import TfidfVectorizer
+
+    nlp = english_sentencizer() if lang == "en" else None
+    analyzer = "word" if lang == "en" else "char"
+    ranked = []
+    for window, queries in entries.groupby("window", sort=True):
+        pool = articles[articles["window"] == window].reset_index(drop=True)
+        if pool.empty:
+            continue
+        vectorizer = TfidfVectorizer(analyzer=analyzer, ngram_range=(1, 2), sublinear_tf=True)
+        documents = vectorizer.fit_transform((pool["title"].fillna("") + "\n" + pool["text"].fillna("")).tolist())
+        similarity = (vectorizer.transform(queries["proposition"].tolist()) @ documents.T).toarray()
+        order = np.argsort(-similarity, axis=1, kind="stable")[:, :top_articles]
+        for row, entry in enumerate(queries["id"]):
+            for column in order[row]:
+                if similarity[row, column] > 0:
+                    ranked.append((entry, pool.at[column, "article_id"]))
+    if not ranked:
+        return pd.DataFrame(columns=TFIDF_COLUMNS)
+    chosen = pd.DataFrame(ranked, columns=["entry", "article_id"])
+    texts = articles.set_index("article_id")["text"]
+    sentences = {a: split_sentences(texts[a], lang, nlp)[:sentences_per_article] for a in pd.unique(chosen["article_id"])}
+    sentences = pd.DataFrame([(a, s) for a, found in sentences.items() for s in found], columns=["article_id", "sentence"])
+    evidence = chosen.merge(sentences, on="article_id", how="inner", sort=False)
+    own = {entry: " ".join(text.split()) for entry, text in own_sentences.items() if isinstance(text, str)}
+    evidence = evidence[evidence["sentence"] != evidence["entry"].map(own)]
+    return evidence.drop_duplicates(["entry", "sentence"]).reset_index(drop=True)[TFIDF_COLUMNS]
+
+
+def source_sentences(entries: pd.DataFrame, relations: pd.DataFrame) -> pd.Series:
+    """Entry id -> the text of the sentence its proposition was extracted from (for the own-sentence exclusion)."""
+    homes = relations.drop_duplicates(["article_id", "sentence_id"])[["article_id", "sentence_id", "sentence"]]
+    found = entries[["id", "article_id", "sentence_id"]].merge(homes, on=["article_id", "sentence_id"], how="left")
+    return found.set_index("id")["sentence"]

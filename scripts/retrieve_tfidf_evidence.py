@@ -1,0 +1,22 @@
+"""Rule retrieve_tfidf_evidence: sentences of the top TF-IDF articles of each entry's window (LM tfidf baseline)."""
+
+import logging
+
+import pandas as pd
+
+from directional_inference.atomic import atomic_file
+from directional_inference.booqa import load_relations
+from directional_inference.evidence import source_sentences, tfidf_evidence
+from directional_inference.rulelog import log_to_file
+
+log_to_file(snakemake.log[0])
+params = snakemake.params
+articles = pd.read_parquet(snakemake.input.articles)
+entries = pd.read_parquet(snakemake.input.split)
+own = source_sentences(entries, load_relations(snakemake.input.relations, articles))
+evidence = tfidf_evidence(entries, articles, own, snakemake.wildcards.lang, top_articles=params.top_articles,
+                          sentences_per_article=params.sentences_per_article)
+logging.info("%d sentences from the top-%d articles of %d of %d entries", len(evidence), params.top_articles,
+             evidence["entry"].nunique(), len(entries))
+with atomic_file(snakemake.output[0]) as tmp:
+    evidence.to_parquet(tmp, index=False)

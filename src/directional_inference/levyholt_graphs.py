@@ -1,0 +1,120 @@
+"""Entailment graphs on the LevyHolt directional subset as Holt (2019) first published it (paper, Appendix H,
+Table 17, AUC50%).
+
+The subset is ``test_dir/test_dir_s.txt`` (1,784 entries: hypothesis, premise, label), with the argument types of
+``test_dir_rels.txt`` (``pred arg::type arg::type``, FIGER first-level types). Each triple is rendered as a sentence
+and parsed by the relation extractor of the corpus (``relations.english_relations``), so its predicate takes the
+graph's form ("The grackle, soared with, Wings" -> "soar with"). The score of an entry is the graph's edge weight
+premise -> hypothesis, looked up exactly as for BoOQA (``booqa_scoring.graph_scores``: typed edge, then the fuzzy
+back-off); an entry whose predicates the extractor cannot read, or without an edge, scores 0.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from .errors import InputFormatError
+from .levyholt import read_entries
+
+PAPER_TABLE17 = {"binc": 54.7, "weeds": 55.2}  # AUC50 %, the published graphs of the paper
+PAPER_ONLY = (("cnce", "CNCE (Hosseini et al. 2021)", 55.9), ("egt2", "EGT2 (Chen et al. 2022)", 63.3))
+MEASURE_LABELS = {"binc": "BInc", "weeds": "Weeds", "lin": "Lin", "cosine": "cosine"}
+
+
+def _types(column: str, path: str, line: int, field: str) -> tuple[str, str] | None:
+    """(type 1, type 2) of a ``pred arg::type arg::type`` column; None for an empty column (no CCG parse)."""
+    if not column.strip():
+        return None
+    parts = column.split(" ")
+    if len(parts) < 3 or "::" not in parts[-2] or "::" not in parts[-1]:
+        raise InputFormatError(path, line, field, f"expected 'predicate arg::type arg::type', got {column!r}")
+    return parts[-2].rsplit("::", 1)[1], parts[-1].rsplit("::", 1)[1]
+
+
+def read_directional_subset(s_path: str | Path, rels_path: str | Path) -> pd.DataFrame:
+    """One row per entry: id, premise and hypothesis triples, label, and the hypothesis' argument types (from the
+    premise's parse, in the hypothesis' order, where the hypothesis has none; ``thing`` where neither has one)."""
+    entries = read_entries(s_path)
+    types = []
+    with open(rels_path, encoding="utf-8") as handle:
+        for number, line in enumerate((raw.rstrip("\r\n") for raw in handle), start=1):
+            if not line:
+                continue
+            columns = line.split("\t")
+            if len(columns) != 3:
+                raise InputFormatError(str(rels_path), number, None, f"expected 3 tab-separated columns, found {len(columns)}")
+            hypothesis, premise = (_types(columns[k], str(rels_path), number, field) for k, field in enumerate(("hypothesis", "premise")))
+            if hypothesis is None and premise is not None and number <= len(entries):
+                entry = entries[number - 1]
+                hypothesis = premise if entry.premise[0].lower() == entry.hypothesis[0].lower() else premise[::-1]
+            types.append(hypothesis or ("thing", "thing"))
+    if len(types) != len(entries):
+        raise InputFormatError(str(rels_path), len(types), None, f"{len(types)} entries, but {s_path} has {len(entries)}")
+    return pd.DataFrame({
+        "id": range(len(entries)),
+        "premise": [e.premise for e in entries],
+        "hypothesis": [e.hypothesis for e in entries],
+        "label": [e.label for e in entries],
+        "subj_type": [t[0] for t in types],
+        "obj_type": [t[1] for t in types],
+    })
+
+
+def graph_predicates(triples: list[tuple[str, str, str]], nlp) -> list[str | None]:
+    """The extractor's predicate of each triple rendered as a sentence (None when it finds no relation)."""
+    from .relations import english_relations
+
+    texts = [f"{subj} {pred} {obj}." for subj, pred, obj in triples]
+    return [next((relation[3] for relation in english_relations(doc)), None) for doc in nlp.pipe(texts, batch_size=256)]
+
+
+def with_graph_predicates(subset: pd.DataFrame, nlp) -> pd.DataFrame:
+    """The subset with the graph-form predicates of premise and hypothesis and whether their arguments align."""
+    return subset.assign(
+        premise_pred=graph_predicates(list(subset["premise"]), nlp),
+        hypothesis_pred=graph_predicates(list(subset["hypothesis"]), nlp),
+        aligned=[p[0].lower() == h[0].lower() for p, h in zip(subset["premise"], subset["hypothesis"])],
+    )
+
+
+def score_subset(subset: pd.DataFrame, graph: pd.DataFrame, measure: str, *, fuzzy: bool) -> np.ndarray:
+    """Edge weight premise -> hypothesis of every entry of ``with_graph_predicates(...)`` (0 without one)."""
+    from .booqa_scoring import graph_scores
+
+    entries = subset[["id", "subj_type", "obj_type"]].assign(pred=subset["hypothesis_pred"])
+    readable = (subset["premise_pred"].notna() & subset["hypothesis_pred"].notna()).to_numpy()
+    evidence = pd.DataFrame({"entry": subset["id"], "pred": subset["premise_pred"], "aligned": subset["aligned"]})[readable]
+    scores, _ = graph_scores(entries, evidence, graph, measure, fuzzy=fuzzy)
+    return scores
+
+
+def table17_rows(subset: pd.DataFrame, graph: pd.DataFrame | None, measures: list[str], nlp, *, fuzzy: bool,
+                 graph_name: str, scale: str, auc_floor: float, why_not: str = "") -> tuple[list[str], list[list]]:
+    """AUC50 of each local graph measure on the subset (parsed with ``nlp`` unless it has the graph-form predicates
+    already) beside the paper's, with the share of entries the graph scores at all; then the AUC50 of a constant
+    scorer for reference (the point at full recall counts, so it is not 0); the paper's published graphs get a note."""
+    from .metrics import evaluate_scores
+
+    header = ["graph", "label", "auc50", "auc50_paper", "coverage", "entries", "source", "scale", "note"]
+    rows = []
+    if graph is not None and "premise_pred" not in subset.columns:
+        subset = with_graph_predicates(subset, nlp)
+    for measure in MEASURE_LABELS:
+        paper = PAPER_TABLE17.get(measure, "")
+        label = f"{MEASURE_LABELS[measure]} (local, this corpus)"
+        if graph is None or measure not in measures:
+            rows.append([measure, label, "", paper, "", len(subset), graph_name, scale, why_not or "not run: measure not in graphs.measures"])
+            continue
+        scores = score_subset(subset, graph, measure, fuzzy=fuzzy)
+        m = evaluate_scores(scores, subset["label"].to_numpy(), auc_floor=auc_floor)
+        rows.append([measure, label, f"{100 * m['auc50']:.1f}", paper, f"{np.mean(scores > 0):.4f}", len(subset), graph_name, scale, ""])
+    constant = evaluate_scores(np.zeros(len(subset)), subset["label"].to_numpy(), auc_floor=auc_floor)
+    rows.append(["constant", "every entry scores 0 (reference)", f"{100 * constant['auc50']:.1f}", "", "0.0000", len(subset), "", scale,
+                 "what a graph without an edge for any entry gets under these AUC semantics"])
+    for key, label, paper in PAPER_ONLY:
+        rows.append([key, label, "", paper, "", len(subset), "", scale,
+                     "not run: the published graph is not reachable offline (graphs.read_graph_file reads its files)"])
+    return header, rows
