@@ -114,7 +114,8 @@ rule make_table4:
 
 rule make_booqa_table:
     input:
-        booqa_table_scores,
+        scores=booqa_table_scores,
+        validations=expand("results/{lang}/booqa/validation.json", lang=config["booqa"]["languages"]),
     output:
         report("results/{booqa_table}.csv", caption="../report/booqa_table.rst", category="BoOQA", labels={"table": "{booqa_table}"}),
     wildcard_constraints:
