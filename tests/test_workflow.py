@@ -145,8 +145,10 @@ def test_booqa_dataset_and_table4(smoke_run):
         validation = json.loads((root / "validation.json").read_text())
         sizes = sum(len(pd.read_parquet(root / f"{split}.parquet")) for split in ("dev", "test"))
         assert validation["invariants"] == "all hold" and validation["checked"]["entries"] == sizes
-        loaded = pd.read_json(root / "dev.jsonl", lines=True, dtype=False)
-        assert len(loaded) == len(pd.read_parquet(root / "dev.parquet")) and "proposition" in loaded.columns
+        for split in ("dev", "test"):
+            loaded = pd.read_json(root / f"{split}.jsonl", lines=True, dtype=False)
+            parquet = pd.read_parquet(root / f"{split}.parquet")
+            assert len(loaded) == len(parquet) and (parquet.empty or list(loaded.columns) == list(parquet.columns))
     english = pd.read_parquet(smoke_run / "results" / "en" / "booqa" / "dev.parquet")
     assert len(english) > 0, "the smoke corpus should yield at least one English bundle"
 
@@ -180,8 +182,7 @@ def test_booqa_tables_have_every_method_with_numbers_or_notes(smoke_run):
 
 def test_table17_graphs_on_the_directional_subset(smoke_run):
     table17 = pd.read_csv(smoke_run / "results" / "table17.csv")
-    assert table17["graph"].tolist() == ["binc", "weeds", "lin", "cosine", "constant", "cnce", "egt2"]
-    assert table17.loc[table17["graph"] == "constant", "auc50"].item() == 75.0  # balanced subset: (1 + 0.5) / 2
+    assert table17["graph"].tolist() == ["binc", "weeds", "lin", "cosine", "cnce", "egt2"]
     assert (table17["entries"] == 1784).all() and table17["auc50_paper"].tolist()[:2] == [54.7, 55.2]
     local = table17.iloc[:4]
     assert local["auc50"].between(0, 100).all() and local["coverage"].between(0, 1).all()

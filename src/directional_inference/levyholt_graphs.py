@@ -94,8 +94,8 @@ def score_subset(subset: pd.DataFrame, graph: pd.DataFrame, measure: str, *, fuz
 def table17_rows(subset: pd.DataFrame, graph: pd.DataFrame | None, measures: list[str], nlp, *, fuzzy: bool,
                  graph_name: str, scale: str, auc_floor: float, why_not: str = "") -> tuple[list[str], list[list]]:
     """AUC50 of each local graph measure on the subset (parsed with ``nlp`` unless it has the graph-form predicates
-    already) beside the paper's, with the share of entries the graph scores at all; then the AUC50 of a constant
-    scorer for reference (the point at full recall counts, so it is not 0); the paper's published graphs get a note."""
+    already) beside the paper's, with the share of entries the graph scores at all; the paper's published graphs
+    get a note."""
     from .metrics import evaluate_scores
 
     header = ["graph", "label", "auc50", "auc50_paper", "coverage", "entries", "source", "scale", "note"]
@@ -111,9 +111,6 @@ def table17_rows(subset: pd.DataFrame, graph: pd.DataFrame | None, measures: lis
         scores = score_subset(subset, graph, measure, fuzzy=fuzzy)
         m = evaluate_scores(scores, subset["label"].to_numpy(), auc_floor=auc_floor)
         rows.append([measure, label, f"{100 * m['auc50']:.1f}", paper, f"{np.mean(scores > 0):.4f}", len(subset), graph_name, scale, ""])
-    constant = evaluate_scores(np.zeros(len(subset)), subset["label"].to_numpy(), auc_floor=auc_floor)
-    rows.append(["constant", "every entry scores 0 (reference)", f"{100 * constant['auc50']:.1f}", "", "0.0000", len(subset), "", scale,
-                 "what a graph without an edge for any entry gets under these AUC semantics"])
     for key, label, paper in PAPER_ONLY:
         rows.append([key, label, "", paper, "", len(subset), "", scale,
                      "not run: the published graph is not reachable offline (graphs.read_graph_file reads its files)"])
