@@ -75,17 +75,25 @@ def booqa_score_path(lang: str, split: str, method: str) -> str:
     return f"results/booqa_scores/{lang}/{split}/{method}.parquet"
 
 
+def why_not_runnable(method: str, lang: str, model_languages: list[str], measures: list[str], retrievals: list[str]) -> str:
+    """Why a method cannot run for a language with this config ("" when it can); Table 5 prints the reason."""
+    family, detail = METHODS[method]
+    if family == "graph":
+        return "" if detail in measures else "measure not in graphs.measures"
+    if family == "lm" and detail not in retrievals:
+        return "retrieval variant not in evaluation.lm_retrieval"
+    if lang not in model_languages:
+        if family == "lm":
+            return ("the configured encoder cannot read this language (no Chinese or multilingual weights offline; "
+                    "evaluation.model_languages)")
+        return "the S&S models are trained from an English-only encoder (evaluation.model_languages)"
+    return ""
+
+
 def methods_for(lang: str, model_languages: list[str], measures: list[str], retrievals: list[str]) -> list[str]:
     """Methods that can run for a language with this config (the others get a note in Table 5)."""
-    runnable = []
-    for method, (family, detail) in METHODS.items():
-        if family == "graph" and detail in measures:
-            runnable.append(method)
-        elif family == "lm" and detail in retrievals and lang in model_languages:
-            runnable.append(method)
-        elif family == "sns" and lang in model_languages:
-            runnable.append(method)
-    return runnable
+    return [method for method in METHODS if not why_not_runnable(method, lang, model_languages, measures, retrievals)]
+
 
 def booqa_table_rows(table: BooqaTable, languages: list[str], runnable: dict[str, list[str]], score_path, *, model: str,
                      scale: str, auc_floor: float, why_not) -> tuple[list[str], list[list]]:

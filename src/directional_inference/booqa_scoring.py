@@ -17,7 +17,7 @@ import logging
 import numpy as np
 import pandas as pd
 
-from .evidence import max_over_evidence
+from .evidence import entry_positions, max_by_position, max_over_evidence
 
 log = logging.getLogger(__name__)
 
@@ -94,9 +94,7 @@ def graph_scores(entries: pd.DataFrame, evidence: pd.DataFrame, graph: pd.DataFr
     def keys(premise, hypothesis, subj_type, obj_type) -> np.ndarray:
         return ((premise * n_pred + hypothesis) * n_type + subj_type) * n_type + obj_type
 
-    position = pd.Index(entries["id"]).get_indexer(evidence["entry"])
-    if (position < 0).any():
-        raise ValueError(f"evidence refers to entries that are not in the split: {evidence['entry'][position < 0].iloc[0]!r}")
+    position = entry_positions(entries, evidence)
     aligned = evidence["aligned"].to_numpy(bool)
     entry_subj, entry_obj = types.get_indexer(entries["subj_type"])[position], types.get_indexer(entries["obj_type"])[position]
     query = keys(pred_codes(evidence["pred"]), pred_codes(entries["pred"])[position],
@@ -111,11 +109,7 @@ def graph_scores(entries: pd.DataFrame, evidence: pd.DataFrame, graph: pd.DataFr
     if fuzzy:
         surface = _lookup_max(edge_premise * n_pred + edge_hypothesis, weights, unique // (n_type * n_type))
         score = np.where(score > 0, score, surface)
-    best = np.zeros(len(entries))
-    if len(query):
-        per_entry = pd.Series(score[inverse.ravel()]).groupby(position).max()
-        best[per_entry.index.to_numpy()] = per_entry.to_numpy()
-    return best, ratio
+    return max_by_position(len(entries), position, score[inverse.ravel()], floor=0.0), ratio
 
 
 def _lookup_max(keys: np.ndarray, values: np.ndarray, queries: np.ndarray) -> np.ndarray:
