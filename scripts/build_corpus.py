@@ -6,7 +6,7 @@ from directional_inference.rulelog import log_to_file
 
 log_to_file(snakemake.log[0])
 settings = snakemake.params.settings
-articles = read_corpus(settings["source"], corpus_files(settings["source"], snakemake.input[0]))
-table = build_articles(articles, settings["window_days"], settings["max_articles"])
+files = corpus_files(settings["source"], snakemake.input[0], settings["years"])
+table = build_articles(read_corpus(settings["source"], files), settings["window_days"], settings["max_articles"], settings["years"])
 with atomic_file(snakemake.output[0]) as tmp:
     table.to_parquet(tmp, index=False)

@@ -116,3 +116,16 @@ def test_build_articles_dedups_sorts_and_windows():
     assert list(table["article_id"]) == ["a", "c"]  # b repeats a's text (whitespace aside) and is later
     assert list(table["window"]) == ["1987_02-27_03-01", "1987_02-27_03-01"]
     assert len(build_articles(articles, 3, max_articles=1)) == 1
+
+
+def test_years_select_articles_and_dated_files(tmp_path):
+    articles = [Article("a", dt.date(2013, 12, 31), "T", "One."), Article("b", dt.date(2014, 1, 1), "T", "Two."),
+                Article("c", dt.date(2016, 12, 31), "T", "Three."), Article("d", dt.date(2017, 1, 1), "T", "Four.")]
+    assert list(build_articles(articles, 3, years=[2014, 2016])["article_id"]) == ["b", "c"]
+    for day in ("2013/20131231.json", "2014/20140101.json", "2016/20161231.json", "2017/20170101.json"):
+        (tmp_path / "cctv_xwlb" / day).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / "cctv_xwlb" / day).write_text("{}")
+    assert [p.name for p in corpus_files("cctv", tmp_path, [2014, 2016])] == ["20140101.json", "20161231.json"]
+    assert len(corpus_files("cctv", tmp_path)) == 4
+    with pytest.raises(InputFormatError, match="in the years 2020-2021"):
+        corpus_files("cctv", tmp_path, [2020, 2021])

@@ -17,7 +17,7 @@ import html
 import json
 import logging
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -198,12 +198,16 @@ def read_clue(paths: Iterable[str | Path], year: int = 2016) -> Iterator[Article
 # --- the table ----------------------------------------------------------------------------------------
 
 
-def build_articles(articles: Iterable[Article], window_days: int, max_articles: int | None = None):
-    """Deduplicated (same text = same article; the earliest kept), dated, windowed and sorted DataFrame."""
+def build_articles(articles: Iterable[Article], window_days: int, max_articles: int | None = None,
+                   years: Sequence[int] | None = None):
+    """Deduplicated (same text = same article; the earliest kept), dated, windowed and sorted DataFrame of the
+    articles dated within ``years`` (first and last year, inclusive; None = all)."""
     import pandas as pd
 
     seen: dict[str, Article] = {}
     duplicates = 0
+    if years is not None:
+        articles = (a for a in articles if years[0] <= a.date.year <= years[1])
     for article in sorted(articles, key=lambda a: (a.date, a.article_id)):
         key = hashlib.sha1(" ".join(article.text.split()).encode("utf-8")).hexdigest()
         if key in seen:
@@ -228,11 +232,20 @@ READERS = {"reuters21578": read_reuters, "newscrawl": read_newscrawl, "cctv": re
 FILE_PATTERNS = {"reuters21578": "reut2-*.sgm", "newscrawl": "news-docs.*.en.filtered.gz", "cctv": "cctv_xwlb/*/*.json", "clue": "news2016zh_*.json"}
 
 
-def corpus_files(source: str, directory: str | Path) -> list[Path]:
-    """The raw files of a corpus source in its resources directory."""
+# The year of a raw file, for sources whose file names say it (the reader still checks every article's date).
+_FILE_YEARS = {"cctv": re.compile(r"^(\d{4})\d{4}\.json$"), "newscrawl": re.compile(r"^news-docs\.(\d{4})\.")}
+
+
+def corpus_files(source: str, directory: str | Path, years: Sequence[int] | None = None) -> list[Path]:
+    """The raw files of a corpus source in its resources directory; with ``years`` (first, last), only the files
+    whose name dates them within those years (files without a dated name are all kept)."""
     files = sorted(Path(directory).glob(FILE_PATTERNS[source]))
+    if years is not None and source in _FILE_YEARS:
+        dated = [(path, _FILE_YEARS[source].match(path.name)) for path in files]
+        files = [path for path, match in dated if match is None or years[0] <= int(match.group(1)) <= years[1]]
     if not files:
-        raise InputFormatError(str(directory), None, None, f"no {FILE_PATTERNS[source]} files for corpus source {source!r}")
+        raise InputFormatError(str(directory), None, None, f"no {FILE_PATTERNS[source]} files for corpus source {source!r}"
+                               + (f" in the years {years[0]}-{years[1]}" if years is not None else ""))
     return files
 
 

@@ -27,7 +27,7 @@ class Phase:
         return f"{self.name}_phase"
 
 
-COMMON_MODULES = ("__init__.py", "atomic.py", "errors.py", "rulelog.py", "phases.py")
+COMMON_MODULES = ("__init__.py", "atomic.py", "errors.py", "rulelog.py", "phases.py", "progress.py")
 
 PHASES = (
     Phase(

@@ -22,6 +22,8 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import astuple, dataclass
 
+from .progress import logged
+
 COLUMNS = ("article_id", "sentence_id", "window", "sentence", "subj", "pred", "obj", "subj_type", "obj_type")
 
 FIGER_TYPES = {
@@ -125,7 +127,7 @@ def extract_english(articles: Iterable[tuple[str, str, str]], nlp, *, batch_size
     """Relations of ``(article_id, window, text)`` triples, in input order."""
     articles = list(articles)
     docs = nlp.pipe((text for _, _, text in articles), batch_size=batch_size, n_process=processes)
-    for (article_id, window, _), doc in zip(articles, docs):
+    for (article_id, window, _), doc in logged(zip(articles, docs), "relation extraction", len(articles), "articles"):
         for index, sentence, subj, pred, obj, t1, t2 in english_relations(doc):
             yield Relation(article_id, index, window, sentence, subj, pred, obj, t1, t2)
 
@@ -188,7 +190,8 @@ def extract_chinese(articles: Iterable[tuple[str, str, str]]) -> Iterator[Relati
     """Relations of ``(article_id, window, text)`` triples with jieba.posseg, in input order."""
     import jieba.posseg
 
-    for article_id, window, text in articles:
+    articles = list(articles)
+    for article_id, window, text in logged(articles, "relation extraction", len(articles), "articles"):
         for index, sentence in enumerate(chinese_sentences(text)):
             tagged = [(pair.word, pair.flag) for pair in jieba.posseg.cut(sentence)]
             seen = set()
