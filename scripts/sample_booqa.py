@@ -3,7 +3,8 @@
 import pandas as pd
 
 from directional_inference.atomic import atomic_file, write_text_atomic
-from directional_inference.booqa import dataset_card, sample_bundles, write_split
+from directional_inference.booqa.release import dataset_card, write_split
+from directional_inference.booqa.sampling import sample_bundles
 from directional_inference.rulelog import log_to_file
 
 log_to_file(snakemake.log[0])

@@ -3,7 +3,8 @@
 import pandas as pd
 
 from directional_inference.atomic import atomic_file
-from directional_inference.booqa import load_relations, select_positives
+from directional_inference.booqa.positives import select_positives
+from directional_inference.relations import load_relations
 from directional_inference.rulelog import log_to_file
 
 log_to_file(snakemake.log[0])

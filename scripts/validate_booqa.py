@@ -5,7 +5,8 @@ import json
 import pandas as pd
 
 from directional_inference.atomic import write_text_atomic
-from directional_inference.booqa import check_invariants, load_relations
+from directional_inference.booqa.validation import check_invariants
+from directional_inference.relations import load_relations
 from directional_inference.rulelog import log_to_file
 
 log_to_file(snakemake.log[0])

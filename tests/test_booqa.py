@@ -7,21 +7,12 @@ import json
 import pandas as pd
 import pytest
 
-from directional_inference.booqa import (
-    SenseChooser,
-    dataset_card,
-    frequency_bucket,
-    generate_negatives,
-    load_relations,
-    negative_predicates,
-    participle_forms,
-    predicate_spans,
-    sample_bundles,
-    select_positives,
-    starring_pairs,
-    typed_predicate_counts,
-    write_split,
-)
+from directional_inference.booqa.negatives import generate_negatives, negative_predicates, participle_forms, predicate_spans
+from directional_inference.booqa.positives import select_positives, starring_pairs, typed_predicate_counts
+from directional_inference.booqa.release import dataset_card, write_split
+from directional_inference.booqa.sampling import frequency_bucket, sample_bundles
+from directional_inference.booqa.senses import SenseChooser
+from directional_inference.relations import load_relations
 from directional_inference.relations import COLUMNS
 from directional_inference.wordnet import open_wordnet
 
@@ -161,7 +152,7 @@ def test_split_export_and_card(tmp_path):
 
 
 def test_hypothesis_only_splits_mask_arguments_and_remove_overlaps():
-    from directional_inference.booqa import hypothesis_only_splits
+    from directional_inference.booqa.hyponly import hypothesis_only_splits
 
     positives, negatives = _bundles({"w1": 10})
     dev = sample_bundles(positives, negatives, {"w1": 10}, budget=10, max_negatives=2, buckets=[60, 100], dev_share=1.0, graph_share=0.0, seed=1)["dev"]
@@ -189,7 +180,7 @@ def _built_booqa():
 
 
 def test_invariants_hold_for_a_sampled_dataset_and_each_break_is_named():
-    from directional_inference.booqa import check_invariants
+    from directional_inference.booqa.validation import check_invariants
     from directional_inference.errors import InvariantError
 
     splits, negatives, relations, counts = _built_booqa()

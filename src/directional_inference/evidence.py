@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .booqa import with_pair_keys
+from .relations import with_pair_keys
 
 EVIDENCE_COLUMNS = ["entry", "pred", "subj", "obj", "aligned", "sentence"]
 

@@ -7,7 +7,6 @@ its name and checksum match an entry of the table.
 
 from __future__ import annotations
 
-import csv
 import hashlib
 import os
 from dataclasses import dataclass

@@ -60,7 +60,8 @@ PHASES = (
         outs=("results/en/booqa", "results/zh/booqa", "results/en/booqa_hyponly", "results/zh/booqa_hyponly"),
         upstream=("resources", "corpus", "relations"),
         params=("seed", "booqa"),
-        modules=("booqa.py", "encoders.py", "wordnet.py"),
+        modules=("booqa/__init__.py", "booqa/positives.py", "booqa/senses.py", "booqa/negatives.py", "booqa/sampling.py",
+                 "booqa/validation.py", "booqa/release.py", "booqa/hyponly.py", "relations.py", "encoders.py", "wordnet.py", "levyholt.py"),
     ),
     Phase(
         "levyholt",
@@ -84,7 +85,7 @@ PHASES = (
         outs=("results/en/graphs", "results/zh/graphs"),
         upstream=("corpus", "relations", "booqa"),
         params=("graphs.min_arg_pairs_per_predicate", "graphs.min_predicates_per_arg_pair"),
-        modules=("graphs.py", "booqa.py"),
+        modules=("graphs.py", "relations.py"),
     ),
     Phase(
         "evaluation",
@@ -111,7 +112,7 @@ PHASES = (
         params=("seed", "training.max_length", "evaluation.evidence_cap", "evaluation.evidence_cap_ss_zh", "evaluation.model_languages",
                 "evaluation.lm_encoder", "evaluation.lm_retrieval", "evaluation.lm_pooling", "evaluation.tfidf_top_articles",
                 "evaluation.tfidf_sentences_per_article", "graphs.fuzzy_backoff", "graphs.measures"),
-        modules=("sns.py", "levyholt.py", "evidence.py", "booqa_scoring.py", "booqa_methods.py", "encoders.py", "booqa.py"),
+        modules=("sns.py", "levyholt.py", "evidence.py", "booqa_scoring.py", "booqa_methods.py", "encoders.py", "relations.py"),
     ),
     Phase(
         "tables",
@@ -125,7 +126,7 @@ PHASES = (
         upstream=("resources", "evaluation", "booqa", "graphs", "booqa_evaluation", "robustness"),
         params=("scale", "evaluation.auc_precision_floor", "evaluation.model_languages", "evaluation.lm_retrieval", "training.language_models",
                 "graphs.measures", "graphs.fuzzy_backoff", "relations.spacy_model"),
-        modules=("levyholt_tables.py", "metrics.py", "paper_values.py", "experiments.py", "booqa.py", "booqa_methods.py",
+        modules=("levyholt_tables.py", "metrics.py", "paper_values.py", "experiments.py", "booqa/release.py", "booqa_methods.py",
                  "levyholt_graphs.py", "booqa_scoring.py", "relations.py", "levyholt.py"),
         metrics=("results/metrics.json",),
         plots=("results/pr_curves.csv",),

@@ -19,8 +19,11 @@ between two noun phrases (maximal runs of noun-tagged words): "阿里巴巴 收�
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
+from pathlib import Path
 from dataclasses import astuple, dataclass
+
+import pandas as pd
 
 from .progress import logged
 
@@ -201,12 +204,33 @@ def extract_chinese(articles: Iterable[tuple[str, str, str]]) -> Iterator[Relati
                     yield Relation(article_id, index, window, sentence, subj, pred, obj, t1, t2)
 
 
-def relations_frame(relations: Iterable[Relation]):
-    import pandas as pd
-
+def relations_frame(relations: Iterable[Relation]) -> pd.DataFrame:
     return pd.DataFrame([astuple(r) for r in relations], columns=list(COLUMNS)).astype({"sentence_id": "int32"})
 
 
 def shard_of(index: int, shards: int) -> int:
     """Articles (in corpus order) go round-robin to shards, so every shard covers every period."""
     return index % shards
+
+
+# --- reading the extracted relations -------------------------------------------------------------------
+
+
+def load_relations(shards: Sequence[str | Path], articles: pd.DataFrame) -> pd.DataFrame:
+    """All shards in corpus order, without repeated sentences (a sentence text is kept in its first article)."""
+    order = {article_id: index for index, article_id in enumerate(articles["article_id"])}
+    relations = pd.concat([pd.read_parquet(path) for path in shards], ignore_index=True)
+    relations["article_order"] = relations["article_id"].map(order)
+    relations = relations.sort_values(["article_order", "sentence_id", "subj", "pred", "obj"], kind="mergesort")
+    first_home = relations.drop_duplicates("sentence")[["sentence", "article_id", "sentence_id"]]
+    relations = relations.merge(first_home, on=["sentence", "article_id", "sentence_id"], how="inner")
+    return relations.reset_index(drop=True)
+
+
+def with_pair_keys(relations: pd.DataFrame) -> pd.DataFrame:
+    """The frame with the unordered argument pair as columns ``arg_a <= arg_b``."""
+    frame = relations.copy()
+    swap = frame["subj"] > frame["obj"]
+    frame["arg_a"] = frame["subj"].where(~swap, frame["obj"])
+    frame["arg_b"] = frame["obj"].where(~swap, frame["subj"])
+    return frame
