@@ -70,7 +70,7 @@ def main() -> None:
     args = parser.parse_args()
     entries, evidence, graph = synthetic(args.queries, args.mean_evidence, args.cap, args.predicates, args.edges, args.seed)
     start_wall, start_cpu = time.perf_counter(), time.process_time()
-    scores, ratio = graph_scores(entries, evidence, graph, "binc", fuzzy=True)
+    scores, ratio = graph_scores(entries, evidence, graph, "binc", fuzzy="any_type_pair")
     wall, cpu = time.perf_counter() - start_wall, time.process_time() - start_cpu
     result = {
         "queries": args.queries, "evidence_rows": len(evidence), "evidence_cap": args.cap, "graph_edges": len(graph),

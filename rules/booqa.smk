@@ -91,6 +91,7 @@ rule build_booqa_hyponly:
         dev="results/{lang}/booqa_hyponly/dev.tsv",
         test="results/{lang}/booqa_hyponly/test.tsv",
     params:
+        settings=config["hypothesis_only"],
         seed=config["seed"],
     log:
         phase_log("booqa", "build_booqa_hyponly", "{lang}"),
@@ -115,6 +116,7 @@ rule validate_booqa:
         reserved="results/{lang}/booqa/graph_windows.csv",
         articles="results/{lang}/corpus/articles.parquet",
         relations=relation_shards,
+        wordnet="resources/nltk_data",
     output:
         "results/{lang}/booqa/validation.json",
     params:

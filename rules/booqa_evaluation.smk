@@ -57,7 +57,7 @@ rule score_booqa:
         "results/booqa_scores/{lang}/{split}/{method}.parquet",
     params:
         cap_sns_zh=config["evaluation"]["evidence_cap_ss_zh"],
-        fuzzy=config["graphs"]["fuzzy_backoff"],
+        lookup=graph_lookup(),
         max_length=config["training"]["max_length"],
         seed=config["seed"],
     log:

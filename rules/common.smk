@@ -176,6 +176,12 @@ def booqa_methods(lang):
     return methods_for(lang, ev["model_languages"], graphs["measures"], ev["lm_retrieval"])
 
 
+def graph_lookup():
+    """How graph scores are looked up: the fuzzy back-off and its limits (booqa_scoring.graph_scores)."""
+    graphs = config["graphs"]
+    return {"fuzzy": graphs["fuzzy_backoff"], "fuzzy_top": graphs["fuzzy_top"], "fuzzy_min_count": graphs["fuzzy_min_count"]}
+
+
 def booqa_method_inputs(wildcards):
     """What one BoOQA method needs besides the split: its evidence, and an encoder, an S&S model or a graph."""
     family, detail = METHODS[wildcards.method]

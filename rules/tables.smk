@@ -195,7 +195,7 @@ rule make_table17:
         report("results/table17.csv", caption="../report/table17.rst", category="LevyHolt"),
     params:
         measures=config["graphs"]["measures"],
-        fuzzy=config["graphs"]["fuzzy_backoff"],
+        lookup=graph_lookup(),
         spacy_model=config["relations"]["spacy_model"],
         graph_name="local graph from the English corpus windows outside BoOQA test",
         scale=config["scale"],

@@ -7,6 +7,9 @@ from directional_inference.levyholt import write_entries
 from directional_inference.rulelog import log_to_file
 
 log_to_file(snakemake.log[0])
-splits = hypothesis_only_splits(pd.read_parquet(snakemake.input.dev), pd.read_parquet(snakemake.input.test), train_share=0.8, seed=snakemake.params.seed)
+settings = snakemake.params.settings
+splits = hypothesis_only_splits(pd.read_parquet(snakemake.input.dev), pd.read_parquet(snakemake.input.test),
+                                train_positives=settings["booqa_train_positives"], dev_positives=settings["booqa_dev_positives"],
+                                seed=snakemake.params.seed, premise=(settings["premise"][snakemake.wildcards.lang], "", ""))
 for name, entries in splits.items():
     write_entries(snakemake.output[name], entries)

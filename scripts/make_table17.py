@@ -17,6 +17,6 @@ if snakemake.input.get("graph"):
     graph, nlp = pd.read_parquet(snakemake.input.graph), spacy.load(params.spacy_model)
 else:
     nlp, why_not = None, "not run: English is not among booqa.languages, so there is no English corpus graph"
-header, rows = table17_rows(subset, graph, params.measures, nlp, fuzzy=params.fuzzy, graph_name=params.graph_name,
+header, rows = table17_rows(subset, graph, params.measures, nlp, lookup=params.lookup, graph_name=params.graph_name,
                             scale=params.scale, auc_floor=params.auc_floor, why_not=why_not)
 write_csv(snakemake.output[0], header, rows)

@@ -31,7 +31,7 @@ elif family == "sns":
     scorer = PromptScorer(snakemake.input.model, max_length=params.max_length, symmetric=detail[0] == "sns_sym")
     scores, ratio = booqa_scoring.prompt_model(entries, evidence, scorer, lang)
 else:
-    scores, ratio = booqa_scoring.graph_scores(entries, evidence, pd.read_parquet(snakemake.input.graph), detail, fuzzy=params.fuzzy)
+    scores, ratio = booqa_scoring.graph_scores(entries, evidence, pd.read_parquet(snakemake.input.graph), detail, **params.lookup)
 logging.info("%s on %s/%s: deduplication ratio %.2f", method, lang, snakemake.wildcards.split, ratio)
 frame = pd.DataFrame({"entry": entries["id"], "label": entries["label"].astype("int8"), "score": scores})
 with atomic_file(snakemake.output[0]) as tmp:

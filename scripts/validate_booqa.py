@@ -5,9 +5,11 @@ import json
 import pandas as pd
 
 from directional_inference.atomic import write_text_atomic
+from directional_inference.booqa.negatives import RelationKeys
 from directional_inference.booqa.validation import check_invariants
 from directional_inference.relations import load_relations
 from directional_inference.rulelog import log_to_file
+from directional_inference.wordnet import open_wordnet
 
 log_to_file(snakemake.log[0])
 inputs, settings = snakemake.input, snakemake.params.settings
@@ -19,5 +21,6 @@ checked = check_invariants(
     pd.read_csv(inputs.reserved)["window"].astype(str),
     min_pairs=settings["felicity_min_pairs"],
     max_negatives=settings["max_negatives_per_positive"],
+    relation_keys=RelationKeys(snakemake.wildcards.lang, open_wordnet(inputs.wordnet)),
 )
 write_text_atomic(snakemake.output[0], json.dumps({"invariants": "all hold", "checked": checked}, indent=1) + "\n")

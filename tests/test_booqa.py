@@ -7,7 +7,14 @@ import json
 import pandas as pd
 import pytest
 
-from directional_inference.booqa.negatives import generate_negatives, negative_predicates, participle_forms, predicate_spans
+from directional_inference.booqa.negatives import (
+    RelationKeys,
+    generate_negatives,
+    is_negated,
+    negative_predicates,
+    participle_forms,
+    predicate_spans,
+)
 from directional_inference.booqa.positives import select_positives, starring_pairs, typed_predicate_counts
 from directional_inference.booqa.release import dataset_card, write_split
 from directional_inference.booqa.sampling import frequency_bucket, sample_bundles
@@ -92,6 +99,72 @@ def test_negatives_from_wordnet_hyponyms(nltk_data):
     assert "认购" in chinese
 
 
+class Encoder:
+    """Encodes each text against one vocabulary, so cosines between calls are comparable."""
+
+    def __init__(self, texts):
+        self.vocabulary = sorted({w for t in texts for w in t.lower().replace(".", " ").split()})
+
+    def __call__(self, texts):
+        import numpy as np
+
+        vectors = np.array([[t.lower().replace(".", " ").split().count(w) for w in self.vocabulary] for t in texts], dtype=float)
+        return vectors / np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-9)
+
+
+def test_spans_are_looked_up_in_every_part_of_speech(nltk_data):
+    """The paper's example (§4.1): "play game with" -> "play practice game with". "practice game" is a lemma of
+    exhibition_game.n.01, a hyponym of game.n.02 ("a single play of a sport or other contest"); "game" also has a
+    verb sense (bet_on.v.01), which the old verb-first lookup took instead of every noun sense."""
+    wordnet = open_wordnet(nltk_data)
+    sentence = "Arsenal played a single game of the sport with Chelsea."
+    glosses = [s.definition() for s in wordnet.synsets("game")] + [s.definition() for s in wordnet.synsets("play")]
+    chooser = SenseChooser(wordnet, "en", "gloss_similarity", Encoder(glosses + [sentence]))
+    assert [s.name() for s in chooser.choose("game", sentence)] == ["game.n.02"]  # most words shared with the sentence
+    forms = {form for form, _ in negative_predicates("play game with", sentence, "en", chooser, {})}
+    assert "play practice game with" in forms and "play exhibition game with" in forms
+    # the first sense of each part of speech: game.n.01 (a contest with rules) gives "card game", not "practice game"
+    first = SenseChooser(wordnet, "en", "first_sense")
+    assert [s.name() for s in first.choose("game", sentence)] == ["game.n.01", "bet_on.v.01", "crippled.s.01"]
+    firsts = {form for form, _ in negative_predicates("play game with", sentence, "en", first, {})}
+    assert "play card game with" in firsts and "play practice game with" not in firsts
+    # the participle of a passive stays a verb: its hyponyms go back into the participle form
+    assert [s.pos() for s in first.choose("acquired", "x", pos="v")] == ["v"]
+
+
+def test_negated_positives_get_no_hyponym_negatives(nltk_data, relations):
+    wordnet = open_wordnet(nltk_data)
+    assert is_negated("not go to", "en") and is_negated("不同意", "zh") and is_negated("没有收购", "zh")
+    assert not is_negated("go to", "en") and not is_negated("同意", "zh")
+    negated = relations.copy()
+    negated.loc[negated["pred"] == "acquire", "pred"] = "not acquire"
+    extra = [_relation(f"d{k}", 0, "w2", f"firm{k}", "not purchase", f"asset{k}") for k in range(4)]
+    negated = pd.concat([negated[negated["pred"] != "buy"], pd.DataFrame(extra)], ignore_index=True)
+    positives, counts = select_positives(negated, "en", min_articles=2, min_predicates=2, min_pairs=4, unit="pairs", seed=1)
+    positives = positives[positives["pred"] == "not acquire"]
+    assert len(positives) == 1
+    # "not acquire" entails "not purchase" (purchase is a hyponym of acquire): not a negative
+    assert generate_negatives(positives, negated, counts, "en", SenseChooser(wordnet, "en"), 4).empty
+    kept = generate_negatives(positives, negated, counts, "en", SenseChooser(wordnet, "en"), 4, negated_predicates=True)
+    assert list(kept["pred"]) == ["not purchase"]
+
+
+def test_absence_is_checked_up_to_voice(nltk_data, relations):
+    wordnet = open_wordnet(nltk_data)
+    keys = RelationKeys("en", wordnet)
+    assert keys.active("be bought by") == "buy" and keys.active("not be taken over by") == "not take over"
+    assert keys.active("be president of") == "be president of" and keys.active("be sold to") == "be sold to"
+    assert keys.key("w", "beats", "apple", "be bought by") == keys.key("w", "apple", "beats", "buy")
+    assert RelationKeys("zh").active("被收购") == "收购" and RelationKeys("zh").active("不被收购") == "不收购"
+    # "beats be purchased by apple" in w1 attests "apple purchase beats": purchase is not a negative of acquire there
+    without_buy = relations[relations["pred"] != "buy"].reset_index(drop=True)
+    passive = pd.concat([without_buy, pd.DataFrame([_relation("a9", 0, "w1", "beats", "be purchased by", "apple")])], ignore_index=True)
+    positives, counts = select_positives(passive, "en", min_articles=3, min_predicates=2, min_pairs=4, unit="pairs", seed=1)
+    acquire = positives[positives["pred"] == "acquire"]
+    assert generate_negatives(acquire, passive, counts, "en", SenseChooser(wordnet, "en"), 4).empty
+    assert list(generate_negatives(acquire, without_buy, counts, "en", SenseChooser(wordnet, "en"), 4)["pred"]) == ["purchase"]
+
+
 def test_negatives_must_be_felicitous_and_absent_from_the_window(nltk_data, relations):
     wordnet = open_wordnet(nltk_data)
 
@@ -157,7 +230,7 @@ def test_hypothesis_only_splits_mask_arguments_and_remove_overlaps():
     positives, negatives = _bundles({"w1": 10})
     dev = sample_bundles(positives, negatives, {"w1": 10}, budget=10, max_negatives=2, buckets=[60, 100], dev_share=1.0, graph_share=0.0, seed=1)["dev"]
     test = dev.assign(bundle_id=dev["bundle_id"] + "t")
-    splits = hypothesis_only_splits(dev, test, train_share=0.8, seed=3)
+    splits = hypothesis_only_splits(dev, test, train_positives=6, dev_positives=2, seed=3)
     every = [e for items in splits.values() for e in items]
     assert {e.premise for e in every} == {("true", "", "")}
     assert {e.hypothesis for e in every} <= {("thing", p, "thing") for p in ["p", "n0", "n1", "n2"]}
@@ -165,6 +238,25 @@ def test_hypothesis_only_splits_mask_arguments_and_remove_overlaps():
     for name, items in splits.items():
         for e in items:
             assert seen.setdefault(e.hypothesis, name) == name  # every hypothesis text lives in one split only
+    chinese = hypothesis_only_splits(dev, test, train_positives=6, dev_positives=2, seed=3, premise=("正确", "", ""))
+    assert {e.premise for items in chinese.values() for e in items} == {("正确", "", "")}
+
+
+def test_hypothesis_only_sizes_are_the_first_bundles_of_dev():
+    """The authors' rule: the first N positives of dev with their negatives train, the next M are dev2, the rest unused."""
+    from directional_inference.booqa.hyponly import hypothesis_only_splits
+
+    rows = [{"bundle_id": f"b{k}", "subj_type": "person", "pred": pred, "obj_type": "location", "label": pred.startswith("p")}
+            for k in range(10) for pred in (f"p{k}", f"n{k}a", f"n{k}b")]
+    dev = pd.DataFrame(rows)
+    test = pd.DataFrame([{"bundle_id": "t", "subj_type": "person", "pred": "p0", "obj_type": "location", "label": True},
+                         {"bundle_id": "t", "subj_type": "person", "pred": "fresh", "obj_type": "location", "label": False}])
+    splits = hypothesis_only_splits(dev, test, train_positives=6, dev_positives=2, seed=3)
+    hypotheses = {name: [e.hypothesis[1] for e in items] for name, items in splits.items()}
+    # p0 is in train and test: kept in one of them only
+    assert sorted(hypotheses["train"] + hypotheses["test"]).count("p0") == 1
+    assert set(hypotheses["train"]) - {"p0"} == {f"{x}{k}{y}" for k in range(6) for x, y in (("p", ""), ("n", "a"), ("n", "b"))} - {"p0"}
+    assert hypotheses["dev"] == ["p6", "n6a", "n6b", "p7", "n7a", "n7b"] and "fresh" in hypotheses["test"]
 
 
 def _built_booqa():
@@ -184,14 +276,16 @@ def test_invariants_hold_for_a_sampled_dataset_and_each_break_is_named():
     from directional_inference.errors import InvariantError
 
     splits, negatives, relations, counts = _built_booqa()
-    checked = check_invariants(splits, negatives, relations, counts, [], min_pairs=30, max_negatives=2)
+    keys = RelationKeys("en")
+    checked = check_invariants(splits, negatives, relations, counts, [], min_pairs=30, max_negatives=2, relation_keys=keys)
     assert checked["entries"] == len(splits["dev"]) + len(splits["test"]) and checked["positives"] * 2 == checked["negatives"]
     empty_test = {"dev": splits["dev"], "test": splits["test"].iloc[:0].astype(object)}  # an empty split read back from parquet
-    assert check_invariants(empty_test, negatives, relations, counts, [], min_pairs=30, max_negatives=2)["entries"] == len(splits["dev"])
+    assert check_invariants(empty_test, negatives, relations, counts, [], min_pairs=30, max_negatives=2, relation_keys=keys)["entries"] == len(splits["dev"])
 
-    def broken(message, *, splits=splits, relations=relations, counts=counts, reserved=(), max_negatives=2):
+    def broken(message, *, splits=splits, relations=relations, counts=counts, reserved=(), max_negatives=2, keys=keys):
         with pytest.raises(InvariantError, match=message):
-            check_invariants(splits, negatives, relations, counts, list(reserved), min_pairs=30, max_negatives=max_negatives)
+            check_invariants(splits, negatives, relations, counts, list(reserved), min_pairs=30, max_negatives=max_negatives,
+                             relation_keys=keys)
 
     dev, test = splits["dev"], splits["test"]
     negative = dev[~dev["label"]].iloc[0]
@@ -204,3 +298,27 @@ def test_invariants_hold_for_a_sampled_dataset_and_each_break_is_named():
     broken("predicates felicitous", counts=counts.drop(("n0", "thing", "thing")))
     broken("reserved graph windows unused", reserved=[dev["window"].iloc[0]])
     broken("positives attested", relations=relations.iloc[1:])
+    # the same proposition in two bundles of one window (here: a negative repeated under another positive)
+    other_bundles = sorted(set(dev.loc[dev["window"] == negative["window"], "bundle_id"]) - {negative["bundle_id"]})
+    twin = dev[dev["id"] == negative["id"]].assign(id="twin", bundle_id=other_bundles[0])
+    broken("no proposition twice in a window", splits={"dev": pd.concat([dev, twin]), "test": test})
+    # a negative attested in the other voice: "o be n0-ed by s" is "s n0 o" when the keys know the participle's verb
+    class Morphy:
+        def morphy(self, word, pos):
+            return word[: -len("ed")] if word.endswith("ed") else None
+
+    passive = _relation("x", 0, negative["window"], negative["obj"], f"be {negative['pred']}ed by", negative["subj"], "thing", "thing")
+    with_passive = pd.concat([relations, pd.DataFrame([passive])], ignore_index=True)
+    check_invariants(splits, negatives, with_passive, counts, [], min_pairs=30, max_negatives=2, relation_keys=keys)  # exact keys: passes
+    broken("other voice", relations=with_passive, keys=RelationKeys("en", Morphy()))
+
+
+def test_a_proposition_is_asked_once_per_window():
+    """Two positives of one window with the same arguments share their only negative: one bundle can have it."""
+    positives = pd.DataFrame([{"id": f"p{k}", "window": "w", "subj": "s", "pred": f"p{k}", "obj": "o", "subj_type": "t", "obj_type": "t",
+                               "article_id": f"a{k}", "sentence_id": 0, "frequency": 70, "lang": "en"} for k in range(2)])
+    negatives = pd.DataFrame([{"positive_id": f"p{k}", "pred": "shared", "frequency": 70} for k in range(2)])
+    dev = sample_bundles(positives, negatives, {"w": 10}, budget=2, max_negatives=2, buckets=[60, 100], dev_share=1.0, graph_share=0.0,
+                         seed=1)["dev"]
+    assert dev["label"].sum() == 1 and list(dev.loc[~dev["label"], "pred"]) == ["shared"]
+    assert not dev.duplicated(["window", "subj", "pred", "obj"]).any()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -65,23 +67,73 @@ def test_prompt_model_scores_unique_pairs_once():
 
 
 GRAPH = pd.DataFrame([
-    {"premise": "acquire", "hypothesis": "own", "subj_type": "organization", "obj_type": "organization", "binc": 0.7},
-    {"premise": "join", "hypothesis": "own", "subj_type": "organization", "obj_type": "organization", "binc": 0.9},
-    {"premise": "acquire", "hypothesis": "sue", "subj_type": "person", "obj_type": "organization", "binc": 0.3},
+    {"premise": "acquire", "hypothesis": "own", "subj_type": "organization", "obj_type": "organization", "reversed": False, "binc": 0.7},
+    {"premise": "join", "hypothesis": "own", "subj_type": "organization", "obj_type": "organization", "reversed": True, "binc": 0.9},
+    {"premise": "join", "hypothesis": "own", "subj_type": "organization", "obj_type": "organization", "reversed": False, "binc": 0.2},
+    {"premise": "acquire", "hypothesis": "sue", "subj_type": "person", "obj_type": "organization", "reversed": False, "binc": 0.3},
 ])
 
 
-def test_graph_typed_lookup_and_fuzzy_backoff():
-    scores, ratio = graph_scores(ENTRIES, EVIDENCE, GRAPH, "binc", fuzzy=False)
-    assert list(scores) == pytest.approx([0.9, 0.0, 0.0])
-    fuzzy, _ = graph_scores(ENTRIES, EVIDENCE, GRAPH, "binc", fuzzy=True)
-    assert list(fuzzy) == pytest.approx([0.9, 0.3, 0.0])  # acquire -> sue exists only for person#organization
+def test_graph_typed_lookup_follows_the_evidence_argument_order():
+    # e1 = own(apple, beats): acquire(apple, beats) is aligned -> acquire -> own, 0.7; join(beats, apple) is reversed ->
+    # join(y, x) -> own(x, y), 0.9 (not join(x, y) -> own(x, y), 0.2); e2 = sue(apple, beats) has no organization edge
+    scores, ratio = graph_scores(ENTRIES, EVIDENCE, GRAPH, "binc", fuzzy="none")
+    assert list(scores) == pytest.approx([0.9, 0.0, 0.0]) and ratio == 1.0
+    aligned_only = GRAPH[~GRAPH["reversed"]]
+    assert list(graph_scores(ENTRIES, EVIDENCE, aligned_only, "binc", fuzzy="none")[0]) == pytest.approx([0.7, 0.0, 0.0])
 
 
-def test_graph_types_follow_the_argument_order():
-    evidence = EVIDENCE.iloc[[1]].assign(entry="e4")
-    entries = pd.DataFrame([{"id": "e4", "subj": "apple", "pred": "own", "obj": "beats", "subj_type": "person",
-                             "obj_type": "organization", "proposition": "apple own beats"}])
-    graph = pd.DataFrame([{"premise": "join", "hypothesis": "own", "subj_type": "organization", "obj_type": "person", "binc": 0.5}])
-    scores, _ = graph_scores(entries, evidence, graph, "binc", fuzzy=False)
-    assert list(scores) == pytest.approx([0.5])  # reversed evidence takes the reversed type pair
+def test_fuzzy_backoff_modes():
+    # the authors' back-off keeps the typing: a local graph's nodes are surface strings, so nothing changes
+    same, _ = graph_scores(ENTRIES, EVIDENCE, GRAPH, "binc", fuzzy="same_type_pair")
+    assert list(same) == pytest.approx([0.9, 0.0, 0.0])
+    # any type pair and argument order: acquire -> sue exists for person#organization only
+    anywhere, _ = graph_scores(ENTRIES, EVIDENCE, GRAPH, "binc", fuzzy="any_type_pair")
+    assert list(anywhere) == pytest.approx([0.9, 0.3, 0.0])
+    with pytest.raises(ValueError, match="fuzzy"):
+        graph_scores(ENTRIES, EVIDENCE, GRAPH, "binc", fuzzy="yes")
+
+
+def test_same_type_pair_backoff_over_role_labelled_nodes():
+    """Published graphs name nodes by CCG predicates: the back-off grounds surface strings in every node with that
+    surface under the same typing (top nodes by count, each seen 3 times)."""
+    graph = pd.DataFrame([
+        # acquire -> own through two role variants of "acquire"; the second is too rare to count
+        {"premise": "(acquire.1,acquire.2)", "hypothesis": "(own.1,own.2)", "premise_surface": "acquire", "hypothesis_surface": "own",
+         "subj_type": "organization", "obj_type": "organization", "reversed": False, "binc": 0.4, "premise_count": 10, "hypothesis_count": 8},
+        {"premise": "(acquire.2,acquire.1)", "hypothesis": "(own.1,own.2)", "premise_surface": "acquire", "hypothesis_surface": "own",
+         "subj_type": "organization", "obj_type": "organization", "reversed": False, "binc": 0.8, "premise_count": 2, "hypothesis_count": 8},
+        # the same strings under another type pair: not used by the authors' rule
+        {"premise": "(acquire.1,acquire.2)", "hypothesis": "(sue.1,sue.2)", "premise_surface": "acquire", "hypothesis_surface": "sue",
+         "subj_type": "person", "obj_type": "organization", "reversed": False, "binc": 0.3, "premise_count": 10, "hypothesis_count": 8},
+    ])
+    scores, _ = graph_scores(ENTRIES, EVIDENCE, graph, "binc", fuzzy="same_type_pair")
+    assert list(scores) == pytest.approx([0.4, 0.0, 0.0])
+    assert list(graph_scores(ENTRIES, EVIDENCE, graph, "binc", fuzzy="same_type_pair", fuzzy_min_count=2)[0]) == pytest.approx([0.8, 0.0, 0.0])
+    assert list(graph_scores(ENTRIES, EVIDENCE, graph, "binc", fuzzy="any_type_pair")[0]) == pytest.approx([0.8, 0.3, 0.0])
+    assert list(graph_scores(ENTRIES, EVIDENCE, graph, "binc", fuzzy="none")[0]) == pytest.approx([0.0, 0.0, 0.0])
+
+
+def test_reversed_evidence_in_an_induced_same_type_graph():
+    """beat(a, b), beat(c, d), beat(e, f); lose to(b, a), lose to(d, c): "x beat y" should entail "y lose to x".
+
+    Nodes of the person#person graph (pairs in the node's orientation): beat_12 {ab, cd, ef}, beat_21 {ba, dc, fe},
+    lose to_12 {ba, dc}, lose to_21 {ab, cd}; N = 10, pair totals 2 (ef, fe: 1), node totals 3, 3, 2, 2.
+    PMI(beat, shared pair) = ln(1/10 * 10/3 * 10/2) = ln(5/3), PMI(beat, ef) = ln(10/3), PMI(lose to, pair) = ln(5/2).
+    beat_21 -> lose to_12 (reversed): I_p = 2 ln(5/3), S_p = 2 ln(5/3) + ln(10/3), I_q = S_q = 2 ln(5/2)."""
+    from directional_inference.graphs import build_graphs
+
+    rows = [("a", "beat", "b"), ("c", "beat", "d"), ("e", "beat", "f"), ("b", "lose to", "a"), ("d", "lose to", "c")]
+    relations = pd.DataFrame([{"subj": s, "pred": p, "obj": o, "subj_type": "person", "obj_type": "person"} for s, p, o in rows])
+    graph = build_graphs(relations, min_arg_pairs=1, min_predicates=1)
+    i_p, s_p, i_q = 2 * math.log(5 / 3), 2 * math.log(5 / 3) + math.log(10 / 3), 2 * math.log(5 / 2)
+    lin = (i_p + i_q) / (s_p + i_q)
+    edges = graph.set_index(["premise", "hypothesis", "reversed"])["binc"]
+    assert edges[("beat", "lose to", True)] == pytest.approx(math.sqrt(lin * i_p / s_p))
+    assert edges[("lose to", "beat", True)] == pytest.approx(math.sqrt(lin * 1.0))  # every pair of lose to is shared
+    assert ("beat", "lose to", False) not in edges.index  # beat(x, y) never co-occurs with lose to(x, y)
+    entries = pd.DataFrame([{"id": "q", "subj": "y", "pred": "lose to", "obj": "x", "subj_type": "person", "obj_type": "person"}])
+    reversed_evidence = pd.DataFrame([{"entry": "q", "pred": "beat", "subj": "x", "obj": "y", "aligned": False, "sentence": ""}])
+    aligned_evidence = reversed_evidence.assign(subj="y", obj="x", aligned=True)
+    assert graph_scores(entries, reversed_evidence, graph, "binc")[0][0] == pytest.approx(math.sqrt(lin * i_p / s_p))
+    assert graph_scores(entries, aligned_evidence, graph, "binc")[0][0] == 0.0  # "y beat x" does not support "y lose to x"

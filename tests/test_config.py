@@ -58,7 +58,7 @@ def test_paper_scale_resets_every_threshold_the_default_scale_changes():
     default_overrides = dict(_leaves(yaml.safe_load((REPO / "config" / "config.yaml").read_text())))
     for where, _ in default_overrides.items():
         section, *rest = where.split(".")
-        if section not in ("booqa", "training", "graphs", "evaluation", "levyholt"):
+        if section not in ("booqa", "training", "graphs", "evaluation", "levyholt", "hypothesis_only"):
             continue
         spec = schema["properties"][section]
         for part in rest:
@@ -89,7 +89,7 @@ def test_every_threshold_cites_its_source():
     schema = yaml.safe_load(SCHEMA.read_text())
     sources = ("paper", "authors' code", "Hosseini", "S&S")
     checked = 0
-    for section in ("booqa", "training", "graphs", "evaluation", "corpus", "levyholt"):
+    for section in ("booqa", "training", "graphs", "evaluation", "corpus", "levyholt", "hypothesis_only"):
         for where, spec in _numeric_keys(schema["properties"][section], section):
             if where in WORKFLOW_ONLY:
                 continue

@@ -90,3 +90,40 @@ def test_reads_local_and_global_graph_files(tmp_path):
     glob = read_graph_file(tmp_path / "person#location_gsim.txt")
     assert list(glob["feature"]) == ["local sims", "global sims"] and list(glob["score"]) == [0.5, 0.61]
     assert set(glob["types"]) == {"person#location"}
+
+
+def test_ccg_surfaces_take_the_workflows_predicate_form():
+    from directional_inference.graphs import ccg_surface
+
+    assert ccg_surface("(visit.1,visit.2)") == "visit"
+    assert ccg_surface("(go.1,go.to.2)") == "go to"
+    assert ccg_surface("(be.1,be.president.of.2)") == "be president of"
+    assert ccg_surface("(NEG__go.1,NEG__go.to.2)") == "not go to"
+
+
+SAME_TYPES = """types: person#person, num preds: 1
+predicate: (beat.1,beat.2)#person_2#person_1
+num neighbors: 1
+
+BInc sims
+(lose.1,lose.to.2)#person_1#person_2 0.7000
+"""
+
+
+def test_published_graph_files_become_a_scorable_graph(tmp_path):
+    from directional_inference.booqa_scoring import graph_scores
+    from directional_inference.graphs import graph_from_files
+
+    (tmp_path / "person#location_sim.txt").write_text(LOCAL)
+    (tmp_path / "person#person_sim.txt").write_text(SAME_TYPES)
+    graph = graph_from_files(sorted(tmp_path.glob("*_sim.txt")), "BInc sims")
+    rows = graph.set_index(["premise_surface", "hypothesis_surface"])
+    assert rows.loc[("visit", "go to"), "binc"] == 0.5 and not rows.loc[("visit", "go to"), "reversed"]
+    assert rows.loc[("beat", "lose to"), ["subj_type", "obj_type", "reversed"]].tolist() == ["person", "person", True]
+    entries = pd.DataFrame([{"id": "e", "subj": "john", "pred": "go to", "obj": "paris", "subj_type": "person", "obj_type": "location"},
+                            {"id": "f", "subj": "bob", "pred": "lose to", "obj": "ann", "subj_type": "person", "obj_type": "person"}])
+    evidence = pd.DataFrame([{"entry": "e", "pred": "visit", "subj": "john", "obj": "paris", "aligned": True, "sentence": ""},
+                             {"entry": "f", "pred": "beat", "subj": "ann", "obj": "bob", "aligned": False, "sentence": ""}])
+    scores, _ = graph_scores(entries, evidence, graph, "binc", fuzzy="same_type_pair")
+    assert list(scores) == pytest.approx([0.5, 0.7])  # "ann beat bob" -> "bob lose to ann"
+    assert list(graph_scores(entries, evidence, graph, "binc", fuzzy="none")[0]) == [0.0, 0.0]  # CCG labels never match exactly

@@ -58,15 +58,15 @@ def _parsed():
 
 
 GRAPH = pd.DataFrame([
-    {"premise": "soar with", "hypothesis": "have", "subj_type": "thing", "obj_type": "thing", "binc": 0.4, "weeds": 0.5, "lin": 0.3, "cosine": 0.2},
-    {"premise": "have", "hypothesis": "soar with", "subj_type": "person", "obj_type": "thing", "binc": 0.1, "weeds": 0.1, "lin": 0.1, "cosine": 0.1},
+    {"premise": "soar with", "hypothesis": "have", "subj_type": "thing", "obj_type": "thing", "reversed": False, "binc": 0.4, "weeds": 0.5, "lin": 0.3, "cosine": 0.2},
+    {"premise": "have", "hypothesis": "soar with", "subj_type": "person", "obj_type": "thing", "reversed": False, "binc": 0.1, "weeds": 0.1, "lin": 0.1, "cosine": 0.1},
 ])
 
 
 def test_scores_are_graph_edges_premise_to_hypothesis():
-    assert list(score_subset(_parsed(), GRAPH, "binc", fuzzy=False)) == pytest.approx([0.0, 0.4, 0.0])
-    # the fuzzy back-off finds have -> soar with under another type pair; an unreadable predicate stays at 0
-    assert list(score_subset(_parsed(), GRAPH, "binc", fuzzy=True)) == pytest.approx([0.1, 0.4, 0.0])
+    assert list(score_subset(_parsed(), GRAPH, "binc", fuzzy="same_type_pair")) == pytest.approx([0.0, 0.4, 0.0])
+    # the back-off to any type pair finds have -> soar with under person#thing; an unreadable predicate stays at 0
+    assert list(score_subset(_parsed(), GRAPH, "binc", fuzzy="any_type_pair")) == pytest.approx([0.1, 0.4, 0.0])
 
 
 def test_graph_predicates_take_the_corpus_extractor_form():
@@ -80,7 +80,7 @@ def test_graph_predicates_take_the_corpus_extractor_form():
 
 
 def test_table17_rows_put_the_paper_beside_and_note_what_cannot_run():
-    header, rows = table17_rows(_parsed(), GRAPH, ["binc", "weeds"], nlp=None, fuzzy=True, graph_name="g", scale="smoke",
+    header, rows = table17_rows(_parsed(), GRAPH, ["binc", "weeds"], nlp=None, lookup={"fuzzy": "any_type_pair"}, graph_name="g", scale="smoke",
                                 auc_floor=0.5)
     by_key = {row[0]: dict(zip(header, row)) for row in rows}
     assert by_key["binc"]["auc50_paper"] == 54.7 and by_key["binc"]["coverage"] == "0.6667" and by_key["binc"]["note"] == ""

@@ -5,8 +5,8 @@ The subset is ``test_dir/test_dir_s.txt`` (1,784 entries: hypothesis, premise, l
 ``test_dir_rels.txt`` (``pred arg::type arg::type``, FIGER first-level types). Each triple is rendered as a sentence
 and parsed by the relation extractor of the corpus (``relations.english_relations``), so its predicate takes the
 graph's form ("The grackle, soared with, Wings" -> "soar with"). The score of an entry is the graph's edge weight
-premise -> hypothesis, looked up exactly as for BoOQA (``booqa_scoring.graph_scores``: typed edge, then the fuzzy
-back-off); an entry whose predicates the extractor cannot read, or without an edge, scores 0.
+premise -> hypothesis, looked up exactly as for BoOQA (``booqa_scoring.graph_scores``: the typed edge in the
+entry's argument order, then the fuzzy back-off); an entry whose predicates the extractor cannot read, or without an edge, scores 0.
 """
 
 from __future__ import annotations
@@ -80,18 +80,19 @@ def with_graph_predicates(subset: pd.DataFrame, nlp) -> pd.DataFrame:
     )
 
 
-def score_subset(subset: pd.DataFrame, graph: pd.DataFrame, measure: str, *, fuzzy: bool) -> np.ndarray:
-    """Edge weight premise -> hypothesis of every entry of ``with_graph_predicates(...)`` (0 without one)."""
+def score_subset(subset: pd.DataFrame, graph: pd.DataFrame, measure: str, **lookup) -> np.ndarray:
+    """Edge weight premise -> hypothesis of every entry of ``with_graph_predicates(...)`` (0 without one); ``lookup``:
+    the back-off settings of ``booqa_scoring.graph_scores``."""
     from .booqa_scoring import graph_scores
 
     entries = subset[["id", "subj_type", "obj_type"]].assign(pred=subset["hypothesis_pred"])
     readable = (subset["premise_pred"].notna() & subset["hypothesis_pred"].notna()).to_numpy()
     evidence = pd.DataFrame({"entry": subset["id"], "pred": subset["premise_pred"], "aligned": subset["aligned"]})[readable]
-    scores, _ = graph_scores(entries, evidence, graph, measure, fuzzy=fuzzy)
+    scores, _ = graph_scores(entries, evidence, graph, measure, **lookup)
     return scores
 
 
-def table17_rows(subset: pd.DataFrame, graph: pd.DataFrame | None, measures: list[str], nlp, *, fuzzy: bool,
+def table17_rows(subset: pd.DataFrame, graph: pd.DataFrame | None, measures: list[str], nlp, *, lookup: dict,
                  graph_name: str, scale: str, auc_floor: float, why_not: str = "") -> tuple[list[str], list[list]]:
     """AUC50 of each local graph measure on the subset (parsed with ``nlp`` unless it has the graph-form predicates
     already) beside the paper's, with the share of entries the graph scores at all; the paper's published graphs
@@ -108,7 +109,7 @@ def table17_rows(subset: pd.DataFrame, graph: pd.DataFrame | None, measures: lis
         if graph is None or measure not in measures:
             rows.append([measure, label, "", paper, "", len(subset), graph_name, scale, why_not or "not run: measure not in graphs.measures"])
             continue
-        scores = score_subset(subset, graph, measure, fuzzy=fuzzy)
+        scores = score_subset(subset, graph, measure, **lookup)
         m = evaluate_scores(scores, subset["label"].to_numpy(), auc_floor=auc_floor)
         rows.append([measure, label, f"{100 * m['auc50']:.1f}", paper, f"{np.mean(scores > 0):.4f}", len(subset), graph_name, scale, ""])
     for key, label, paper in PAPER_ONLY:

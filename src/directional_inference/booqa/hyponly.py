@@ -2,28 +2,39 @@
 
 from __future__ import annotations
 
+import logging
 import random
 from collections import defaultdict
 
 import pandas as pd
 
-def hypothesis_only_splits(dev: pd.DataFrame, test: pd.DataFrame, *, train_share: float, seed: int) -> dict[str, list]:
-    """Type-masked hypothesis-only datasets: the arguments replaced by their types, the premise by "true".
+log = logging.getLogger(__name__)
 
-    Train and dev2 are carved from BoOQA dev (the first ``train_share`` of its bundles train, the rest dev2, as
-    the authors took the first 1,600 and next 400 positives); test is BoOQA test. A hypothesis text in more than
-    one split is kept in one of them (seeded) and removed from the others, whatever its label.
+
+def hypothesis_only_splits(dev: pd.DataFrame, test: pd.DataFrame, *, train_positives: int, dev_positives: int, seed: int,
+                           premise: tuple[str, str, str] | None = None) -> dict[str, list]:
+    """Type-masked hypothesis-only datasets: the arguments replaced by their types, the premise by "true" (``premise``).
+
+    Train and dev2 are carved from BoOQA dev in its order, as the authors did: the first ``train_positives``
+    bundles (a positive and its negatives) train, the next ``dev_positives`` bundles are dev2 (paper, Appendix E.1:
+    sizes similar to LevyHolt's; the authors' 1,600 and 400), the rest is not used; test is BoOQA test. A
+    hypothesis text in more than one split is kept in one of them (seeded) and removed from the others, whatever
+    its label (paper, Appendix E.1; the authors' script kept the overlaps).
     """
     from ..levyholt import TRUE_PREMISE, Entry
 
+    premise = premise or TRUE_PREMISE
+
     def entries(frame: pd.DataFrame) -> list:
-        return [Entry(TRUE_PREMISE, (row.subj_type, row.pred, row.obj_type), bool(row.label), "booqa", k)
+        return [Entry(premise, (row.subj_type, row.pred, row.obj_type), bool(row.label), "booqa", k)
                 for k, row in enumerate(frame.itertuples())]
 
     bundles = list(dict.fromkeys(dev["bundle_id"]))
-    cut = round(train_share * len(bundles))
-    splits = {"train": entries(dev[dev["bundle_id"].isin(bundles[:cut])]),
-              "dev": entries(dev[dev["bundle_id"].isin(bundles[cut:])]),
+    if len(bundles) < train_positives + dev_positives:
+        log.warning("BoOQA dev has %d positives, fewer than the %d + %d asked for the hypothesis-only train and dev2 sets",
+                    len(bundles), train_positives, dev_positives)
+    splits = {"train": entries(dev[dev["bundle_id"].isin(bundles[:train_positives])]),
+              "dev": entries(dev[dev["bundle_id"].isin(bundles[train_positives:train_positives + dev_positives])]),
               "test": entries(test)}
     homes: dict[tuple, list[str]] = defaultdict(list)
     for name, items in splits.items():

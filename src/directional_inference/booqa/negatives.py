@@ -1,6 +1,7 @@
 """BoOQA negatives (paper, §4.1 and Appendix D): a span of the positive's predicate replaced by a WordNet hyponym
 (troponym for verbs, instance hyponyms too), kept only if the new predicate is felicitous with the same types
-and neither it nor any other lemma of its synset occurs in the window with the same arguments (either order).
+and neither it nor any other lemma of its synset occurs in the window with the same arguments (either order,
+either voice). Negated positives get no hyponym negatives (under negation a hyponym is entailed).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from collections.abc import Iterable, Sequence
 
 import pandas as pd
 
+from ..progress import logged
 from ..relations import with_pair_keys
 from .senses import SenseChooser
 
@@ -69,7 +71,7 @@ def negative_predicates(pred: str, sentence: str, lang: str, chooser: SenseChoos
     """(negative predicate, every predicate of the same hyponym synset) for the spans of ``pred``.
 
     English "be W ..." predicates: a participle W ("be acquired by") is looked up as a verb and its hyponyms
-    are put back as participles seen in the corpus ("be bought by"); a noun W ("be president of") as a noun.
+    are put back as participles seen in the corpus ("be bought by"); any other span in every part of speech.
     """
     tokens = predicate_tokens(pred, lang)
     be_at = 1 if tokens[:1] == ["not"] else 0
@@ -80,9 +82,8 @@ def negative_predicates(pred: str, sentence: str, lang: str, chooser: SenseChoos
             continue  # a sub-span of a span that already produced negatives
         span = join_tokens(tokens[start:end], lang)
         participle = slot == start and end == start + 1 and chooser.wordnet.morphy(tokens[start], "v") is not None
-        noun_slot = slot == start and end == start + 1 and not participle
         produced = False
-        for synset in chooser.choose(span, sentence, verb_first=not noun_slot):
+        for synset in chooser.choose(span, sentence, pos="v" if participle else None):
             for lemmas in hyponym_lemmas(synset, lang):
                 if span in lemmas:
                     continue
@@ -101,29 +102,85 @@ def negative_predicates(pred: str, sentence: str, lang: str, chooser: SenseChoos
     return results
 
 
+NEGATIONS = {"en": ("not",), "zh": ("不", "没", "未", "别", "勿", "无")}
+
+
+def is_negated(pred: str, lang: str) -> bool:
+    """Whether a predicate is negated ("not go to", "不同意")."""
+    if lang == "en":
+        return any(word in NEGATIONS["en"] for word in pred.split())
+    return pred.startswith(NEGATIONS["zh"])
+
+
+class RelationKeys:
+    """Relations compared up to voice: "B be bought by A" is the relation "A buy B" (active and passive of one verb
+    with swapped arguments are one relation; Chinese "被" passives likewise). A key is (window, the argument pair
+    unordered, the predicate in the active voice): absence is checked in either argument order, as the authors did
+    within a window, so voice only has to map the predicate."""
+
+    def __init__(self, lang: str, wordnet=None):
+        self.lang, self.wordnet = lang, wordnet
+        self._active: dict[str, str] = {}
+
+    def active(self, pred: str) -> str:
+        if pred not in self._active:
+            self._active[pred] = self._active_voice(pred)
+        return self._active[pred]
+
+    def _active_voice(self, pred: str) -> str:
+        if self.lang == "zh":
+            negation = next((n for n in NEGATIONS["zh"] if pred.startswith(n + "被")), "")
+            rest = pred[len(negation):]
+            return negation + rest[1:] if rest.startswith("被") and len(rest) > 1 else pred
+        words = pred.split()
+        negation = words[:1] if words[:1] == ["not"] else []
+        body = words[len(negation):]
+        if len(body) >= 3 and body[0] == "be" and body[-1] == "by" and self.wordnet is not None:
+            lemma = self.wordnet.morphy(body[1], "v")
+            if lemma is not None and lemma != body[1]:
+                return " ".join([*negation, lemma, *body[2:-1]])
+        return pred
+
+    def of(self, frame: pd.DataFrame) -> set[tuple[str, str, str, str]]:
+        """The keys of every relation of a frame with ``window, subj, pred, obj``."""
+        pairs = with_pair_keys(frame[["window", "subj", "pred", "obj"]])
+        return set(zip(pairs["window"], pairs["arg_a"], pairs["arg_b"], pairs["pred"].map(self.active)))
+
+    def key(self, window: str, subj: str, obj: str, pred: str) -> tuple[str, str, str, str]:
+        a, b = sorted((subj, obj))
+        return (window, a, b, self.active(pred))
+
+
 def generate_negatives(positives: pd.DataFrame, relations: pd.DataFrame, counts: pd.Series, lang: str,
-                       chooser: SenseChooser, min_pairs: int) -> pd.DataFrame:
-    """Every kept negative of every positive (see module docstring); one row per (positive, negative predicate)."""
+                       chooser: SenseChooser, min_pairs: int, *, negated_predicates: bool = False) -> pd.DataFrame:
+    """Every kept negative of every positive (see module docstring); one row per (positive, negative predicate).
+
+    A negated positive ("not go to") gets no hyponym negatives unless ``negated_predicates``: under negation a
+    hyponym is entailed ("not go to" entails "not drive to"), so it would be a true proposition labelled false.
+    Absence from the window is checked up to voice (``RelationKeys``)."""
     felicitous = set(counts[counts >= min_pairs].index)
-    pairs = with_pair_keys(relations)
-    present = set(zip(pairs["window"], pairs["arg_a"], pairs["arg_b"], pairs["pred"]))
+    relation_keys = RelationKeys(lang, chooser.wordnet)
+    present = relation_keys.of(relations)
     participles = participle_forms(relations["pred"].unique(), chooser.wordnet) if lang == "en" else {}
     by_sense = chooser.method == "gloss_similarity" and lang == "en"
     cache: dict = {}
-    rows = []
-    for positive in positives.itertuples():
+    rows, skipped = [], 0
+    for positive in logged(positives.itertuples(), "negatives", len(positives), "positives"):
+        if not negated_predicates and is_negated(positive.pred, lang):
+            skipped += 1
+            continue
         key = (positive.pred, positive.sentence if by_sense else "")
         if key not in cache:
             cache[key] = negative_predicates(positive.pred, positive.sentence, lang, chooser, participles)
-        a, b = sorted((positive.subj, positive.obj))
         kept = set()
         for form, synonyms in cache[key]:
             if form == positive.pred or form in kept or (form, positive.subj_type, positive.obj_type) not in felicitous:
                 continue
-            if any((positive.window, a, b, synonym) in present for synonym in synonyms):
-                continue  # the negative (or a synonym) is attested in the window with these arguments
+            if any(relation_keys.key(positive.window, positive.subj, positive.obj, synonym) in present for synonym in synonyms):
+                continue  # the negative (or a synonym) is attested in the window with these arguments, in either voice
             kept.add(form)
             rows.append({"positive_id": positive.id, "pred": form, "frequency": int(counts[(form, positive.subj_type, positive.obj_type)]),
                          "synonyms": sorted(set(synonyms))})
-    log.info("%d negatives for %d of %d positives", len(rows), len({r["positive_id"] for r in rows}), len(positives))
+    log.info("%d negatives for %d of %d positives (%d negated positives get none)", len(rows), len({r["positive_id"] for r in rows}),
+             len(positives), skipped)
     return pd.DataFrame(rows, columns=["positive_id", "pred", "frequency", "synonyms"])

@@ -29,7 +29,8 @@ def sample_bundles(positives: pd.DataFrame, negatives: pd.DataFrame, window_arti
                    graph_share: float, seed: int) -> dict[str, pd.DataFrame]:
     """Bundles (a positive and at most ``max_negatives`` of its negatives, kept or dropped together) sampled per
     window in proportion to the window's articles, with negatives matched to the positives' frequency buckets;
-    windows split into dev and test (and, with ``graph_share``, a set reserved for graph induction)."""
+    windows split into dev and test (and, with ``graph_share``, a set reserved for graph induction). A proposition is
+    asked at most once per window: negatives already in an accepted bundle of the window are not sampled again."""
     rng = random.Random(seed)
     by_positive = {pid: group for pid, group in negatives.groupby("positive_id", sort=True)}
     bundles = positives[positives["id"].isin(by_positive)].copy()
@@ -45,8 +46,10 @@ def sample_bundles(positives: pd.DataFrame, negatives: pd.DataFrame, window_arti
             dev_windows.add(window)
             running += quota[window]
     chosen_rows = []
+    triples = dict(zip(positives["id"], zip(positives["subj"], positives["obj"])))
     for window in sorted(eligible):
         pool = bundles[bundles["window"] == window]
+        asked = {(triples[pid][0], pred, triples[pid][1]) for pid, pred in zip(pool["id"], pool["pred"])}
         distribution = pool["frequency"].map(lambda f: frequency_bucket(f, buckets)).value_counts(normalize=True).to_dict()
         negative_budget = {b: _round_randomly(share * quota[window] * (max_negatives - 0.1), rng) for b, share in distribution.items()}
         order = list(pool["id"])
@@ -55,7 +58,11 @@ def sample_bundles(positives: pd.DataFrame, negatives: pd.DataFrame, window_arti
         for pid in order:
             if accepted >= quota[window]:
                 break
+            subj, obj = triples[pid]
             group = by_positive[pid]
+            group = group[[(subj, pred, obj) not in asked for pred in group["pred"]]]
+            if group.empty:
+                continue
             group = group.sample(n=min(max_negatives, len(group)), random_state=rng.randrange(2**31)).sort_values("pred")
             needs = group["frequency"].map(lambda f: frequency_bucket(f, buckets)).value_counts().to_dict()
             if any(negative_budget.get(b, 0) < n for b, n in needs.items()):
@@ -63,6 +70,7 @@ def sample_bundles(positives: pd.DataFrame, negatives: pd.DataFrame, window_arti
             for b, n in needs.items():
                 negative_budget[b] -= n
             accepted += 1
+            asked |= {(subj, pred, obj) for pred in group["pred"]}
             chosen_rows.append((window, pid, group))
     splits: dict[str, list] = {"dev": [], "test": []}
     positive_rows = positives.set_index("id")
