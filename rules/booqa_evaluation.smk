@@ -58,6 +58,8 @@ rule score_booqa:
     params:
         cap_sns_zh=config["evaluation"]["evidence_cap_ss_zh"],
         lookup=graph_lookup(),
+        lm_pooling=config["evaluation"]["lm_pooling"],
+        lm_window=config["evaluation"]["lm_window"],
         max_length=config["training"]["max_length"],
         seed=config["seed"],
     log:

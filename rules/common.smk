@@ -187,7 +187,10 @@ def booqa_method_inputs(wildcards):
     family, detail = METHODS[wildcards.method]
     evidence = f"results/{wildcards.lang}/evidence/{wildcards.split}{'.tfidf' if detail == 'tfidf' else ''}.parquet"
     if family == "lm":
-        return {"evidence": evidence, "model": model_directory(config["evaluation"]["lm_encoder"])}
+        inputs = {"evidence": evidence, "model": model_directory(config["evaluation"]["lm_encoder"])}
+        if detail == "sent" and wildcards.lang == "en":
+            inputs["wordnet"] = "resources/nltk_data"  # the authors match argument mentions through WordNet lemmas
+        return inputs
     if family == "sns":
         variant, subset = detail
         return {"evidence": evidence, "model": f"results/models/{MAIN_LM}/{variant}/{subset}/best"}

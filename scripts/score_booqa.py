@@ -19,10 +19,8 @@ family, detail = METHODS[method]
 entries = pd.read_parquet(snakemake.input.split)
 evidence = pd.read_parquet(snakemake.input.evidence)
 if family == "lm":
-    from directional_inference.encoders import SentenceEncoder
-
-    pooling = "cls" if snakemake.config["evaluation"]["lm_pooling"] == "cls" else "mean"
-    scores, ratio = booqa_scoring.lm_cosine(entries, evidence, SentenceEncoder(snakemake.input.model, pooling=pooling), lang, detail)
+    scores, ratio = booqa_scoring.lm_scores(entries, evidence, snakemake.input.model, lang, detail, pooling=params.lm_pooling[detail],
+                                            window=params.lm_window[lang], nltk_data=snakemake.input.get("wordnet"))
 elif family == "sns":
     from directional_inference.sns import PromptScorer
 

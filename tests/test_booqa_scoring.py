@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from directional_inference.booqa_scoring import graph_scores, lm_cosine, prompt_model
+from directional_inference.booqa_scoring import graph_scores, lm_cosine, predicate_offsets, prompt_model, sentence_window
 
 ENTRIES = pd.DataFrame([
     {"id": "e1", "subj": "apple", "pred": "own", "obj": "beats", "subj_type": "organization", "obj_type": "organization", "proposition": "apple own beats"},
@@ -22,7 +22,7 @@ EVIDENCE = pd.DataFrame([
 ])
 
 
-def fake_encode(texts):
+def fake_encode(texts, spans=None):
     """Bag of characters, normalised: similar strings get high cosine."""
     vectors = np.zeros((len(texts), 128))
     for row, text in enumerate(texts):
@@ -45,6 +45,68 @@ def test_lm_cosine_takes_the_max_and_floors_entries_without_evidence():
     assert list(tfidf_scores) == pytest.approx([1.0, -1.0, -1.0])
     with pytest.raises(ValueError, match="retrieval"):
         lm_cosine(ENTRIES, EVIDENCE, fake_encode, "en", retrieval="bm25")
+
+
+def test_rel_texts_carry_the_predicate_span_and_sentences_none():
+    seen = []
+
+    def recording(texts, spans):
+        seen.extend(zip(texts, spans))
+        return fake_encode(texts)
+
+    lm_cosine(ENTRIES, EVIDENCE, recording, "en")
+    spans = dict(seen)
+    assert spans["apple acquire beats"] == (6, 13) and "apple acquire beats"[6:13] == "acquire"
+    assert spans["beats join apple"] == (6, 10) and spans["apple own beats"] == (6, 9)
+    chinese = pd.Series(["阿里巴巴"]), pd.Series(["收购"])
+    assert predicate_offsets(*chinese, "zh") == [(4, 6)]
+    seen.clear()
+    lm_cosine(ENTRIES, EVIDENCE, recording, "en", retrieval="sent")
+    assert dict(seen)["Apple acquired Beats."] == (0, 0)  # a sentence has no predicate span
+
+
+def test_long_sentences_are_cut_around_the_argument_mentions():
+    words = [f"w{k}" for k in range(20)]
+    words[3], words[10], words[11], words[14] = "Apple", "Beats,", "Inc.", "Apple"  # "Beats," at 10; Apple at 3 and 14
+    sentence = " ".join(words)
+    # closest mentions: Beats at 10 and Apple at 14 -> middle 12 -> tokens 9..14 for a window of 6
+    assert sentence_window(sentence, "apple", "beats", "en", 6) == " ".join(words[9:15])
+    assert sentence_window(sentence, "apple", "nothing", "en", 6) == " ".join(words[:6])  # an argument not found: the start
+    assert sentence_window(sentence, "apple", "beats", "en", 30) == sentence  # short enough: whole
+    lemmas = sentence_window("the firms " + " ".join(words), "firm", "apple", "en", 6, lemmatize=lambda w: w.rstrip("s"))
+    assert lemmas.split()[0:2] == ["the", "firms"]  # "firms" matches "firm" through the lemmatiser; Apple at 5 -> middle 3
+    # Chinese counts characters: subject at 10, object at 16 (mention starts, as the authors) -> middle 13 -> 9..16
+    assert sentence_window("甲" * 10 + "阿里巴巴收购网易" + "乙" * 10, "阿里巴巴", "网易", "zh", 8) == "甲阿里巴巴收购网"
+    # tfidf sentences keep their first tokens
+    tfidf = pd.DataFrame([{"entry": "e1", "article_id": "a1", "sentence": sentence}])
+    seen = []
+    lm_cosine(ENTRIES, tfidf, lambda texts, spans: (seen.extend(texts), fake_encode(texts))[1], "en", retrieval="tfidf", window=4)
+    assert " ".join(words[:4]) in seen
+
+
+def test_span_mean_pools_the_predicate_word_pieces(tmp_path):
+    import torch
+    from transformers import AutoModel, AutoTokenizer
+
+    from directional_inference.encoders import SentenceEncoder
+    from directional_inference.models import build_tiny_model
+
+    model_dir = build_tiny_model({"hidden_size": 16, "layers": 1, "heads": 2, "vocab_size": 200},
+                                 ["apple acquire beats", "beats join apple"], tmp_path / "tiny", seed=1)
+    text, span = "apple acquire beats", (6, 13)
+    pooled = SentenceEncoder(model_dir, pooling="span_mean")([text], [span])[0]
+    tokenizer, model = AutoTokenizer.from_pretrained(model_dir), AutoModel.from_pretrained(model_dir).eval()
+    batch = tokenizer([text], return_offsets_mapping=True, return_tensors="pt")
+    offsets = batch.pop("offset_mapping")[0].tolist()
+    rows = [k for k, (a, b) in enumerate(offsets) if b > a and a < span[1] and b > span[0]]
+    assert rows and all(text[offsets[k][0]:offsets[k][1]] in "acquire" for k in rows)  # the predicate's pieces, nothing else
+    with torch.no_grad():
+        expected = torch.nn.functional.normalize(model(**batch).last_hidden_state[0, rows].mean(0), dim=-1).numpy()
+    assert np.allclose(pooled, expected, atol=1e-6)
+    cls = SentenceEncoder(model_dir, pooling="cls")([text])[0]
+    assert not np.allclose(pooled, cls, atol=1e-3)
+    with pytest.raises(ValueError, match="span"):
+        SentenceEncoder(model_dir, pooling="span_mean")([text])
 
 
 class FixedScorer:

@@ -4,7 +4,8 @@ the entry's score is the maximum over its evidence, and an entry without evidenc
 Every scorer works on deduplicated (premise, hypothesis) pairs and reports the deduplication ratio.
 
 * ``lm_cosine``: unsupervised LM, cosine between encodings of the evidence (a rendered relation, ``rel``, its
-  host sentence, ``sent``, or a sentence of the top TF-IDF articles, ``tfidf``) and of the hypothesis proposition;
+  host sentence, ``sent``, or a sentence of the top TF-IDF articles, ``tfidf``) and of the hypothesis proposition
+  (the authors' poolings: the mean of the predicate's word-pieces for ``rel``, [CLS] for the others);
 * ``prompt_model``: an S&S model (premise = evidence relation, hypothesis = the entry), score (s + 1) / 2;
 * ``graph``: the edge weight evidence predicate -> hypothesis predicate in an entailment graph, typed with the
   entry's types in the evidence's argument order, as a vectorised join, with the authors' fuzzy back-off to
@@ -34,22 +35,129 @@ def _dedup_report(name: str, pairs: int, unique: int) -> float:
     return ratio
 
 
-def lm_cosine(entries: pd.DataFrame, evidence: pd.DataFrame, encode, lang: str, retrieval: str = "rel") -> tuple[np.ndarray, float]:
-    """Max cosine of each entry's evidence with its proposition; -1 without evidence. Returns (scores, dedup ratio)."""
+def predicate_offsets(subj: pd.Series, pred: pd.Series, lang: str) -> list[tuple[int, int]]:
+    """Character span of the predicate in each ``render``-ed relation."""
+    gap = 1 if lang == "en" else 0
+    starts = subj.str.len().to_numpy() + gap
+    return list(zip(starts.tolist(), (starts + pred.str.len().to_numpy()).tolist()))
+
+
+_PUNCTUATION = "".join(chr(c) for c in range(0x21, 0x7F) if not chr(c).isalnum())
+
+
+def sentence_window(sentence: str, subj: str, obj: str, lang: str, size: int, lemmatize=None) -> str:
+    """The authors' context span of a long sentence for the ``sent`` LM baseline: English, whitespace tokens (tokens
+    of only punctuation longer than 2 characters dropped); if there are more than ``size``, the ``size`` tokens
+    centred between the closest mentions of the subject and the object (matched word by word after ``lemmatize``,
+    surrounding punctuation ignored), else the first ``size``; Chinese, the same over characters."""
+    if lang == "zh":
+        units, subj_at, obj_at = sentence, _string_matches(sentence, subj), _string_matches(sentence, obj)
+    else:
+        units = [t for t in sentence.split(" ") if t and not (len(t) > 2 and all(c in _PUNCTUATION for c in t))]
+        lemma = lemmatize or str.lower
+        normal = [lemma(t.strip(_PUNCTUATION).lower()) for t in units]
+        subj_at = _token_matches(normal, [lemma(w) for w in subj.lower().split()])
+        obj_at = _token_matches(normal, [lemma(w) for w in obj.lower().split()])
+    joiner = "" if lang == "zh" else " "
+    if len(units) <= size:
+        return joiner.join(units)
+    if not subj_at or not obj_at:
+        return joiner.join(units[:size])
+    best = None
+    for s in subj_at:
+        for o in obj_at:
+            if best is None or abs(s - o) < best[0]:
+                best = (abs(s - o), s, o)
+    middle, half = (best[1] + best[2]) // 2, size // 2
+    if middle < half:
+        return joiner.join(units[:size])
+    if middle > len(units) - half:
+        return joiner.join(units[len(units) - size:])
+    return joiner.join(units[middle - half : middle + half])
+
+
+def _token_matches(tokens: list[str], pattern: list[str]) -> list[int]:
+    """Starts of the non-overlapping left-to-right occurrences of ``pattern`` in ``tokens``."""
+    found, k = [], 0
+    while pattern and k + len(pattern) <= len(tokens):
+        if tokens[k : k + len(pattern)] == pattern:
+            found.append(k)
+            k += len(pattern)
+        else:
+            k += 1
+    return found
+
+
+def _string_matches(text: str, pattern: str) -> list[int]:
+    found, k = [], text.find(pattern) if pattern else -1
+    while k >= 0:
+        found.append(k)
+        k = text.find(pattern, k + len(pattern))
+    return found
+
+
+def lm_cosine(entries: pd.DataFrame, evidence: pd.DataFrame, encode, lang: str, retrieval: str = "rel", *,
+              window: int = 64, lemmatize=None) -> tuple[np.ndarray, float]:
+    """Max cosine of each entry's evidence with its proposition; -1 without evidence. Returns (scores, dedup ratio).
+
+    The texts, as the authors' three variants build them (paper, Appendix G): ``rel``, the evidence relation rebuilt
+    as "subj pred obj"; ``sent``, its host sentence (``sentence_window`` of ``window`` tokens when longer); ``tfidf``,
+    a sentence of a top TF-IDF article (its first ``window`` tokens). The hypothesis is the entry's proposition.
+    ``encode(texts, spans)`` gets the character span of the predicate of every rebuilt relation (None for sentences):
+    an encoder with ``span_mean`` pooling averages the predicate's word-pieces, as the authors' ``rel`` variant does.
+    """
     if retrieval not in ("rel", "sent", "tfidf"):
         raise ValueError(f"retrieval must be 'rel', 'sent' or 'tfidf', not {retrieval!r}")
-    premises = render(evidence["subj"], evidence["pred"], evidence["obj"], lang) if retrieval == "rel" else evidence["sentence"]
-    hypotheses = evidence["entry"].map(dict(zip(entries["id"], entries["proposition"])))
-    texts = pd.unique(pd.concat([premises, hypotheses, entries["proposition"]], ignore_index=True))
-    index = {text: k for k, text in enumerate(texts)}
-    vectors = encode(list(texts)) if len(texts) else np.zeros((0, 1))
-    pairs = pd.DataFrame({"p": premises.map(index).to_numpy(), "h": hypotheses.map(index).to_numpy()})
+    if retrieval == "rel":
+        premises = render(evidence["subj"], evidence["pred"], evidence["obj"], lang)
+        premise_spans = predicate_offsets(evidence["subj"], evidence["pred"], lang)
+    elif retrieval == "sent":
+        premises = pd.Series([sentence_window(t, s, o, lang, window, lemmatize)
+                              for t, s, o in zip(evidence["sentence"], evidence["subj"], evidence["obj"])], index=evidence.index, dtype=object)
+        premise_spans = None
+    else:
+        cut = (lambda t: t[:window]) if lang == "zh" else (lambda t: " ".join([w for w in t.split(" ") if w][:window]))
+        premises, premise_spans = evidence["sentence"].map(cut), None
+    by_id = entries.set_index("id")
+    propositions = render(entries["subj"], entries["pred"], entries["obj"], lang)
+    proposition_spans = predicate_offsets(entries["subj"], entries["pred"], lang)
+    texts = {}  # (text, span) -> row of the encodings
+
+    def codes(values, spans) -> np.ndarray:
+        spans = spans if spans is not None else [(0, 0)] * len(values)
+        return np.array([texts.setdefault((text, tuple(span)), len(texts)) for text, span in zip(values, spans)], dtype=np.int64)
+
+    premise_codes = codes(list(premises), premise_spans)
+    entry_codes = codes(list(propositions), proposition_spans)
+    hypothesis_codes = entry_codes[by_id.index.get_indexer(evidence["entry"])] if len(evidence) else np.zeros(0, dtype=np.int64)
+    keys = list(texts)
+    vectors = (encode([t for t, _ in keys], [span for _, span in keys]) if keys else np.zeros((0, 1)))
+    pairs = pd.DataFrame({"p": premise_codes, "h": hypothesis_codes})
     unique = pairs.drop_duplicates()
     ratio = _dedup_report(f"lm_cosine[{retrieval}]", len(pairs), len(unique))
     cosines = np.einsum("ij,ij->i", vectors[unique["p"].to_numpy()], vectors[unique["h"].to_numpy()]) if len(unique) else np.zeros(0)
     lookup = dict(zip(zip(unique["p"], unique["h"]), cosines))
     scores = np.array([lookup[key] for key in zip(pairs["p"], pairs["h"])], dtype=np.float64)
     return max_over_evidence(entries, evidence, scores, floor=-1.0), ratio
+
+
+def lm_scores(entries: pd.DataFrame, evidence: pd.DataFrame, model_dir, lang: str, retrieval: str, *, pooling: str, window: int,
+              nltk_data=None) -> tuple[np.ndarray, float]:
+    """``lm_cosine`` with the encoder of ``model_dir`` (``pooling``: predicate_mean, cls or mean) and, given an NLTK
+    data root, WordNet's noun lemmas for matching argument mentions in sentences (as the authors' WordNetLemmatizer)."""
+    from .encoders import SentenceEncoder
+
+    lemmatize = None
+    if nltk_data:
+        from .wordnet import open_wordnet
+
+        wordnet = open_wordnet(nltk_data)
+
+        def lemmatize(word: str) -> str:
+            return wordnet.morphy(word, "n") or word
+
+    encoder = SentenceEncoder(model_dir, pooling={"predicate_mean": "span_mean"}.get(pooling, pooling))
+    return lm_cosine(entries, evidence, encoder, lang, retrieval, window=window, lemmatize=lemmatize)
 
 
 def prompt_model(entries: pd.DataFrame, evidence: pd.DataFrame, scorer, lang: str, batch_size: int = 32) -> tuple[np.ndarray, float]:

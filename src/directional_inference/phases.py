@@ -110,7 +110,7 @@ PHASES = (
         outs=("results/booqa_scores", "results/en/evidence", "results/zh/evidence"),
         upstream=("resources", "corpus", "relations", "booqa", "training", "graphs"),
         params=("seed", "training.max_length", "evaluation.evidence_cap", "evaluation.evidence_cap_ss_zh", "evaluation.model_languages",
-                "evaluation.lm_encoder", "evaluation.lm_retrieval", "evaluation.lm_pooling", "evaluation.tfidf_top_articles",
+                "evaluation.lm_encoder", "evaluation.lm_retrieval", "evaluation.lm_pooling", "evaluation.lm_window", "evaluation.tfidf_top_articles",
                 "evaluation.tfidf_sentences_per_article", "graphs.fuzzy_backoff", "graphs.fuzzy_top", "graphs.fuzzy_min_count", "graphs.measures"),
         modules=("sns.py", "levyholt.py", "evidence.py", "booqa_scoring.py", "booqa_methods.py", "encoders.py", "relations.py"),
     ),
