@@ -61,12 +61,15 @@ rule score_booqa:
         lm_pooling=config["evaluation"]["lm_pooling"],
         lm_window=config["evaluation"]["lm_window"],
         max_length=config["training"]["max_length"],
+        precision=config["training"]["precision"],
+        sym_sns_prompts=config["evaluation"]["sym_sns_prompts"],
+        torch_threads=config["training"]["threads"],
         seed=config["seed"],
     log:
         phase_log("evaluation", "score_booqa", "{lang}/{split}/{method}"),
     benchmark:
         phase_benchmark("evaluation", "score_booqa", "{lang}/{split}/{method}")
-    threads: 2
+    threads: config["training"]["threads"]
     resources:
         mem_mb=6000,
         runtime=240,

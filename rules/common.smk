@@ -9,13 +9,15 @@ sys.path.insert(0, os.path.join(workflow.basedir, "src"))
 from directional_inference.booqa_methods import BOOQA_TABLES, METHODS, booqa_score_path, methods_for  # noqa: E402
 from directional_inference.experiments import (  # noqa: E402
     TABLE3_TRAINED_ON,
+    chinese_trained_models,
     data_directory,
+    language_subset,
     levyholt_score_path,
     levyholt_scorings,
     trained_models,
 )
 from directional_inference.inputs import datasets as downloadable_datasets  # noqa: E402
-from directional_inference.levyholt import ALL_SUBSETS, SPLITS  # noqa: E402
+from directional_inference.levyholt import ALL_SUBSETS, CHINESE_PREFIX, CHINESE_SUBSETS, SPLITS, subset_conventions  # noqa: E402
 from directional_inference.phases import PHASES, phase  # noqa: E402
 from directional_inference.sns import VARIANTS  # noqa: E402
 
@@ -26,7 +28,12 @@ TINY_MODELS = sorted(a for a, spec in config["models"].items() if isinstance(spe
 
 
 LEVYHOLT_SETS = list(ALL_SUBSETS) + ["sherliic"]
-TABLE3_LANGUAGES = [lang for lang in config["booqa"]["languages"] if lang in config["evaluation"]["model_languages"]]
+CHINESE_LEVYHOLT_SETS = [CHINESE_PREFIX + subset for subset in CHINESE_SUBSETS]
+# S&S models per language: English ones fine-tuned on LevyHolt, Chinese ones on the (user-supplied) Chinese LevyHolt
+LANGUAGE_MODELS = {"en": config["training"]["language_models"], "zh": config["training"]["language_models_zh"]}
+MAIN_LMS = {lang: models[0] for lang, models in LANGUAGE_MODELS.items() if models}
+SNS_LANGUAGES = sorted(MAIN_LMS)
+TABLE3_LANGUAGES = [lang for lang in config["booqa"]["languages"] if lang in SNS_LANGUAGES]
 
 
 wildcard_constraints:
@@ -38,7 +45,7 @@ wildcard_constraints:
     split="dev|test",
     method="|".join(METHODS),
     variant="|".join(VARIANTS),
-    subset="|".join(LEVYHOLT_SETS),
+    subset="|".join(LEVYHOLT_SETS + CHINESE_LEVYHOLT_SETS),
     test="|".join(LEVYHOLT_SETS),
     trial=r"\d+",
     trained_on="|".join(TABLE3_TRAINED_ON),
@@ -65,9 +72,15 @@ def model_spec(wildcards):
     return spec["tiny"] if isinstance(spec, dict) else spec
 
 
+def tiny_model_texts(wildcards):
+    """The LevyHolt whose phrases a tiny model's tokenizer learns: English, or the Chinese one."""
+    return "resources/levyholt-zh" if model_spec(wildcards).get("language") == "zh" else "resources/levyholt"
+
+
 def used_models():
     """Every model alias some phase of this config uses."""
-    used = set(config["training"]["language_models"]) | set(PRETRAINED_MODELS) | {config["evaluation"]["lm_encoder"]}
+    used = set(config["training"]["language_models"]) | set(config["training"]["language_models_zh"]) | set(PRETRAINED_MODELS)
+    used |= {alias for alias in (config["evaluation"]["lm_encoder"], config["evaluation"]["lm_encoder_zh"]) if alias}
     if config["booqa"]["wsd"] == "gloss_similarity":
         used.add(config["booqa"]["wsd_encoder"])
     return sorted(used)
@@ -79,6 +92,8 @@ def all_resources():
     targets += [corpus_directory(lang) for lang in config["booqa"]["languages"]]
     if "wordnet-3.0" in config["resources"]["datasets"]:
         targets.append("resources/nltk_data")
+    if "zh" in SNS_LANGUAGES:
+        targets.append("resources/levyholt-zh")
     targets += [model_directory(alias) for alias in used_models()]
     return sorted(set(targets))
 
@@ -87,6 +102,14 @@ def levyholt_data_files():
     """Every TSV the LevyHolt phase writes: subsets, their hypothesis-only variants, SherLIiC."""
     names = [n for s in ALL_SUBSETS for n in (s, f"{s}_hyponly")] + ["sherliic"]
     return [f"results/levyholt/{name}/{split}.tsv" for name in names for split in SPLITS]
+
+
+def chinese_levyholt_files():
+    """Every TSV of the Chinese LevyHolt sets (when Chinese S&S models are configured)."""
+    if "zh" not in SNS_LANGUAGES:
+        return []
+    names = [n for s in CHINESE_LEVYHOLT_SETS for n in (s, f"{s}_hyponly")]
+    return ["results/levyholt/zh_subsets.csv"] + [f"results/levyholt/{name}/{split}.tsv" for name in names for split in SPLITS]
 
 
 def levyholt_file(variant, subset, split):
@@ -115,13 +138,17 @@ def model_run(wildcards):
     return f"results/models/{wildcards.lm}/{wildcards.variant}/{wildcards.subset}"
 
 
-def trial_outputs(wildcards):
-    """Dev scores and weights of every trial of one search."""
-    run = model_run(wildcards)
+def trial_files(run):
+    """Dev scores, dev evaluations and weights of every trial of the search in directory ``run``."""
     return {
         "dev_scores": [f"{run}/trial-{k}/dev_scores.parquet" for k in trial_ids()],
+        "evaluations": [f"{run}/trial-{k}/evaluations.csv" for k in trial_ids()],
         "weights": [f"{run}/trial-{k}/model" for k in trial_ids()],
     }
+
+
+def trial_outputs(wildcards):
+    return trial_files(model_run(wildcards))
 
 
 def levyholt_scores_of(lm):
@@ -167,13 +194,23 @@ def wsd_encoder_directory(wildcards):
     return []
 
 
-MAIN_LM = config["training"]["language_models"][0]
+MAIN_LM = MAIN_LMS["en"]
+
+
+def lm_encoder(lang):
+    """Alias of the unsupervised LM encoder of a language."""
+    return (config["evaluation"]["lm_encoder_zh"] if lang == "zh" else None) or config["evaluation"]["lm_encoder"]
 
 
 def booqa_methods(lang):
     """BoOQA methods that can run for a language under this config."""
     ev, graphs = config["evaluation"], config["graphs"]
-    return methods_for(lang, ev["model_languages"], graphs["measures"], ev["lm_retrieval"])
+    return methods_for(lang, ev["model_languages"], graphs["measures"], ev["lm_retrieval"], SNS_LANGUAGES)
+
+
+def booqa_models():
+    """Model of each method family per language, as the BoOQA tables print them."""
+    return {"lm": {lang: lm_encoder(lang) for lang in ("en", "zh")}, "sns": MAIN_LMS}
 
 
 def graph_lookup():
@@ -187,13 +224,14 @@ def booqa_method_inputs(wildcards):
     family, detail = METHODS[wildcards.method]
     evidence = f"results/{wildcards.lang}/evidence/{wildcards.split}{'.tfidf' if detail == 'tfidf' else ''}.parquet"
     if family == "lm":
-        inputs = {"evidence": evidence, "model": model_directory(config["evaluation"]["lm_encoder"])}
+        inputs = {"evidence": evidence, "model": model_directory(lm_encoder(wildcards.lang))}
         if detail == "sent" and wildcards.lang == "en":
             inputs["wordnet"] = "resources/nltk_data"  # the authors match argument mentions through WordNet lemmas
         return inputs
     if family == "sns":
         variant, subset = detail
-        return {"evidence": evidence, "model": f"results/models/{MAIN_LM}/{variant}/{subset}/best"}
+        lang_subset = language_subset(subset, wildcards.lang)
+        return {"evidence": evidence, "model": f"results/models/{MAIN_LMS[wildcards.lang]}/{variant}/{lang_subset}/best"}
     return {"evidence": evidence, "graph": f"results/{wildcards.lang}/graphs/for_{wildcards.split}.parquet"}
 
 
@@ -209,13 +247,11 @@ def booqa_table_scores(wildcards):
 
 
 def trained_model_files():
-    """selection.csv and best/ of every search (language model x variant x training subset)."""
-    files = []
-    for lm in config["training"]["language_models"]:
-        for variant, subset in trained_models():
-            run = f"results/models/{lm}/{variant}/{subset}"
-            files += [f"{run}/selection.csv", f"{run}/best"]
-    return files
+    """selection.csv and best/ of every search (language model x variant x training subset), English and Chinese."""
+    searches = [(lm, v, s) for lm in LANGUAGE_MODELS["en"] for v, s in trained_models()]
+    if "zh" in SNS_LANGUAGES:
+        searches += [(lm, v, s) for lm in LANGUAGE_MODELS["zh"] for v, s in chinese_trained_models()]
+    return [f"results/models/{lm}/{v}/{s}/{name}" for lm, v, s in searches for name in ("selection.csv", "best")]
 
 
 def phase_targets(name):
@@ -233,7 +269,7 @@ def phase_targets(name):
         files = [f"results/{lang}/booqa/{n}" for lang in config["booqa"]["languages"] for n in names]
         return files + [f"results/{lang}/booqa_hyponly/{s}.tsv" for lang in config["booqa"]["languages"] for s in SPLITS]
     if name == "levyholt":
-        return ["results/levyholt/subgroups.csv", "results/levyholt/subsets.csv"] + levyholt_data_files()
+        return ["results/levyholt/subgroups.csv", "results/levyholt/subsets.csv"] + levyholt_data_files() + chinese_levyholt_files()
     if name == "training":
         return ["results/models/hyperparameters.csv"] + trained_model_files()
     if name == "evaluation":
@@ -241,7 +277,7 @@ def phase_targets(name):
     if name == "booqa_evaluation":
         return booqa_score_files()
     if name == "robustness":
-        selections = [f"results/robustness/{lang}/{MAIN_LM}/{n}" for lang in TABLE3_LANGUAGES for n in ("selection.csv", "best")]
+        selections = [f"results/robustness/{lang}/{MAIN_LMS[lang]}/{n}" for lang in TABLE3_LANGUAGES for n in ("selection.csv", "best")]
         return selections + robustness_score_files()
     if name == "graphs":
         return [f"results/{lang}/graphs/for_{split}.parquet" for lang in config["booqa"]["languages"] for split in ("dev", "test")]
@@ -250,31 +286,50 @@ def phase_targets(name):
 
 def is_symmetric(wildcards):
     """'S&S adds every prompt with premise and hypothesis swapped."""
-    return wildcards.variant == "sns_sym"
+    return wildcards.get("variant") == "sns_sym"
+
+
+def trial_settings(wildcards):
+    """TrainingSettings of one trial: training.* with the model's batch size and accumulation factor for its variant
+    (the authors' scripts: large models take smaller batches and scaled accumulation)."""
+    training = config["training"]
+    batching = training["model_batching"].get(wildcards.lm, {})
+    prefix = "symmetric_" if is_symmetric(wildcards) else ""
+    return {
+        "epochs": training["epochs"],
+        "batch_size": batching.get(f"{prefix}batch_size", training["batch_size"]),
+        "accumulation_factor": batching.get(f"{prefix}accumulation_factor", 1.0),
+        "max_length": training["max_length"],
+        "seed": config["seed"],
+        "symmetric": is_symmetric(wildcards),
+        "lang": "zh" if wildcards.get("subset", "").startswith(CHINESE_PREFIX) else wildcards.get("lang", "en"),
+        "evaluations_per_epoch": training["evaluations_per_epoch"],
+        "precision": training["precision"],
+    }
 
 
 def robustness_trial_outputs(wildcards):
-    run = f"results/robustness/{wildcards.lang}/{wildcards.lm}"
-    return {
-        "dev_scores": [f"{run}/trial-{k}/dev_scores.parquet" for k in trial_ids()],
-        "weights": [f"{run}/trial-{k}/model" for k in trial_ids()],
-    }
+    return trial_files(f"results/robustness/{wildcards.lang}/{wildcards.lm}")
+
+
+def wildcard_lang(wildcards):
+    return wildcards.lang
 
 
 def robustness_model(wildcards):
     """Table 3: the H-only model trained on BoOQA dev, or a LevyHolt H-only model."""
     if wildcards.trained_on == "booqa":
         return f"results/robustness/{wildcards.lang}/{wildcards.lm}/best"
-    return f"results/models/{wildcards.lm}/hyponly/{wildcards.trained_on}/best"
+    return f"results/models/{wildcards.lm}/hyponly/{language_subset(wildcards.trained_on, wildcards.lang)}/best"
 
 
 def robustness_score_files():
-    return [f"results/robustness/{lang}/scores/{MAIN_LM}/{t}.parquet" for lang in TABLE3_LANGUAGES for t in TABLE3_TRAINED_ON]
+    return [f"results/robustness/{lang}/scores/{MAIN_LMS[lang]}/{t}.parquet" for lang in TABLE3_LANGUAGES for t in TABLE3_TRAINED_ON]
 
 
 def check_model_aliases():
     """Every alias listed in training.language_models must be defined under models."""
-    unknown = sorted(set(config["training"]["language_models"]) - set(config["models"]))
+    unknown = sorted(set(config["training"]["language_models"] + config["training"]["language_models_zh"]) - set(config["models"]))
     if unknown:
         raise ValueError(
             f"config key training.language_models names {unknown}, which are not defined under 'models' "

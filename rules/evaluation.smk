@@ -10,11 +10,14 @@ rule score_levyholt:
     params:
         max_length=config["training"]["max_length"],
         symmetric=is_symmetric,
+        lang="en",
+        precision=config["training"]["precision"],
+        torch_threads=config["training"]["threads"],
     log:
         phase_log("evaluation", "score_levyholt", "{test}/{lm}/{variant}/{subset}"),
     benchmark:
         phase_benchmark("evaluation", "score_levyholt", "{test}/{lm}/{variant}/{subset}")
-    threads: 2
+    threads: config["training"]["threads"]
     resources:
         mem_mb=4000,
         runtime=120,

@@ -12,6 +12,10 @@ rule build_levyholt_subsets:
     params:
         source=config["levyholt"]["source"],
         seed=config["levyholt"]["split_seed"],
+        authors_subsets=config["levyholt"]["authors_files_for"],
+        resplit=config["levyholt"]["directional_resplit"],
+        dev_pairs=config["levyholt"]["directional_dev_pairs"],
+        premise=config["hypothesis_only"]["premise"]["en"],
         limits={
             "train": config["levyholt"]["max_train"],
             "dev": config["levyholt"]["max_dev"],
@@ -29,3 +33,32 @@ rule build_levyholt_subsets:
         "../envs/workflow.yaml"
     script:
         "../scripts/build_levyholt_subsets.py"
+
+
+rule build_chinese_levyholt_subsets:
+    input:
+        "resources/levyholt-zh",
+    output:
+        table="results/levyholt/zh_subsets.csv",
+        files=[f for f in chinese_levyholt_files() if f.endswith(".tsv")],
+    params:
+        seed=config["levyholt"]["split_seed"],
+        limits={
+            "train": config["levyholt"]["max_train"],
+            "dev": config["levyholt"]["max_dev"],
+            "test": config["levyholt"]["max_test"],
+        },
+        dev_pairs=config["levyholt"]["directional_dev_pairs"],
+        premise=config["hypothesis_only"]["premise"]["zh"],
+    log:
+        phase_log("levyholt", "build_chinese_levyholt_subsets", "all"),
+    benchmark:
+        phase_benchmark("levyholt", "build_chinese_levyholt_subsets", "all")
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=10,
+    conda:
+        "../envs/workflow.yaml"
+    script:
+        "../scripts/build_chinese_levyholt_subsets.py"

@@ -61,6 +61,25 @@ rule collect_clue_news:
         "../scripts/collect_clue_news.py"
 
 
+rule collect_chinese_levyholt:
+    output:
+        directory("resources/levyholt-zh"),
+    params:
+        source=config["resources"]["levyholt_zh"],
+    log:
+        phase_log("resources", "collect_chinese_levyholt", "levyholt-zh"),
+    benchmark:
+        phase_benchmark("resources", "collect_chinese_levyholt", "levyholt-zh")
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=10,
+    conda:
+        "../envs/workflow.yaml"
+    script:
+        "../scripts/collect_chinese_levyholt.py"
+
+
 rule fetch_model:
     output:
         directory("resources/models/{model}"),
@@ -84,7 +103,7 @@ rule fetch_model:
 
 rule build_tiny_model:
     input:
-        texts="resources/levyholt",
+        texts=tiny_model_texts,
     output:
         directory("resources/models/{model}"),
     wildcard_constraints:

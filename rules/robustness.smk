@@ -10,19 +10,18 @@ rule train_booqa_hyponly_trial:
         dev="results/{lang}/booqa_hyponly/dev.tsv",
     output:
         dev_scores="results/robustness/{lang}/{lm}/trial-{trial}/dev_scores.parquet",
+        evaluations="results/robustness/{lang}/{lm}/trial-{trial}/evaluations.csv",
         weights=temp(directory("results/robustness/{lang}/{lm}/trial-{trial}/model")),
     params:
         checkpoint_dir=".checkpoints/robustness/{lang}/{lm}/trial-{trial}",
-        epochs=config["training"]["epochs"],
-        batch_size=config["training"]["batch_size"],
-        max_length=config["training"]["max_length"],
-        seed=config["seed"],
-        symmetric=False,
+        settings=trial_settings,
+        selection_floor=config["training"]["selection_precision_floor"],
+        torch_threads=config["training"]["threads"],
     log:
         phase_log("robustness", "train_booqa_hyponly_trial", "{lang}/{lm}/trial-{trial}"),
     benchmark:
         phase_benchmark("robustness", "train_booqa_hyponly_trial", "{lang}/{lm}/trial-{trial}")
-    threads: 2
+    threads: config["training"]["threads"]
     resources:
         mem_mb=6000,
         runtime=240,
@@ -65,11 +64,14 @@ rule score_booqa_hyponly:
     params:
         max_length=config["training"]["max_length"],
         symmetric=False,
+        lang=wildcard_lang,
+        precision=config["training"]["precision"],
+        torch_threads=config["training"]["threads"],
     log:
         phase_log("robustness", "score_booqa_hyponly", "{lang}/{lm}/{trained_on}"),
     benchmark:
         phase_benchmark("robustness", "score_booqa_hyponly", "{lang}/{lm}/{trained_on}")
-    threads: 2
+    threads: config["training"]["threads"]
     resources:
         mem_mb=4000,
         runtime=120,

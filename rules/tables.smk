@@ -12,6 +12,7 @@ rule make_levyholt_table:
         models=levyholt_model_infos,
         scale=config["scale"],
         auc_floor=config["evaluation"]["auc_precision_floor"],
+        conventions=subset_conventions(config["levyholt"]["source"], config["levyholt"]["authors_files_for"]),
     log:
         phase_log("tables", "make_levyholt_table", "{table}"),
     benchmark:
@@ -123,7 +124,8 @@ rule make_booqa_table:
     params:
         languages=config["booqa"]["languages"],
         runnable={lang: booqa_methods(lang) for lang in ["en", "zh"]},
-        model=MAIN_LM,
+        models=booqa_models(),
+        sns_languages=SNS_LANGUAGES,
         scale=config["scale"],
         auc_floor=config["evaluation"]["auc_precision_floor"],
     log:
@@ -147,7 +149,7 @@ rule make_table3:
         report("results/table3.csv", caption="../report/table3.rst", category="BoOQA"),
     params:
         languages=TABLE3_LANGUAGES,
-        model=MAIN_LM,
+        models=MAIN_LMS,
         scale=config["scale"],
     log:
         phase_log("tables", "make_table3", "all"),

@@ -33,20 +33,19 @@ rule train_sns_trial:
         dev=levyholt_dev_file,
     output:
         dev_scores="results/models/{lm}/{variant}/{subset}/trial-{trial}/dev_scores.parquet",
+        evaluations="results/models/{lm}/{variant}/{subset}/trial-{trial}/evaluations.csv",
         weights=temp(directory("results/models/{lm}/{variant}/{subset}/trial-{trial}/model")),
     params:
         # resumable state lives outside the declared outputs, which Snakemake deletes before a re-run
         checkpoint_dir=".checkpoints/{lm}/{variant}/{subset}/trial-{trial}",
-        epochs=config["training"]["epochs"],
-        batch_size=config["training"]["batch_size"],
-        max_length=config["training"]["max_length"],
-        seed=config["seed"],
-        symmetric=is_symmetric,
+        settings=trial_settings,
+        selection_floor=config["training"]["selection_precision_floor"],
+        torch_threads=config["training"]["threads"],
     log:
         phase_log("training", "train_sns_trial", "{lm}/{variant}/{subset}/trial-{trial}"),
     benchmark:
         phase_benchmark("training", "train_sns_trial", "{lm}/{variant}/{subset}/trial-{trial}")
-    threads: 2
+    threads: config["training"]["threads"]
     resources:
         mem_mb=6000,
         runtime=240,

@@ -13,4 +13,8 @@ write_levyholt_datasets(
     source=snakemake.params.source,
     seed=snakemake.params.seed,
     limits=snakemake.params.limits,
+    authors_subsets=snakemake.params.authors_subsets,
+    resplit=snakemake.params.resplit,
+    dev_pairs=snakemake.params.dev_pairs,
+    hypothesis_only_premise=(snakemake.params.premise, "", ""),
 )

@@ -2,6 +2,8 @@
 
 from directional_inference.models import build_tiny_model, levyholt_texts
 from directional_inference.rulelog import log_to_file
+from directional_inference.sns.prompts import template_texts
 
 log_to_file(snakemake.log[0])
-build_tiny_model(snakemake.params.spec, levyholt_texts(snakemake.input.texts), snakemake.output[0], seed=snakemake.params.seed)
+texts = levyholt_texts(snakemake.input.texts) + template_texts()
+build_tiny_model(snakemake.params.spec, texts, snakemake.output[0], seed=snakemake.params.seed)

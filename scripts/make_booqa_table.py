@@ -11,11 +11,12 @@ evaluation = snakemake.config["evaluation"]
 
 
 def why_not(method, lang):
-    return why_not_runnable(method, lang, evaluation["model_languages"], snakemake.config["graphs"]["measures"], evaluation["lm_retrieval"])
+    return why_not_runnable(method, lang, evaluation["model_languages"], snakemake.config["graphs"]["measures"], evaluation["lm_retrieval"],
+                            params.sns_languages)
 
 
 header, rows = booqa_table_rows(
     BOOQA_TABLES[snakemake.wildcards.booqa_table], params.languages, params.runnable, booqa_score_path,
-    model=params.model, scale=params.scale, auc_floor=params.auc_floor, why_not=why_not,
+    models=params.models, scale=params.scale, auc_floor=params.auc_floor, why_not=why_not,
 )
 write_csv(snakemake.output[0], header, rows)

@@ -7,7 +7,7 @@ from directional_inference.rulelog import log_to_file
 log_to_file(snakemake.log[0])
 params = snakemake.params
 header, rows = table3_rows(
-    params.languages, lambda lang, trained_on: f"results/robustness/{lang}/scores/{params.model}/{trained_on}.parquet",
-    model=params.model, scale=params.scale,
+    params.languages, lambda lang, trained_on: f"results/robustness/{lang}/scores/{params.models[lang]}/{trained_on}.parquet",
+    models=params.models, scale=params.scale,
 )
 write_csv(snakemake.output[0], header, rows)

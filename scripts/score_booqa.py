@@ -10,10 +10,10 @@ from directional_inference.booqa_methods import METHODS
 from directional_inference.evidence import cap_per_entry
 from directional_inference.rulelog import log_to_file
 
-log_to_file(snakemake.log[0])
-import torch  # noqa: E402
+from directional_inference.sns.training import set_threads
 
-torch.set_num_threads(snakemake.threads)
+log_to_file(snakemake.log[0])
+set_threads(snakemake.params.torch_threads)
 lang, method, params = snakemake.wildcards.lang, snakemake.wildcards.method, snakemake.params
 family, detail = METHODS[method]
 entries = pd.read_parquet(snakemake.input.split)
@@ -22,11 +22,12 @@ if family == "lm":
     scores, ratio = booqa_scoring.lm_scores(entries, evidence, snakemake.input.model, lang, detail, pooling=params.lm_pooling[detail],
                                             window=params.lm_window[lang], nltk_data=snakemake.input.get("wordnet"))
 elif family == "sns":
-    from directional_inference.sns import PromptScorer
+    from directional_inference.sns.model import PromptScorer
 
     if lang == "zh":  # the paper capped S&S evidence for Chinese
         evidence = cap_per_entry(evidence, "entry", params.cap_sns_zh, params.seed)
-    scorer = PromptScorer(snakemake.input.model, max_length=params.max_length, symmetric=detail[0] == "sns_sym")
+    symmetric = detail[0] == "sns_sym" and params.sym_sns_prompts == "symmetric"
+    scorer = PromptScorer(snakemake.input.model, max_length=params.max_length, symmetric=symmetric, lang=lang, precision=params.precision)
     scores, ratio = booqa_scoring.prompt_model(entries, evidence, scorer, lang)
 else:
     scores, ratio = booqa_scoring.graph_scores(entries, evidence, pd.read_parquet(snakemake.input.graph), detail, **params.lookup)

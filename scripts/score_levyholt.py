@@ -3,12 +3,13 @@
 from directional_inference.levyholt import read_subset_tsv
 from directional_inference.levyholt_tables import write_scores
 from directional_inference.rulelog import log_to_file
-from directional_inference.sns import PromptScorer
+from directional_inference.sns.model import PromptScorer
+from directional_inference.sns.training import set_threads
 
 log_to_file(snakemake.log[0])
-import torch  # noqa: E402
-
-torch.set_num_threads(snakemake.threads)
-scorer = PromptScorer(snakemake.input.model, max_length=snakemake.params.max_length, symmetric=snakemake.params.symmetric)
+params = snakemake.params
+set_threads(params.torch_threads)
+scorer = PromptScorer(snakemake.input.model, max_length=params.max_length, symmetric=params.symmetric, lang=params.lang,
+                      precision=params.precision)
 test = read_subset_tsv(snakemake.input.test)
 write_scores(snakemake.output[0], test, scorer.scores(test))

@@ -1,12 +1,14 @@
-"""Rules select_sns_model and select_booqa_hyponly_model: the trial with the best dev AUC (precision >= floor); selection.csv lists every trial."""
+"""Rules select_sns_model and select_booqa_hyponly_model: the trial with the best dev AUC (precision >= floor) at its best
+dev point; selection.csv lists every trial."""
 
 from directional_inference.rulelog import log_to_file
-from directional_inference.sns import read_trials, select_best_trial
+from directional_inference.sns.search import read_trials, select_best_trial
 
 log_to_file(snakemake.log[0])
 select_best_trial(
     read_trials(snakemake.input.hyperparameters),
     snakemake.input.dev_scores,
+    snakemake.input.evaluations,
     snakemake.input.weights,
     snakemake.params.floor,
     snakemake.output.selection,

@@ -110,3 +110,35 @@ def smoke_repo(tmp_path_factory, mirrors) -> Path:
     run(workdir, "git", "add", "-A")
     run(workdir, "git", "commit", "-q", "-m", "smoke run")
     return workdir
+
+
+def write_chinese_levyholt(root: Path, seed: int = 0) -> Path:
+    """A small synthetic Chinese LevyHolt in the layout of the English ``_s`` files (the real one is not public):
+    directional pairs (p entails q, not the converse), two-way paraphrases and unrelated pairs."""
+    import random
+
+    rng = random.Random(seed)
+    companies = ["阿里巴巴", "腾讯", "百度", "华为", "小米", "京东", "网易", "美团", "字节跳动", "联想"]
+    directional = [("收购", "拥有"), ("访问", "到达"), ("击败", "对阵"), ("起诉", "指控"), ("任命", "选择")]
+    paraphrases = [("收购", "购买"), ("到达", "抵达"), ("击败", "战胜")]
+    unrelated = [("收购", "起诉"), ("访问", "任命"), ("击败", "购买")]
+
+    def line(hypothesis, premise, label):
+        return f"{','.join(hypothesis)}\t{','.join(premise)}\t{label}"
+
+    for split, pairs_per_kind in (("dev", 12), ("test", 8)):
+        lines, dir_lines = [], []
+        for k in range(pairs_per_kind):
+            subj, obj = rng.sample(companies, 2)
+            p, q = directional[k % len(directional)]
+            true, false = line((subj, q, obj), (subj, p, obj), "True"), line((subj, p, obj), (subj, q, obj), "False")
+            lines += [true, false]
+            dir_lines += [true, false]
+            a, b = paraphrases[k % len(paraphrases)]
+            lines += [line((subj, b, obj), (subj, a, obj), "True"), line((subj, a, obj), (subj, b, obj), "True")]
+            a, b = unrelated[k % len(unrelated)]
+            lines += [line((subj, b, obj), (subj, a, obj), "False")]
+        for directory, name, content in ((split, f"{split}_s.txt", lines), (f"{split}_dir", f"{split}_dir_s.txt", dir_lines)):
+            (root / directory).mkdir(parents=True, exist_ok=True)
+            (root / directory / name).write_text("\n".join(content) + "\n", encoding="utf-8")
+    return root

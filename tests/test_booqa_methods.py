@@ -22,12 +22,12 @@ def test_auc_norm_uses_the_positive_rate_of_the_scored_split(tmp_path):
     path = tmp_path / "lm_rel.parquet"
     pd.DataFrame({"entry": [f"e{k}" for k in range(8)], "label": labels, "score": scores}).to_parquet(path)
     header, rows = booqa_table_rows(BOOQA_TABLES["table16"], ["en"], {"en": ["lm_rel"], "zh": []},
-                                    lambda lang, split, method: path, model="m", scale="smoke", auc_floor=0.5,
+                                    lambda lang, split, method: path, models={"lm": {"en": "m"}}, scale="smoke", auc_floor=0.5,
                                     why_not=lambda method, lang: f"why {method} {lang}")
     table = {row[0]: dict(zip(header, row)) for row in rows}
     expected = auc_norm(precision_recall_curve(scores, labels.astype(bool)), 0.25)
     assert table["lm_rel"]["en_auc_norm"] == f"{100 * expected:.1f}" and table["lm_rel"]["en_positive_rate"] == "0.2500"
     assert expected != auc_norm(precision_recall_curve(scores, labels.astype(bool)), 0.37)
     assert table["lm_tfidf"]["en_auc_norm"] == "" and "en: not run (why lm_tfidf en)" in table["lm_tfidf"]["note"]
-    assert "zh: language not built" in table["lm_rel"]["note"]
+    assert "zh: language not built" in table["lm_rel"]["note"] and table["lm_rel"]["model"] == "m"
     assert table["lm_rel_roberta"]["en_auc_norm_paper"] == 4.8 and table["lm_rel_roberta"]["note"].startswith("not run")

@@ -17,7 +17,7 @@ def test_stages_follow_the_phase_list():
     training = stages["training"]
     assert training["cmd"].endswith("--allowed-rules draw_hyperparameters train_sns_trial select_sns_model training_phase -- training_phase")
     assert training["deps"][:2] == ["resources", "results/levyholt"]
-    assert "scripts/train_sns_trial.py" in training["deps"] and "src/directional_inference/sns.py" in training["deps"]
+    assert "scripts/train_sns_trial.py" in training["deps"] and "src/directional_inference/sns/training.py" in training["deps"]
     assert training["params"] == [{"config/config.yaml": ["seed", "training"]}]
     assert "config/config.yaml" not in training["deps"]  # keys of other phases must not re-run this one
     assert stages["tables"]["metrics"] == ["results/metrics.json"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 
 import numpy as np
@@ -9,21 +10,14 @@ import pandas as pd
 import pytest
 import torch
 
-from directional_inference import sns
 from directional_inference.levyholt import Entry
 from directional_inference.levyholt_tables import write_scores
 from directional_inference.models import build_tiny_model
-from directional_inference.sns import (
-    Hyperparameters,
-    PromptScorer,
-    TrainingSettings,
-    draw_trials,
-    prompt_sentences,
-    read_trials,
-    select_best_trial,
-    train_prompt_model,
-    write_trials,
-)
+from directional_inference.sns import training
+from directional_inference.sns.model import PromptScorer
+from directional_inference.sns.prompts import prompt_sentences, template_texts
+from directional_inference.sns.search import draw_trials, read_trials, select_best_trial, write_evaluations, write_trials
+from directional_inference.sns.training import Hyperparameters, TrainingSettings, schedule_steps, train_prompt_model
 
 PAIRS = [
     (("John", "shopped in", "IKEA"), ("John", "went to", "IKEA"), True),
@@ -64,41 +58,77 @@ def test_trials_are_seeded_log_uniform_and_prefix_stable(tmp_path):
     assert read_trials(tmp_path / "t.csv") == trials[:5]
 
 
+def test_chinese_prompts_take_whole_sentences():
+    prompts, antiprompts = prompt_sentences(("阿里巴巴", "收购", "网易"), ("阿里巴巴", "拥有", "网易"), symmetric=False, lang="zh")
+    assert prompts == ["阿里巴巴收购网易，这也就是说，阿里巴巴拥有网易。", "阿里巴巴拥有网易是不成立的，所以阿里巴巴收购网易就更不可能了。",
+                       "阿里巴巴收购网易，所以阿里巴巴拥有网易"]
+    assert antiprompts[0] == "只因为阿里巴巴收购网易，还不能确定阿里巴巴拥有网易。" and len(antiprompts) == 5
+    masked, _ = prompt_sentences(("正确", "", ""), ("阿里巴巴", "拥有", "网易"), symmetric=False, lang="zh")
+    assert masked[0] == "正确，这也就是说，阿里巴巴拥有网易。"
+    with pytest.raises(ValueError, match="de"):
+        prompt_sentences(("a", "b", "c"), ("a", "b", "c"), symmetric=False, lang="de")
+
+
+def test_schedule_and_accumulation_follow_the_authors():
+    assert schedule_steps(502, 8, 2, 4) == (502 // 8) // 2 * 4 == 124  # the authors' count (later steps run at lr 0)
+    assert schedule_steps(5, 8, 1, 3) == 1
+    large = TrainingSettings(epochs=1, batch_size=4, max_length=48, seed=1, symmetric=False, accumulation_factor=1.5)
+    assert [large.accumulation(Hyperparameters(0, 1e-5, 0.0, s)) for s in (1, 2, 3, 17)] == [1, 3, 4, 25]  # floor(1.5 s)
+
+
 def test_loss_uses_flipped_labels_for_antiprompts(tiny_model):
     scorer = PromptScorer(tiny_model, max_length=48, symmetric=False)
     with torch.no_grad():
         scorer.model.classifier.weight.zero_()
         scorer.model.classifier.bias.copy_(torch.tensor([0.0, 5.0]))  # every sentence: P(1) ~ 1
     # label 1: prompts right (small loss), antiprompts wrong (large loss); both terms present
-    loss_true = scorer.loss([ENTRIES[0]]).item()
+    loss_true = scorer.loss(scorer.encode([ENTRIES[0]])).item()
     expected = -math.log(torch.softmax(torch.tensor([0.0, 5.0]), 0)[1].item()) - math.log(torch.softmax(torch.tensor([0.0, 5.0]), 0)[0].item())
     assert loss_true == pytest.approx(expected, rel=1e-4)
     scores = scorer.scores(ENTRIES[:4])
     assert np.allclose(scores, 0.0, atol=1e-6)  # same P(1) for prompts and antiprompts
 
 
-def test_training_learns_and_scores_in_range(tiny_model, tmp_path):
-    settings = TrainingSettings(epochs=8, batch_size=4, max_length=48, seed=5, symmetric=False)
-    scorer = train_prompt_model(tiny_model, ENTRIES, Hyperparameters(0, 3e-3, 0.01, 1), settings, tmp_path / "out", tmp_path / "ckpt")
-    scores = scorer.scores(ENTRIES)
+def test_scores_do_not_depend_on_batching_or_order(tiny_model):
+    scorer = PromptScorer(tiny_model, max_length=48, symmetric=False)
+    entries = ENTRIES[:6] + [Entry(("a much longer subject phrase here", "shopped in", "IKEA"), ("John", "went to", "IKEA"), True)]
+    together = scorer.scores(entries, batch_size=32)
+    one_by_one = np.array([scorer.scores([e], batch_size=1)[0] for e in entries])
+    assert np.allclose(together, one_by_one, atol=1e-5)
+    assert np.allclose(scorer.scores(entries[::-1])[::-1], together, atol=1e-5)
+
+
+def settings(**changes):
+    values = {"epochs": 8, "batch_size": 4, "max_length": 48, "seed": 5, "symmetric": False}
+    return TrainingSettings(**(values | changes))
+
+
+def test_training_learns_and_keeps_the_best_dev_point(tiny_model, tmp_path):
+    result = train_prompt_model(tiny_model, ENTRIES, ENTRIES[:8], Hyperparameters(0, 3e-3, 0.01, 1), settings(evaluations_per_epoch=2),
+                                tmp_path / "out", tmp_path / "ckpt")
+    scores = result.scorer.scores(ENTRIES)
     assert np.all(scores > -1) and np.all(scores < 1)
     labels = np.array([e.label for e in ENTRIES])
     assert scores[labels].mean() > scores[~labels].mean()
-    assert (tmp_path / "out" / "hyperparameters.json").is_file() and not (tmp_path / "ckpt" / "state.pt").exists()
+    # 24 pairs in batches of 4: 6 batches per epoch, dev after batches 3 and 6 of each of 8 epochs
+    assert [(p["epoch"], p["batch"]) for p in result.evaluations][:3] == [(0, 3), (0, 6), (1, 3)] and len(result.evaluations) == 16
+    best = max(result.evaluations, key=lambda p: p["dev_auc_selection"])  # the first of the best
+    assert result.best == best
+    # the written weights are the best point's: they reproduce its dev scores
+    reloaded = PromptScorer(tmp_path / "out", max_length=48, symmetric=False)
+    assert np.allclose(reloaded.scores(ENTRIES[:8]), result.dev_scores, atol=1e-6)
+    assert (tmp_path / "out" / "training.json").is_file() and not (tmp_path / "ckpt" / "state.pt").exists()
 
 
 def test_symmetric_variant_cannot_tell_directions_apart(tiny_model, tmp_path):
-    settings = TrainingSettings(epochs=2, batch_size=4, max_length=48, seed=5, symmetric=True)
-    scorer = train_prompt_model(tiny_model, ENTRIES, Hyperparameters(0, 3e-3, 0.0, 1), settings, tmp_path / "out", tmp_path / "ckpt")
-    scores = scorer.scores(ENTRIES[:2])  # a pair and its converse: identical sentence sets
+    result = train_prompt_model(tiny_model, ENTRIES, ENTRIES[:4], Hyperparameters(0, 3e-3, 0.0, 1), settings(epochs=2, symmetric=True),
+                                tmp_path / "out", tmp_path / "ckpt")
+    scores = result.scorer.scores(ENTRIES[:2])  # a pair and its converse: identical sentence sets
     assert scores[0] == pytest.approx(scores[1], abs=1e-6)
 
 
-def test_killed_training_resumes_to_the_same_weights(tiny_model, tmp_path, monkeypatch):
-    settings = TrainingSettings(epochs=2, batch_size=4, max_length=48, seed=9, symmetric=False, checkpoint_every=2)
-    hp = Hyperparameters(0, 1e-3, 0.01, 1)
-    reference = train_prompt_model(tiny_model, ENTRIES, hp, settings, tmp_path / "ref", tmp_path / "ckpt-ref")
-    original = sns._save_checkpoint
+def _kill_at_third_checkpoint(monkeypatch):
+    original = training._save_checkpoint
     calls = {"n": 0}
 
     def save_then_die(*args, **kwargs):
@@ -107,13 +137,37 @@ def test_killed_training_resumes_to_the_same_weights(tiny_model, tmp_path, monke
         if calls["n"] == 3:
             raise KeyboardInterrupt("killed")
 
-    monkeypatch.setattr(sns, "_save_checkpoint", save_then_die)
+    monkeypatch.setattr(training, "_save_checkpoint", save_then_die)
+    return original
+
+
+def test_killed_training_resumes_to_the_same_weights_and_best_point(tiny_model, tmp_path, monkeypatch):
+    run_settings = settings(epochs=2, seed=9, checkpoint_every=2, evaluations_per_epoch=3)
+    hp = Hyperparameters(0, 1e-3, 0.01, 2)
+    reference = train_prompt_model(tiny_model, ENTRIES, ENTRIES[:8], hp, run_settings, tmp_path / "ref", tmp_path / "ckpt-ref")
+    original = _kill_at_third_checkpoint(monkeypatch)
     with pytest.raises(KeyboardInterrupt):
-        train_prompt_model(tiny_model, ENTRIES, hp, settings, tmp_path / "run", tmp_path / "ckpt")
+        train_prompt_model(tiny_model, ENTRIES, ENTRIES[:8], hp, run_settings, tmp_path / "run", tmp_path / "ckpt")
     assert not (tmp_path / "run").exists() and (tmp_path / "ckpt" / "state.pt").is_file()
-    monkeypatch.setattr(sns, "_save_checkpoint", original)
-    resumed = train_prompt_model(tiny_model, ENTRIES, hp, settings, tmp_path / "run", tmp_path / "ckpt")
-    for (name, a), (_, b) in zip(reference.model.state_dict().items(), resumed.model.state_dict().items()):
+    monkeypatch.setattr(training, "_save_checkpoint", original)
+    resumed = train_prompt_model(tiny_model, ENTRIES, ENTRIES[:8], hp, run_settings, tmp_path / "run", tmp_path / "ckpt")
+    for (name, a), (_, b) in zip(reference.scorer.model.state_dict().items(), resumed.scorer.model.state_dict().items()):
+        assert torch.equal(a, b), name
+    assert resumed.evaluations == reference.evaluations and resumed.best == reference.best
+
+
+def test_a_checkpoint_of_other_data_is_not_resumed(tiny_model, tmp_path, monkeypatch):
+    """Same size, other labels: the killed run's checkpoint must not be continued on the new data."""
+    run_settings = settings(epochs=2, seed=9, checkpoint_every=2)
+    hp = Hyperparameters(0, 1e-3, 0.01, 1)
+    flipped = [Entry(e.premise, e.hypothesis, not e.label, e.subgroup, e.order) for e in ENTRIES]
+    original = _kill_at_third_checkpoint(monkeypatch)
+    with pytest.raises(KeyboardInterrupt):
+        train_prompt_model(tiny_model, ENTRIES, ENTRIES[:8], hp, run_settings, tmp_path / "run", tmp_path / "ckpt")
+    monkeypatch.setattr(training, "_save_checkpoint", original)
+    resumed = train_prompt_model(tiny_model, flipped, ENTRIES[:8], hp, run_settings, tmp_path / "run", tmp_path / "ckpt")
+    fresh = train_prompt_model(tiny_model, flipped, ENTRIES[:8], hp, run_settings, tmp_path / "fresh", tmp_path / "ckpt-fresh")
+    for (name, a), (_, b) in zip(fresh.scorer.model.state_dict().items(), resumed.scorer.model.state_dict().items()):
         assert torch.equal(a, b), name
 
 
@@ -122,14 +176,44 @@ def test_selection_takes_the_best_dev_auc_and_records_every_trial(tmp_path):
     dev = ENTRIES[:8]
     labels = np.array([e.label for e in dev], dtype=float)
     score_sets = [np.linspace(0, 1, 8), labels - 0.5, 0.5 - labels]  # trial 1 is perfect
-    files, weights = [], []
+    files, evaluations, weights = [], [], []
     for k, scores in enumerate(score_sets):
         write_scores(tmp_path / f"dev{k}.parquet", dev, scores)
+        points = [{"epoch": 0, "batch": 5, "step": 5, "dev_auc_selection": 0.1, "dev_auc_norm": 0.0},
+                  {"epoch": 1, "batch": 5, "step": 10 + k, "dev_auc_selection": 0.9, "dev_auc_norm": 0.5}]
+        write_evaluations(tmp_path / f"eval{k}.csv", points, points[1])
         (tmp_path / f"w{k}").mkdir()
         (tmp_path / f"w{k}" / "config.json").write_text(f'{{"trial": {k}}}')
         files.append(str(tmp_path / f"dev{k}.parquet"))
+        evaluations.append(str(tmp_path / f"eval{k}.csv"))
         weights.append(str(tmp_path / f"w{k}"))
-    chosen = select_best_trial(trials, files, weights, 0.51, tmp_path / "selection.csv", tmp_path / "best")
+    chosen = select_best_trial(trials, files, evaluations, weights, 0.51, tmp_path / "selection.csv", tmp_path / "best")
     assert chosen == 1 and (tmp_path / "best" / "config.json").read_text() == '{"trial": 1}'
     table = pd.read_csv(tmp_path / "selection.csv")
     assert list(table["selected"]) == [0, 1, 0] and table.loc[1, "dev_auc_selection"] == pytest.approx(1.0)
+    assert list(table["best_step"]) == [10, 11, 12] and list(table["evaluations"]) == [2, 2, 2] and list(table["best_epoch"]) == [1, 1, 1]
+
+
+def test_chinese_prompts_train_a_model_with_a_chinese_tokenizer(tmp_path):
+    """The Chinese code path offline: a tiny random model whose tokenizer is trained on Chinese text."""
+    from conftest import write_chinese_levyholt
+
+    from directional_inference.levyholt import build_from_raw
+    from directional_inference.models import levyholt_texts
+
+    source = write_chinese_levyholt(tmp_path / "zh")
+    texts = levyholt_texts(source) + template_texts()
+    model = build_tiny_model({"hidden_size": 16, "layers": 1, "heads": 2, "vocab_size": 300}, texts, tmp_path / "tiny-zh", seed=3)
+    splits = build_from_raw(source, SEED_ZH, dev_pairs=2, layout="")
+    train, dev = splits.subset("directional", "train"), splits.subset("directional", "dev")
+    scorer = PromptScorer(model, max_length=48, symmetric=False, lang="zh")
+    tokens = scorer.tokenizer.tokenize(prompt_sentences(train[0].premise, train[0].hypothesis, symmetric=False, lang="zh")[0][0])
+    assert "[UNK]" not in tokens and all(len(t) == 1 for t in tokens)  # one token per character
+    result = train_prompt_model(model, train, dev, Hyperparameters(0, 3e-3, 0.0, 1), settings(epochs=10, lang="zh"), tmp_path / "out", tmp_path / "ck")
+    scores = result.scorer.scores(train)
+    labels = np.array([e.label for e in train])
+    assert scores[labels].mean() > scores[~labels].mean()
+    assert json.loads((tmp_path / "out" / "training.json").read_text())["settings"]["lang"] == "zh"
+
+
+SEED_ZH = 47110815

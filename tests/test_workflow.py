@@ -96,7 +96,8 @@ def test_hyperparameter_search_is_recorded_and_trial_weights_are_temporary(smoke
     run = smoke_run / "results" / "models" / "tiny" / "sns" / "directional"
     selection = pd.read_csv(run / "selection.csv")
     assert len(selection) == 1 and selection["selected"].sum() == 1
-    assert (run / "best" / "config.json").is_file() and (run / "best" / "hyperparameters.json").is_file()
+    assert (run / "best" / "config.json").is_file() and (run / "best" / "training.json").is_file()
+    assert {"best_epoch", "best_step", "evaluations"} <= set(selection.columns)
     assert not (run / "trial-0" / "model").exists()  # temp(): removed once the selection copied the best
     assert not list((smoke_run / ".checkpoints").rglob("state.pt"))
 

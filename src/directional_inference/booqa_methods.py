@@ -75,27 +75,39 @@ def booqa_score_path(lang: str, split: str, method: str) -> str:
     return f"results/booqa_scores/{lang}/{split}/{method}.parquet"
 
 
-def why_not_runnable(method: str, lang: str, model_languages: list[str], measures: list[str], retrievals: list[str]) -> str:
-    """Why a method cannot run for a language with this config ("" when it can); Table 5 prints the reason."""
+def why_not_runnable(method: str, lang: str, model_languages: list[str], measures: list[str], retrievals: list[str],
+                     sns_languages: list[str] = ("en",)) -> str:
+    """Why a method cannot run for a language with this config ("" when it can); Table 5 prints the reason.
+    ``sns_languages``: the languages with fine-tuned S&S models (English LevyHolt; Chinese LevyHolt)."""
     family, detail = METHODS[method]
     if family == "graph":
         return "" if detail in measures else "measure not in graphs.measures"
     if family == "lm" and detail not in retrievals:
         return "retrieval variant not in evaluation.lm_retrieval"
-    if lang not in model_languages:
-        if family == "lm":
-            return ("the configured encoder cannot read this language (no Chinese or multilingual weights offline; "
-                    "evaluation.model_languages)")
-        return "the S&S models are trained from an English-only encoder (evaluation.model_languages)"
+    if family == "lm" and lang not in model_languages:
+        return ("the configured encoder cannot read this language (no Chinese or multilingual weights offline; "
+                "evaluation.lm_encoder_zh, evaluation.model_languages)")
+    if family == "sns" and lang not in sns_languages:
+        return ("no S&S model fine-tuned on a LevyHolt of this language (needs a multilingual model in "
+                "training.language_models_zh and the Chinese LevyHolt, resources.levyholt_zh)")
     return ""
 
 
-def methods_for(lang: str, model_languages: list[str], measures: list[str], retrievals: list[str]) -> list[str]:
+def methods_for(lang: str, model_languages: list[str], measures: list[str], retrievals: list[str],
+                sns_languages: list[str] = ("en",)) -> list[str]:
     """Methods that can run for a language with this config (the others get a note in Table 5)."""
-    return [method for method in METHODS if not why_not_runnable(method, lang, model_languages, measures, retrievals)]
+    return [method for method in METHODS if not why_not_runnable(method, lang, model_languages, measures, retrievals, sns_languages)]
 
 
-def booqa_table_rows(table: BooqaTable, languages: list[str], runnable: dict[str, list[str]], score_path, *, model: str,
+def model_names(models: dict[str, str]) -> str:
+    """One model per language, as a table cell: "minilm", or "en: bert-base; zh: bert-base-chinese"."""
+    names = {lang: alias for lang, alias in models.items() if alias}
+    if len(set(names.values())) <= 1:
+        return next(iter(names.values()), "")
+    return "; ".join(f"{lang}: {alias}" for lang, alias in sorted(names.items()))
+
+
+def booqa_table_rows(table: BooqaTable, languages: list[str], runnable: dict[str, list[str]], score_path, *, models: dict,
                      scale: str, auc_floor: float, why_not) -> tuple[list[str], list[list]]:
     """Rows of a BoOQA table: AUCnorm and AUC50 per language beside the paper's, with a note for every method that
     could not run (``why_not(method, lang)`` says why) instead of a number, then the paper's rows that need what is not available here."""
@@ -126,7 +138,8 @@ def booqa_table_rows(table: BooqaTable, languages: list[str], runnable: dict[str
                     cells = [f"{100 * m['auc_norm']:.1f}", f"{100 * m['auc50']:.1f}", cells[2], f"{m['positive_rate']:.4f}", m["n"]]
             row += cells
         family = METHODS[method][0]
-        row += ["corpus relations" if family == "graph" else model, scale, "; ".join(notes)]
+        used = {lang: models.get(family, {}).get(lang) for lang in languages if method in runnable[lang]}
+        row += ["corpus relations" if family == "graph" else model_names(used), scale, "; ".join(notes)]
         rows.append(row)
     for key, label, en, zh, why in table.paper_only:
         cells = [c for paper in (en, zh) for c in ("", "", "" if paper is None else paper, "", "")]
@@ -142,7 +155,7 @@ PAPER_TABLE3 = {
 TABLE3_NAMES = {"booqa": "BoOQA (dev)", "full": "LevyHolt Full", "directional": "LevyHolt Directional", "symmetric": "LevyHolt Symmetric"}
 
 
-def table3_rows(languages: list[str], score_path, *, model: str, scale: str) -> tuple[list[str], list[list]]:
+def table3_rows(languages: list[str], score_path, *, models: dict[str, str], scale: str) -> tuple[list[str], list[list]]:
     """Hypothesis-only robustness: one row per (training data, language), beside the paper's Table 3."""
     import pandas as pd
 
@@ -153,9 +166,10 @@ def table3_rows(languages: list[str], score_path, *, model: str, scale: str) -> 
     for lang in ("en", "zh"):
         for trained_on in ("booqa", "full", "directional", "symmetric"):
             paper = PAPER_TABLE3[(trained_on, lang)]
-            cells, note = ["", paper, "", ""], ""
+            cells, note, model = ["", paper, "", ""], "", models.get(lang, "")
             if lang not in languages:
-                note = "not run: the configured models cannot read this language (evaluation.model_languages)"
+                note = ("not run: no S&S model fine-tuned for this language (training.language_models_zh and the Chinese "
+                        "LevyHolt, resources.levyholt_zh)")
             else:
                 frame = pd.read_parquet(score_path(lang, trained_on))
                 if frame.empty or not frame["label"].any() or frame["label"].all():

@@ -124,26 +124,45 @@ def fetch_dataset(
 CLUE_FILES = ("news2016zh_train.json", "news2016zh_valid.json")
 
 
-def collect_clue_news(source: str | os.PathLike | None, destination: str | os.PathLike) -> dict[str, str]:
-    """Copy the user-supplied CLUE news2016zh files into ``destination`` (atomically), with their SHA256SUMS.
+def collect_user_input(source: str | os.PathLike | None, destination: str | os.PathLike, files: Sequence[str], config_key: str,
+                       how: str) -> dict[str, str]:
+    """Copy user-supplied input files (relative paths under ``source``) into ``destination`` atomically, with their
+    SHA256SUMS; an unset or incomplete ``source`` gives one message naming ``config_key`` and saying ``how``."""
+    if not source:
+        raise InputUnavailableError(f"config key {config_key} is not set. {how}")
+    missing = [name for name in files if not (Path(source) / name).is_file()]
+    if missing:
+        raise InputUnavailableError(f"{source} lacks {', '.join(missing)} (config key {config_key}). {how}")
+    checksums = {}
+    with atomic_directory(destination) as tmp:
+        for name in files:
+            (tmp / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(Path(source) / name, tmp / name)
+            checksums[name] = sha256_of(tmp / name)
+        (tmp / CHECKSUM_FILE).write_text("".join(f"{sha}  {n}\n" for n, sha in sorted(checksums.items())), encoding="utf-8")
+    return checksums
 
-    CLUE news2016zh has no direct download URL, so the user points config key
-    ``resources.clue_news2016zh`` at the unpacked directory.
-    """
+
+def collect_clue_news(source: str | os.PathLike | None, destination: str | os.PathLike) -> dict[str, str]:
+    """The user-supplied CLUE news2016zh files (no direct download URL): config key ``resources.clue_news2016zh``."""
     how = (
         "CLUE news2016zh has no direct download URL: get 'news2016zh' from the CLUE corpus page "
         "(https://github.com/brightmart/nlp_chinese_corpus, section 'news2016zh'), unpack it, and set config key "
         "resources.clue_news2016zh to the directory holding " + " and ".join(CLUE_FILES)
     )
-    if not source:
-        raise InputUnavailableError(f"config key resources.clue_news2016zh is not set. {how}")
-    missing = [name for name in CLUE_FILES if not (Path(source) / name).is_file()]
-    if missing:
-        raise InputUnavailableError(f"{source} lacks {', '.join(missing)} (config key resources.clue_news2016zh). {how}")
-    checksums = {}
-    with atomic_directory(destination) as tmp:
-        for name in CLUE_FILES:
-            shutil.copyfile(Path(source) / name, tmp / name)
-            checksums[name] = sha256_of(tmp / name)
-        (tmp / CHECKSUM_FILE).write_text("".join(f"{sha}  {n}\n" for n, sha in sorted(checksums.items())), encoding="utf-8")
-    return checksums
+    return collect_user_input(source, destination, CLUE_FILES, "resources.clue_news2016zh", how)
+
+
+CHINESE_LEVYHOLT_FILES = ("dev/dev_s.txt", "test/test_s.txt", "dev_dir/dev_dir_s.txt", "test_dir/test_dir_s.txt")
+
+
+def collect_chinese_levyholt(source: str | os.PathLike | None, destination: str | os.PathLike) -> dict[str, str]:
+    """The user-supplied Chinese LevyHolt (Li et al. 2022, not public): config key ``resources.levyholt_zh``."""
+    how = (
+        "The Chinese LevyHolt (Li et al., Findings of ACL 2022, 'Cross-lingual inference with a Chinese entailment graph': "
+        "LevyHolt translated into Chinese) is not published; ask its authors for it, convert it to the layout of the English "
+        "LevyHoltDS '_s' files (one entry per line, 'hyp_subj,hyp_pred,hyp_obj<TAB>prem_subj,prem_pred,prem_obj<TAB>True|False'; "
+        "the directional files hold the converse pairs on adjacent lines) and set config key resources.levyholt_zh to the "
+        "directory holding " + ", ".join(CHINESE_LEVYHOLT_FILES)
+    )
+    return collect_user_input(source, destination, CHINESE_LEVYHOLT_FILES, "resources.levyholt_zh", how)

@@ -9,8 +9,9 @@ adjacent converse pairs, one direction True and the other False.
   the authors' seed 47110815 (reproduces their 4,388 / 1,098 lines exactly); test = ``test_s``.
 * Sub-groups (paper, §3): DirTrue / DirFalse = the True / False directional entries; Paraphrases / Unrelated
   = the remaining True / False entries (multiset difference).
-* Directional re-split (paper, footnote 3): both directions of a pair go to the same split; pairs split
-  across train and dev by the S&S split are assigned as units, seeded, so that dev holds ``dev_share`` of the pairs.
+* Directional re-split (paper, footnote 3): both directions of a pair go to the same split; the pairs the S&S split
+  cut across train and dev go where the authors put them (their released files; 251 / 64 pairs, as in the paper),
+  or, as an option, are assigned as units with a seed until dev holds 64 pairs.
 * Subsets: a pair of sub-groups labelled by the paper's rule (entailed vs non-entailed keep their labels;
   otherwise the more paraphrastic sub-group is 1). Full = the S&S split with original labels.
 * Hypothesis-only: the premise replaced by ``true`` (paper, §3.2; the authors' ``true,,``).
@@ -147,29 +148,37 @@ def subgroups_of_split(split: Sequence[Entry], directional: Iterable[Entry]) -> 
 
 
 def resplit_directional(
-    train: Sequence[Entry], dev: Sequence[Entry], pairs: Sequence[tuple[Entry, Entry]], seed: int, dev_share: float = 0.2
+    train: Sequence[Entry], dev: Sequence[Entry], pairs: Sequence[tuple[Entry, Entry]], seed: int, dev_pairs: int = 64,
+    authors_dev: Iterable[Entry] | None = None,
 ) -> tuple[list[Entry], list[Entry]]:
-    """Directional entries of train and dev with both directions of every pair in one split.
+    """Directional entries of train and dev with both directions of every pair in one split (paper, footnote 3).
 
-    Pairs already whole in a split stay there; pairs the S&S split cut in two are shuffled with ``seed`` and
-    go to dev until dev holds ``round(dev_share * pairs)`` pairs, the rest to train.
+    Pairs already whole in a split stay there. Pairs the S&S split cut in two go where the authors put them when
+    ``authors_dev`` (their released directional dev entries) is given: that reproduces their assignment, and the
+    paper's 251 / 64 pairs. Otherwise the cut pairs are shuffled with ``seed`` and go to dev until dev holds
+    ``dev_pairs`` pairs (the paper's 64), the rest to train.
     """
     in_train, in_dev = Counter(e.key for e in train), Counter(e.key for e in dev)
-    train_pairs, dev_pairs, cut = [], [], []
+    train_pairs, dev_pairs_found, cut = [], [], []
     for pair in pairs:
         homes = {("train" if _take(in_train, e) else "dev" if _take(in_dev, e) else "none") for e in pair}
         if "none" in homes:
             raise ValueError(f"directional entry {pair[0].hypothesis} / {pair[0].premise} is in neither train nor dev")
-        (train_pairs if homes == {"train"} else dev_pairs if homes == {"dev"} else cut).append(pair)
-    random.Random(seed).shuffle(cut)
-    wanted_dev = max(round(dev_share * len(pairs)) - len(dev_pairs), 0)
-    dev_pairs += cut[:wanted_dev]
-    train_pairs += cut[wanted_dev:]
+        (train_pairs if homes == {"train"} else dev_pairs_found if homes == {"dev"} else cut).append(pair)
+    if authors_dev is not None:
+        authors = Counter(e.key for e in authors_dev)
+        for pair in cut:
+            (dev_pairs_found if all(_take(authors, e) for e in pair) else train_pairs).append(pair)
+    else:
+        random.Random(seed).shuffle(cut)
+        wanted_dev = max(dev_pairs - len(dev_pairs_found), 0)
+        dev_pairs_found += cut[:wanted_dev]
+        train_pairs += cut[wanted_dev:]
 
     def flatten(selected):
         return sorted((e for pair in selected for e in pair), key=lambda e: e.order)
 
-    return flatten(train_pairs), flatten(dev_pairs)
+    return flatten(train_pairs), flatten(dev_pairs_found)
 
 
 def subset_label(subgroup: str, subset: str) -> bool:
@@ -181,29 +190,54 @@ def subset_label(subgroup: str, subset: str) -> bool:
     return _RANK[subgroup] > _RANK[other]
 
 
+def _normal(triple: Triple) -> Triple:
+    return tuple(" ".join(part.lower().split()) for part in triple)  # type: ignore[return-value]
+
+
+def converse_groups(entries: Sequence[Entry]) -> list[list[int]]:
+    """Indices of ``entries`` grouped with their converses (premise and hypothesis swapped, compared lower-cased):
+    a directional pair and its converse, a two-way paraphrase; most entries are alone. Groups in input order."""
+    seen: dict[tuple[Triple, Triple], int] = {}
+    groups: list[list[int]] = []
+    for index, entry in enumerate(entries):
+        premise, hypothesis = _normal(entry.premise), _normal(entry.hypothesis)
+        group = seen.get((hypothesis, premise))
+        if group is None or len(groups[group]) > 1:
+            seen[(premise, hypothesis)] = len(groups)
+            groups.append([index])
+        else:
+            groups[group].append(index)
+    return groups
+
+
 def stratified_sample(entries: Sequence[Entry], limit: int | None, seed: int) -> list[Entry]:
-    """At most ``limit`` entries, keeping the share of every (sub-group, label); order kept. None = all."""
+    """About ``limit`` entries (never more), keeping the share of every (sub-group, label) and every entry with its
+    converse (a directional pair is sampled whole: no converse on the other side of a split); order kept. None = all.
+
+    Converse groups are sampled within strata of the same composition, each stratum in proportion to its entries
+    (largest remainders, then groups that still fit)."""
     if limit is None or limit >= len(entries):
         return list(entries)
-    strata: dict[tuple[str, bool], list[int]] = {}
-    for index, entry in enumerate(entries):
-        strata.setdefault((entry.subgroup, entry.label), []).append(index)
-    rng = random.Random(seed)
-    chosen: list[int] = []
+    strata: dict[tuple, list[list[int]]] = {}
+    for group in converse_groups(entries):
+        strata.setdefault(tuple(sorted((entries[i].subgroup, entries[i].label) for i in group)), []).append(group)
     keys = sorted(strata)
-    quotas = {k: len(strata[k]) * limit / len(entries) for k in keys}
+    sizes = {k: len(k) for k in keys}  # entries per group of a stratum
+    quotas = {k: len(strata[k]) * limit / len(entries) for k in keys}  # groups
     counts = {k: int(quotas[k]) for k in keys}
-    # largest remainders get the leftover places (ties by stratum name): the sample has exactly `limit` entries
-    for k in sorted(keys, key=lambda k: (-(quotas[k] - counts[k]), k))[: limit - sum(counts.values())]:
-        counts[k] += 1
-    for k in keys:
-        chosen += rng.sample(strata[k], counts[k])
+    room = limit - sum(counts[k] * sizes[k] for k in keys)
+    for k in sorted(keys, key=lambda k: (-(quotas[k] - counts[k]), k)):
+        if counts[k] < len(strata[k]) and sizes[k] <= room:
+            counts[k] += 1
+            room -= sizes[k]
+    rng = random.Random(seed)
+    chosen = [i for k in keys for group in rng.sample(strata[k], counts[k]) for i in group]
     return [entries[i] for i in sorted(chosen)]
 
 
-def hypothesis_only(entries: Iterable[Entry]) -> list[Entry]:
-    """The same entries with every premise replaced by ``true`` (hypothesis-only baseline)."""
-    return [replace(e, premise=TRUE_PREMISE) for e in entries]
+def hypothesis_only(entries: Iterable[Entry], premise: Triple = TRUE_PREMISE) -> list[Entry]:
+    """The same entries with every premise replaced by ``true`` (hypothesis-only baseline; the authors' ``true,,``)."""
+    return [replace(e, premise=premise) for e in entries]
 
 
 @dataclass
@@ -221,19 +255,24 @@ class LevyHoltSplits:
         return [replace(e, label=subset_label(e.subgroup, name)) for e in sorted(chosen, key=lambda e: e.order)]
 
 
-def build_from_raw(levyholt_dir: str | Path, seed: int) -> LevyHoltSplits:
-    """Split, sub-groups and directional re-split from the raw ``LevyHoltDS`` files."""
-    root = Path(levyholt_dir) / "LevyHoltDS"
+def build_from_raw(levyholt_dir: str | Path, seed: int, *, authors_dir: str | Path | None = None, dev_pairs: int = 64,
+                   layout: str = "LevyHoltDS") -> LevyHoltSplits:
+    """Split, sub-groups and directional re-split from the raw ``LevyHoltDS`` files (``dev/dev_s.txt``,
+    ``test/test_s.txt``, ``dev_dir/dev_dir_s.txt``, ``test_dir/test_dir_s.txt`` under ``levyholt_dir/layout``); the
+    cut directional pairs go where the authors put them when ``authors_dir`` (their released files) is given, else
+    seeded (``dev_pairs``)."""
+    root = Path(levyholt_dir) / layout
     dev_all = read_entries(root / "dev" / "dev_s.txt")
     test = read_entries(root / "test" / "test_s.txt", order_offset=10**6)
     dev_dir_path, test_dir_path = root / "dev_dir" / "dev_dir_s.txt", root / "test_dir" / "test_dir_s.txt"
-    dev_pairs = directional_pairs(read_entries(dev_dir_path), str(dev_dir_path))
+    dev_pairs_found = directional_pairs(read_entries(dev_dir_path), str(dev_dir_path))
     test_pairs = directional_pairs(read_entries(test_dir_path), str(test_dir_path))
     train, dev = sns_split(dev_all, seed)
-    dir_train, dir_dev = resplit_directional(train, dev, dev_pairs, seed)
+    authors_dev = read_authors_subset(authors_dir, "directional", "dev") if authors_dir is not None else None
+    dir_train, dir_dev = resplit_directional(train, dev, dev_pairs_found, seed, dev_pairs, authors_dev)
     groups = {}
     for split, entries, directional in (("train", train, dir_train), ("dev", dev, dir_dev)):
-        by_group = subgroups_of_split(entries, [e for pair in dev_pairs for e in pair])
+        by_group = subgroups_of_split(entries, [e for pair in dev_pairs_found for e in pair])
         # DirTrue / DirFalse follow the re-split; Paraphrases / Unrelated keep the S&S split.
         by_group["dirtrue"] = [replace(e, subgroup="dirtrue") for e in directional if e.label]
         by_group["dirfalse"] = [replace(e, subgroup="dirfalse") for e in directional if not e.label]
@@ -283,6 +322,23 @@ def read_subset_tsv(path: str | Path) -> list[Entry]:
     return entries
 
 
+PAPER_RULE, AUTHORS_FILE = "paper's rule", "authors' file"
+
+
+def subset_conventions(source: str, authors_subsets: Iterable[str]) -> dict[str, str]:
+    """How each subset is built: from the Levy/Holt files by the paper's rule, or as the authors released it."""
+    from_authors = set(ALL_SUBSETS) if source == "authors" else set(authors_subsets)
+    return {subset: AUTHORS_FILE if subset in from_authors else PAPER_RULE for subset in ALL_SUBSETS}
+
+
+def authors_overlap(ours: Sequence[Entry], theirs: Sequence[Entry]) -> float:
+    """Share of our lines (pair and label, as a multiset) that are lines of the authors' file."""
+    if not ours:
+        return 1.0
+    mine, released = Counter(e.key for e in ours), Counter(e.key for e in theirs)
+    return sum((mine & released).values()) / len(ours)
+
+
 def write_levyholt_datasets(
     out_root: str | Path,
     *,
@@ -291,36 +347,70 @@ def write_levyholt_datasets(
     source: str,
     seed: int,
     limits: dict[str, int | None],
+    authors_subsets: Iterable[str] = (),
+    resplit: str = "authors",
+    dev_pairs: int = 64,
+    hypothesis_only_premise: Triple = TRUE_PREMISE,
 ) -> None:
     """Every subset (and its hypothesis-only variant) per split, SherLIiC, and the count tables.
 
-    ``source`` is ``raw`` (built here from the Levy/Holt files) or ``authors`` (the released subset files).
-    ``limits`` maps a split to the size of its stratified subsample (None = all).
+    ``source`` is ``raw`` (built here from the Levy/Holt files) or ``authors`` (the released subset files);
+    ``authors_subsets`` are taken from the released files even with ``raw`` (the files the paper's numbers were
+    computed on, where they differ from the paper's rule). ``resplit`` places the directional pairs cut by the S&S
+    split as the authors did (``authors``) or seeded (``seeded``, ``dev_pairs`` in dev). ``limits`` maps a split to
+    the size of its stratified subsample (None = all). ``subsets.csv`` gives every file's size, positive rate,
+    convention and the share of its lines that are lines of the authors' file (before subsampling).
     """
     out_root = Path(out_root)
-    splits = build_from_raw(levyholt_dir, seed)
+    if resplit not in ("authors", "seeded"):
+        raise ValueError(f"resplit must be 'authors' or 'seeded', not {resplit!r}")
+    splits = build_from_raw(levyholt_dir, seed, authors_dir=authors_dir if resplit == "authors" else None, dev_pairs=dev_pairs)
     write_subgroup_counts(out_root / "subgroups.csv", splits)
-    subset_rows = []
+    conventions = subset_conventions(source, authors_subsets)
+    lines = ["subset,split,entries,positives,positive_rate,convention,authors_overlap"]
     for subset in ALL_SUBSETS:
         for split in SPLITS:
-            if source == "authors":
-                entries = [replace(e, subgroup=subset) for e in read_authors_subset(authors_dir, subset, split)]
+            released = read_authors_subset(authors_dir, subset, split)
+            if conventions[subset] == AUTHORS_FILE:
+                entries = [replace(e, subgroup=subset) for e in released]
             else:
                 entries = splits.subset(subset, split)
+            overlap = authors_overlap(entries, released)
             entries = stratified_sample(entries, limits.get(split), seed)
             write_entries(out_root / subset / f"{split}.tsv", entries)
-            write_entries(out_root / f"{subset}{HYPOTHESIS_ONLY_SUFFIX}" / f"{split}.tsv", hypothesis_only(entries))
+            write_entries(out_root / f"{subset}{HYPOTHESIS_ONLY_SUFFIX}" / f"{split}.tsv", hypothesis_only(entries, hypothesis_only_premise))
             positives = sum(e.label for e in entries)
-            subset_rows.append((subset, split, len(entries), positives))
+            lines.append(f"{subset},{split},{len(entries)},{positives},{positives / len(entries):.5f},{conventions[subset]},{overlap:.4f}")
     for split in SPLITS:
         entries = stratified_sample(read_sherliic(authors_dir, split), limits.get(split), seed)
         write_entries(out_root / "sherliic" / f"{split}.tsv", entries)
-        subset_rows.append(("sherliic", split, len(entries), sum(e.label for e in entries)))
-    lines = ["subset,split,entries,positives,positive_rate,source"]
-    for name, split, n, positives in subset_rows:
-        origin = "authors" if source == "authors" or name == "sherliic" else "raw"
-        lines.append(f"{name},{split},{n},{positives},{positives / n:.5f},{origin}")
+        positives = sum(e.label for e in entries)
+        lines.append(f"sherliic,{split},{len(entries)},{positives},{positives / len(entries):.5f},{AUTHORS_FILE},1.0000")
     with atomic_file(out_root / "subsets.csv") as tmp:
+        tmp.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+CHINESE_PREFIX = "zh_"
+CHINESE_SUBSETS = ("full", "directional", "symmetric")  # the Chinese LevyHolt sets of the paper (Tables 3 and 5)
+
+
+def write_chinese_levyholt(out_root: str | Path, chinese_dir: str | Path, *, seed: int, limits: dict[str, int | None],
+                           dev_pairs: int = 64, hypothesis_only_premise: Triple = ("正确", "", "")) -> None:
+    """Full, Directional and Symmetric of the Chinese LevyHolt (Li et al. 2022; user-supplied in the layout of the
+    English ``_s`` files) as ``zh_<subset>`` sets, with their hypothesis-only variants ("正确" as the premise), built by
+    the English rules (S&S split with ``seed``, sub-groups, a seeded directional re-split with ``dev_pairs``)."""
+    out_root = Path(out_root)
+    splits = build_from_raw(chinese_dir, seed, dev_pairs=dev_pairs, layout="")
+    lines = ["subset,split,entries,positives,positive_rate"]
+    for subset in CHINESE_SUBSETS:
+        for split in SPLITS:
+            entries = stratified_sample(splits.subset(subset, split), limits.get(split), seed)
+            name = CHINESE_PREFIX + subset
+            write_entries(out_root / name / f"{split}.tsv", entries)
+            write_entries(out_root / f"{name}{HYPOTHESIS_ONLY_SUFFIX}" / f"{split}.tsv", hypothesis_only(entries, hypothesis_only_premise))
+            positives = sum(e.label for e in entries)
+            lines.append(f"{name},{split},{len(entries)},{positives},{positives / max(len(entries), 1):.5f}")
+    with atomic_file(out_root / "zh_subsets.csv") as tmp:
         tmp.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 

@@ -15,7 +15,7 @@ from . import paper_values as paper
 from .atomic import atomic_file, save_figure
 from .experiments import MESH_SUBSETS, TABLE1_SUBSETS, TABLE2_SUBSETS, TABLE6_SETS
 from .metrics import evaluate_scores
-from .levyholt import Entry
+from .levyholt import PAPER_RULE, Entry
 
 
 @dataclass(frozen=True)
@@ -62,9 +62,11 @@ def write_csv(path: str | Path, header: list[str], rows: list[list]) -> None:
         tmp.write_text(buffer.getvalue(), encoding="utf-8")
 
 
-def table1_rows(models: list[ModelInfo], score_path, scale: str, auc_floor: float = 0.5) -> tuple[list[str], list[list]]:
+def table1_rows(models: list[ModelInfo], score_path, scale: str, auc_floor: float = 0.5, conventions: Mapping[str, str] | None = None) -> tuple[list[str], list[list]]:
     """Train on Directional / Symmetric / Full, test on each (AUCnorm), beside Tables 1, 8, 10, 12."""
-    header = ["model", "model_name", "train", "test", "auc_norm", "auc_norm_paper", "paper_model", "paper_table", "n_test", "positive_rate", "scale"]
+    conventions = conventions or {}
+    header = ["model", "model_name", "train", "test", "auc_norm", "auc_norm_paper", "paper_model", "paper_table", "n_test", "positive_rate",
+              "test_convention", "scale"]
     rows = []
     for model in models:
         reference = paper.TABLE1[model.paper_model]
@@ -72,14 +74,19 @@ def table1_rows(models: list[ModelInfo], score_path, scale: str, auc_floor: floa
             for test in TABLE1_SUBSETS:
                 m = metrics_of(score_path(model.alias, "sns", train, test), auc_floor)
                 rows.append([model.alias, model.name, train, test, _pct(m["auc_norm"]), _paper(reference[train][test]),
-                             model.paper_model, paper.TABLE1_NUMBERS[model.paper_model], m["n"], f"{m['positive_rate']:.4f}", scale])
+                             model.paper_model, paper.TABLE1_NUMBERS[model.paper_model], m["n"], f"{m['positive_rate']:.4f}",
+                             conventions.get(test, PAPER_RULE), scale])
     return header, rows
 
 
-def table2_rows(models: list[ModelInfo], score_path, scale: str, auc_floor: float = 0.5) -> tuple[list[str], list[list]]:
-    """S&S vs 'S&S (symmetric prompts) on Paraphrases-DirTrue and Paraphrases-DirFalse, beside Tables 2, 9, 11, 13."""
+def table2_rows(models: list[ModelInfo], score_path, scale: str, auc_floor: float = 0.5, conventions: Mapping[str, str] | None = None) -> tuple[list[str], list[list]]:
+    """S&S vs 'S&S (symmetric prompts) on Paraphrases-DirTrue and Paraphrases-DirFalse, beside Tables 2, 9, 11, 13.
+    ``convention`` says how each subset was built: the paper's numbers come from the authors' files (their
+    Para-DirTrue has DirTrue as the positive class and 2,640 test lines)."""
+    conventions = conventions or {}
     header = ["model", "model_name", "subset", "sns_auc_norm", "sym_sns_auc_norm", "difference",
-              "sns_auc_norm_paper", "sym_sns_auc_norm_paper", "difference_paper", "paper_model", "paper_table", "n_test", "scale"]
+              "sns_auc_norm_paper", "sym_sns_auc_norm_paper", "difference_paper", "paper_model", "paper_table", "n_test", "positive_rate",
+              "convention", "scale"]
     rows = []
     for model in models:
         for subset in TABLE2_SUBSETS:
@@ -88,7 +95,8 @@ def table2_rows(models: list[ModelInfo], score_path, scale: str, auc_floor: floa
             ref = paper.TABLE2[model.paper_model][subset]
             rows.append([model.alias, model.name, subset, _pct(directional["auc_norm"]), _pct(symmetric["auc_norm"]),
                          _pct(symmetric["auc_norm"] - directional["auc_norm"]), _paper(ref[0]), _paper(ref[1]),
-                         _paper(ref[1] - ref[0]), model.paper_model, paper.TABLE2_NUMBERS[model.paper_model], directional["n"], scale])
+                         _paper(ref[1] - ref[0]), model.paper_model, paper.TABLE2_NUMBERS[model.paper_model], directional["n"],
+                         f"{directional['positive_rate']:.4f}", conventions.get(subset, PAPER_RULE), scale])
     return header, rows
 
 
@@ -106,9 +114,11 @@ def table6_rows(models: list[ModelInfo], score_path, scale: str, auc_floor: floa
     return header, rows
 
 
-def mesh_rows(model: ModelInfo, variant: str, score_path, scale: str, auc_floor: float = 0.5) -> tuple[list[str], list[list]]:
+def mesh_rows(model: ModelInfo, variant: str, score_path, scale: str, auc_floor: float = 0.5, conventions: Mapping[str, str] | None = None) -> tuple[list[str], list[list]]:
     """The numbers of Figure 1 (variant sns) or Figure 2 (variant hyponly) for one model."""
-    header = ["model", "model_name", "variant", "subset", "auc_norm", "auc_norm_paper", "sns_over_hyponly", "sns_over_hyponly_paper", "n_test", "scale"]
+    conventions = conventions or {}
+    header = ["model", "model_name", "variant", "subset", "auc_norm", "auc_norm_paper", "sns_over_hyponly", "sns_over_hyponly_paper", "n_test",
+              "positive_rate", "convention", "scale"]
     rows = []
     for subset in MESH_SUBSETS + ("full",):
         m = metrics_of(score_path(model.alias, variant, subset, subset), auc_floor)
@@ -118,7 +128,8 @@ def mesh_rows(model: ModelInfo, variant: str, score_path, scale: str, auc_floor:
             full = metrics_of(score_path(model.alias, "sns", subset, subset), auc_floor)["auc_norm"]
             ratio = f"{full / m['auc_norm']:.2f}" if m["auc_norm"] > 0 else ""
             ratio_paper = paper.FIGURE2_RATIOS.get(subset, "")
-        rows.append([model.alias, model.name, variant, subset, _pct(m["auc_norm"]), _paper(reference), ratio, ratio_paper, m["n"], scale])
+        rows.append([model.alias, model.name, variant, subset, _pct(m["auc_norm"]), _paper(reference), ratio, ratio_paper, m["n"],
+                     f"{m['positive_rate']:.4f}", conventions.get(subset, PAPER_RULE), scale])
     return header, rows
 
 

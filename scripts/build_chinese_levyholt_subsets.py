@@ -1,0 +1,11 @@
+"""Rule build_chinese_levyholt_subsets: Full / Directional / Symmetric of the user-supplied Chinese LevyHolt (+ H-only)."""
+
+from pathlib import Path
+
+from directional_inference.levyholt import write_chinese_levyholt
+from directional_inference.rulelog import log_to_file
+
+log_to_file(snakemake.log[0])
+params = snakemake.params
+write_chinese_levyholt(Path(snakemake.output.table).parent, snakemake.input[0], seed=params.seed, limits=params.limits,
+                       dev_pairs=params.dev_pairs, hypothesis_only_premise=(params.premise, "", ""))

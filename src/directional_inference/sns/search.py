@@ -1,0 +1,105 @@
+"""The hyper-parameter search: trials drawn once from the seed (the same for every subset and model, as the authors'
+fixed arrays), and the choice of the trial with the best dev AUC over precision >= 0.51 at its best dev point."""
+
+from __future__ import annotations
+
+import logging
+import math
+import os
+import random
+from collections.abc import Sequence
+from pathlib import Path
+
+from ..atomic import atomic_directory, write_text_atomic
+from ..errors import InputFormatError
+from .training import Hyperparameters
+
+log = logging.getLogger(__name__)
+
+TRIAL_COLUMNS = ("trial", "learning_rate", "weight_decay", "grad_accumulation")
+
+
+def draw_trials(count: int, seed: int, lr_range: Sequence[float], wd_range: Sequence[float], accumulation_range: Sequence[int]) -> list[Hyperparameters]:
+    """``count`` trials from one seeded generator, log-uniform learning rate and weight decay, uniform accumulation;
+    trial k is the same whatever ``count`` is."""
+    rng = random.Random(seed)
+    trials = []
+    for k in range(count):
+        lr = math.exp(rng.uniform(math.log(lr_range[0]), math.log(lr_range[1])))
+        wd = math.exp(rng.uniform(math.log(wd_range[0]), math.log(wd_range[1])))
+        steps = rng.randint(accumulation_range[0], accumulation_range[1])
+        trials.append(Hyperparameters(k, float(f"{lr:.6g}"), float(f"{wd:.6g}"), steps))
+    return trials
+
+
+def write_trials(path: str | os.PathLike, trials: Sequence[Hyperparameters]) -> None:
+    lines = [",".join(TRIAL_COLUMNS)] + [f"{t.trial},{t.learning_rate!r},{t.weight_decay!r},{t.grad_accumulation}" for t in trials]
+    write_text_atomic(path, "\n".join(lines) + "\n")
+
+
+def read_trials(path: str | os.PathLike) -> list[Hyperparameters]:
+    lines = Path(path).read_text(encoding="utf-8").splitlines()
+    if not lines or tuple(lines[0].split(",")) != TRIAL_COLUMNS:
+        raise InputFormatError(str(path), 1, None, f"expected header {','.join(TRIAL_COLUMNS)}")
+    trials = []
+    for number, line in enumerate(lines[1:], start=2):
+        fields = line.split(",")
+        try:
+            trials.append(Hyperparameters(int(fields[0]), float(fields[1]), float(fields[2]), int(fields[3])))
+        except (ValueError, IndexError):
+            raise InputFormatError(str(path), number, None, f"not a trial line: {line!r}") from None
+    return trials
+
+
+EVALUATION_COLUMNS = ("epoch", "batch", "step", "dev_auc_selection", "dev_auc_norm")
+
+
+def write_evaluations(path: str | os.PathLike, evaluations: Sequence[dict], best: dict) -> None:
+    """Every dev evaluation of a trial, the best one marked."""
+    lines = [",".join(EVALUATION_COLUMNS + ("best",))]
+    for point in evaluations:
+        values = [str(point["epoch"]), str(point["batch"]), str(point["step"]), f"{point['dev_auc_selection']:.6f}", f"{point['dev_auc_norm']:.6f}"]
+        lines.append(",".join(values + [str(int(point == best))]))
+    write_text_atomic(path, "\n".join(lines) + "\n")
+
+
+def select_best_trial(
+    trials: Sequence[Hyperparameters],
+    dev_score_files: Sequence[str],
+    evaluation_files: Sequence[str],
+    weight_dirs: Sequence[str],
+    floor: float,
+    selection_csv: str | os.PathLike,
+    best_dir: str | os.PathLike,
+) -> int:
+    """Pick the trial whose best dev point has the highest dev AUC over precision >= ``floor`` (ties: the lower trial).
+
+    Writes ``selection_csv`` (every trial's hyper-parameters, its best dev point and that point's dev metrics, the
+    chosen trial marked) and copies the chosen weights to ``best_dir``; returns the chosen trial number.
+    """
+    import shutil
+
+    import pandas as pd
+
+    from ..metrics import evaluate_scores
+
+    rows = []
+    for trial, scores_file, evaluations_file in zip(trials, dev_score_files, evaluation_files):
+        frame = pd.read_parquet(scores_file)
+        metrics = evaluate_scores(frame["score"].to_numpy(), frame["label"].to_numpy(), selection_floor=floor)
+        evaluations = pd.read_csv(evaluations_file)
+        best_point = evaluations[evaluations["best"] == 1].iloc[0]
+        rows.append((trial, metrics, best_point, len(evaluations)))
+    best = max(range(len(rows)), key=lambda i: (rows[i][1]["auc_selection"], -rows[i][0].trial))
+    lines = ["trial,learning_rate,weight_decay,grad_accumulation,best_epoch,best_batch,best_step,evaluations,"
+             "dev_auc_selection,dev_auc50,dev_auc_norm,dev_best_f1,selected"]
+    for index, (t, m, point, count) in enumerate(rows):
+        lines.append(f"{t.trial},{t.learning_rate!r},{t.weight_decay!r},{t.grad_accumulation},{int(point['epoch'])},{int(point['batch'])},"
+                     f"{int(point['step'])},{count},{m['auc_selection']:.6f},{m['auc50']:.6f},{m['auc_norm']:.6f},{m['best_f1']:.6f},"
+                     f"{int(index == best)}")
+    with atomic_directory(best_dir) as tmp:
+        for path in sorted(Path(weight_dirs[best]).iterdir()):
+            shutil.copyfile(path, tmp / path.name)
+    write_text_atomic(selection_csv, "\n".join(lines) + "\n")
+    log.info("selected trial %d of %d", rows[best][0].trial, len(rows))
+    return rows[best][0].trial

@@ -1,0 +1,226 @@
+"""Fine-tuning S&S as the authors did, resumable after a kill.
+
+AdamW (eps 1e-8, no decay on biases and LayerNorm weights), linear schedule without warm-up over
+``(n // batch) // accumulation * epochs`` steps (the authors' count; later steps run at learning rate 0), gradient
+clipping at 1.0, gradient accumulation. The batch order of epoch e comes from ``seed + e``, so a resumed run sees
+the same batches as an uninterrupted one.
+
+Dev is scored ``evaluations_per_epoch`` times per epoch (every ``batches // k`` batches, as PyTorch-Lightning's
+``val_check_interval = 1 / k`` in the authors' code) and the weights with the best dev AUC over precision >=
+``selection_floor`` (their ``AUCHALF``) are the result, not the last ones.
+
+A checkpoint (every ``checkpoint_every`` optimiser steps and at every evaluation) holds the weights, the optimiser,
+the schedule, the random state and the best point so far; it is resumed only when its signature matches: the
+hyper-parameters, the settings, a hash of the training and dev data and of the base model's files. The number of
+CPU threads is not part of it: every job uses ``training.threads`` intra-op threads whatever ``--cores`` is, so
+results do not depend on the machine's core count.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import math
+import os
+import random
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from ..atomic import atomic_directory, atomic_file
+from ..levyholt import Entry
+from ..progress import ProgressLog
+from .model import PromptScorer
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Hyperparameters:
+    """One trial of the search (paper, §3: 100 log-uniform draws, the same for every subset)."""
+
+    trial: int
+    learning_rate: float
+    weight_decay: float
+    grad_accumulation: int
+
+
+@dataclass(frozen=True)
+class TrainingSettings:
+    epochs: int
+    batch_size: int
+    max_length: int
+    seed: int
+    symmetric: bool
+    lang: str = "en"
+    evaluations_per_epoch: int = 1
+    accumulation_factor: float = 1.0  # the trial's accumulation is floor(factor x steps) (the authors' large models)
+    precision: str = "fp32"
+    checkpoint_every: int = 50  # optimiser steps between resumable checkpoints
+
+    def accumulation(self, hp: Hyperparameters) -> int:
+        return max(1, math.floor(self.accumulation_factor * hp.grad_accumulation))
+
+
+@dataclass
+class TrainingResult:
+    """The best dev point of a run: its dev scores, where it was, and every evaluation."""
+
+    scorer: PromptScorer
+    dev_scores: np.ndarray
+    best: dict
+    evaluations: list[dict] = field(default_factory=list)
+
+
+def set_threads(threads: int) -> None:
+    """A fixed intra-op thread count: CPU results depend on it (the order of floating-point sums), not on --cores."""
+    import torch
+
+    torch.set_num_threads(max(int(threads), 1))
+
+
+def fingerprint(entries: Sequence[Entry]) -> str:
+    """sha256 of the pairs and labels, in order."""
+    digest = hashlib.sha256()
+    for entry in entries:
+        digest.update(json.dumps([entry.premise, entry.hypothesis, entry.label], ensure_ascii=False).encode("utf-8"))
+    return digest.hexdigest()
+
+
+def model_fingerprint(model_dir: str | os.PathLike) -> str:
+    """sha256 over the names and contents of the base model's files."""
+    digest = hashlib.sha256()
+    for path in sorted(p for p in Path(model_dir).iterdir() if p.is_file()):
+        digest.update(path.name.encode("utf-8"))
+        with open(path, "rb") as handle:
+            for block in iter(lambda: handle.read(1 << 20), b""):
+                digest.update(block)
+    return digest.hexdigest()
+
+
+def _optimizer(model, hp: Hyperparameters):
+    import torch
+
+    no_decay = ("bias", "LayerNorm.weight", "layer_norm.weight")
+    groups = [
+        {"params": [p for n, p in model.named_parameters() if not any(k in n for k in no_decay)], "weight_decay": hp.weight_decay},
+        {"params": [p for n, p in model.named_parameters() if any(k in n for k in no_decay)], "weight_decay": 0.0},
+    ]
+    return torch.optim.AdamW(groups, lr=hp.learning_rate, eps=1e-8)
+
+
+def schedule_steps(n_train: int, batch_size: int, accumulation: int, epochs: int) -> int:
+    """Length of the linear schedule as the authors' code computes it: (n // batch) // accumulation * epochs."""
+    return max((n_train // batch_size) // accumulation * epochs, 1)
+
+
+def train_prompt_model(
+    model_dir: str | os.PathLike,
+    train: Sequence[Entry],
+    dev: Sequence[Entry],
+    hp: Hyperparameters,
+    settings: TrainingSettings,
+    output_dir: str | os.PathLike,
+    checkpoint_dir: str | os.PathLike,
+    *,
+    selection_floor: float = 0.51,
+) -> TrainingResult:
+    """Fine-tune S&S on ``train``, keep the best dev point, write its weights to ``output_dir`` (see module docstring)."""
+    import torch
+    from transformers import get_linear_schedule_with_warmup
+
+    from ..metrics import evaluate_scores
+
+    torch.manual_seed(settings.seed)
+    scorer = PromptScorer(model_dir, max_length=settings.max_length, symmetric=settings.symmetric, lang=settings.lang,
+                          precision=settings.precision)
+    model = scorer.model
+    train_pairs, dev_pairs = scorer.encode(train), scorer.encode(dev)
+    dev_labels = np.array([e.label for e in dev], dtype=bool)
+    accumulation = settings.accumulation(hp)
+    optimizer = _optimizer(model, hp)
+    batches_per_epoch = math.ceil(len(train) / settings.batch_size)
+    scheduler = get_linear_schedule_with_warmup(optimizer, num_warmup_steps=0,
+                                                num_training_steps=schedule_steps(len(train), settings.batch_size, accumulation, settings.epochs))
+    check_every = max(batches_per_epoch // max(settings.evaluations_per_epoch, 1), 1)
+    checkpoint = Path(checkpoint_dir) / "state.pt"
+    signature = {"hp": asdict(hp), "settings": asdict(settings), "selection_floor": selection_floor, "train": fingerprint(train),
+                 "dev": fingerprint(dev), "model": model_fingerprint(model_dir)}
+    state = {"epoch": 0, "next_batch": 0, "steps": 0, "best": None, "evaluations": []}
+    if checkpoint.is_file():
+        saved = torch.load(checkpoint, weights_only=True)
+        if saved["signature"] == json.dumps(signature, sort_keys=True):
+            model.load_state_dict(saved["model"])
+            optimizer.load_state_dict(saved["optimizer"])
+            scheduler.load_state_dict(saved["scheduler"])
+            torch.set_rng_state(saved["torch_rng"])
+            state = {key: saved[key] for key in ("epoch", "next_batch", "steps", "evaluations")}
+            state["best"] = saved["best"]
+            log.info("resumed from %s at epoch %d, batch %d", checkpoint, state["epoch"], state["next_batch"])
+        else:
+            log.info("checkpoint %s belongs to another run (data, model or settings differ): starting afresh", checkpoint)
+
+    def evaluate(epoch: int, batch: int) -> None:
+        scores = scorer.scores(dev_pairs, what="dev evaluation")
+        metrics = evaluate_scores(scores, dev_labels, selection_floor=selection_floor)
+        point = {"epoch": epoch, "batch": batch, "step": state["steps"], "dev_auc_selection": metrics["auc_selection"],
+                 "dev_auc_norm": metrics["auc_norm"]}
+        state["evaluations"].append(point)
+        if state["best"] is None or metrics["auc_selection"] > state["best"]["point"]["dev_auc_selection"]:
+            state["best"] = {"point": point, "dev_scores": torch.tensor(scores),
+                             "model": {k: v.detach().clone().cpu() for k, v in model.state_dict().items()}}
+        log.info("dev evaluation at epoch %d, batch %d: AUC(p>=%.2f) %.4f, AUCnorm %.4f (best so far: epoch %d, batch %d)", epoch, batch,
+                 selection_floor, metrics["auc_selection"], metrics["auc_norm"], state["best"]["point"]["epoch"], state["best"]["point"]["batch"])
+
+    progress = ProgressLog("training", batches_per_epoch * settings.epochs, "batches")
+    progress.done = state["epoch"] * batches_per_epoch + state["next_batch"]
+    model.train()
+    while state["epoch"] < settings.epochs:
+        epoch = state["epoch"]
+        order = list(range(len(train)))
+        random.Random(settings.seed + epoch).shuffle(order)
+        for batch_index in range(state["next_batch"], batches_per_epoch):
+            batch = [train_pairs[i] for i in order[batch_index * settings.batch_size : (batch_index + 1) * settings.batch_size]]
+            loss = scorer.loss(batch) / accumulation
+            loss.backward()
+            if (batch_index + 1) % accumulation == 0 or batch_index + 1 == batches_per_epoch:
+                torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+                optimizer.step()
+                scheduler.step()
+                optimizer.zero_grad()
+                state["steps"] += 1
+            progress.advance()
+            state["next_batch"] = batch_index + 1
+            evaluated = (batch_index + 1) % check_every == 0 and (batch_index + 1) // check_every <= settings.evaluations_per_epoch
+            if evaluated:
+                evaluate(epoch, batch_index + 1)
+            # a checkpoint only between optimiser steps (accumulated gradients are not saved)
+            if (batch_index + 1) % accumulation == 0 and (evaluated or state["steps"] % settings.checkpoint_every == 0):
+                _save_checkpoint(checkpoint, signature, model, optimizer, scheduler, state)
+        state["epoch"], state["next_batch"] = epoch + 1, 0
+        _save_checkpoint(checkpoint, signature, model, optimizer, scheduler, state)
+    progress.finish()
+    best = state["best"]
+    if best is None:  # no evaluation point (fewer batches than evaluations): the last weights
+        evaluate(settings.epochs - 1, batches_per_epoch)
+        best = state["best"]
+    model.load_state_dict(best["model"])
+    with atomic_directory(output_dir) as tmp:
+        model.save_pretrained(tmp)
+        scorer.tokenizer.save_pretrained(tmp)
+        (tmp / "training.json").write_text(json.dumps({**signature, "best": best["point"]}, indent=1, sort_keys=True) + "\n")
+    checkpoint.unlink(missing_ok=True)
+    return TrainingResult(scorer, best["dev_scores"].numpy(), best["point"], list(state["evaluations"]))
+
+
+def _save_checkpoint(path: Path, signature: dict, model, optimizer, scheduler, state: dict) -> None:
+    import torch
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    saved = {"signature": json.dumps(signature, sort_keys=True), "model": model.state_dict(), "optimizer": optimizer.state_dict(),
+             "scheduler": scheduler.state_dict(), "torch_rng": torch.get_rng_state(), **state}
+    with atomic_file(path) as tmp:
+        torch.save(saved, tmp)
