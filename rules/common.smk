@@ -9,6 +9,7 @@ sys.path.insert(0, os.path.join(workflow.basedir, "src"))
 from directional_inference.booqa_methods import BOOQA_TABLES, METHODS, booqa_score_path, methods_for  # noqa: E402
 from directional_inference.experiments import (  # noqa: E402
     TABLE3_TRAINED_ON,
+    training_budget,
     chinese_trained_models,
     data_directory,
     language_subset,
@@ -129,8 +130,18 @@ def levyholt_test_file(wildcards):
     return levyholt_file(wildcards.variant, wildcards.test, "test")
 
 
-def trial_ids():
-    return list(range(config["training"]["trials"]))
+def model_budget(variant, subset):
+    """Trials, epochs, training / dev sample sizes and dev evaluations of one model (training.budgets)."""
+    return training_budget(config["training"], config["levyholt"], variant, subset)
+
+
+def trial_ids(variant, subset):
+    return list(range(model_budget(variant, subset)["trials"]))
+
+
+def drawn_trials():
+    """Trials drawn for the search: enough for the largest budget."""
+    return max([config["training"]["trials"]] + [b.get("trials", 0) for b in config["training"]["budgets"]])
 
 
 def model_run(wildcards):
@@ -138,17 +149,17 @@ def model_run(wildcards):
     return f"results/models/{wildcards.lm}/{wildcards.variant}/{wildcards.subset}"
 
 
-def trial_files(run):
+def trial_files(run, trials):
     """Dev scores, dev evaluations and weights of every trial of the search in directory ``run``."""
     return {
-        "dev_scores": [f"{run}/trial-{k}/dev_scores.parquet" for k in trial_ids()],
-        "evaluations": [f"{run}/trial-{k}/evaluations.csv" for k in trial_ids()],
-        "weights": [f"{run}/trial-{k}/model" for k in trial_ids()],
+        "dev_scores": [f"{run}/trial-{k}/dev_scores.parquet" for k in trials],
+        "evaluations": [f"{run}/trial-{k}/evaluations.csv" for k in trials],
+        "weights": [f"{run}/trial-{k}/model" for k in trials],
     }
 
 
 def trial_outputs(wildcards):
-    return trial_files(model_run(wildcards))
+    return trial_files(model_run(wildcards), trial_ids(wildcards.variant, wildcards.subset))
 
 
 def levyholt_scores_of(lm):
@@ -290,26 +301,33 @@ def is_symmetric(wildcards):
 
 
 def trial_settings(wildcards):
-    """TrainingSettings of one trial: training.* with the model's batch size and accumulation factor for its variant
-    (the authors' scripts: large models take smaller batches and scaled accumulation)."""
+    """TrainingSettings of one trial: training.* with the model's budget and its batch size and accumulation factor
+    for its variant (the authors' scripts: large models take smaller batches and scaled accumulation)."""
     training = config["training"]
     batching = training["model_batching"].get(wildcards.lm, {})
     prefix = "symmetric_" if is_symmetric(wildcards) else ""
+    budget = model_budget(wildcards.get("variant", "hyponly"), wildcards.get("subset", "booqa"))
     return {
-        "epochs": training["epochs"],
+        "epochs": budget["epochs"],
         "batch_size": batching.get(f"{prefix}batch_size", training["batch_size"]),
         "accumulation_factor": batching.get(f"{prefix}accumulation_factor", 1.0),
         "max_length": training["max_length"],
         "seed": config["seed"],
         "symmetric": is_symmetric(wildcards),
         "lang": "zh" if wildcards.get("subset", "").startswith(CHINESE_PREFIX) else wildcards.get("lang", "en"),
-        "evaluations_per_epoch": training["evaluations_per_epoch"],
+        "evaluations_per_epoch": budget["evaluations_per_epoch"],
         "precision": training["precision"],
     }
 
 
+def trial_samples(wildcards):
+    """Sizes of the training and dev samples one model's trials read (None = the whole file)."""
+    budget = model_budget(wildcards.get("variant", "hyponly"), wildcards.get("subset", "booqa"))
+    return {"train": budget["max_train"], "dev": budget["max_dev"]}
+
+
 def robustness_trial_outputs(wildcards):
-    return trial_files(f"results/robustness/{wildcards.lang}/{wildcards.lm}")
+    return trial_files(f"results/robustness/{wildcards.lang}/{wildcards.lm}", trial_ids("hyponly", "booqa"))
 
 
 def wildcard_lang(wildcards):

@@ -6,7 +6,7 @@ rule draw_hyperparameters:
     output:
         "results/models/hyperparameters.csv",
     params:
-        trials=config["training"]["trials"],
+        trials=drawn_trials(),
         seed=config["seed"],
         learning_rate_range=config["training"]["learning_rate_range"],
         weight_decay_range=config["training"]["weight_decay_range"],
@@ -39,6 +39,7 @@ rule train_sns_trial:
         # resumable state lives outside the declared outputs, which Snakemake deletes before a re-run
         checkpoint_dir=".checkpoints/{lm}/{variant}/{subset}/trial-{trial}",
         settings=trial_settings,
+        samples=trial_samples,
         selection_floor=config["training"]["selection_precision_floor"],
         torch_threads=config["training"]["threads"],
     log:

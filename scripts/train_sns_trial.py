@@ -1,6 +1,6 @@
 """Rules train_sns_trial and train_booqa_hyponly_trial: fine-tune one trial of S&S (or a variant), keeping its best dev point."""
 
-from directional_inference.levyholt import read_subset_tsv
+from directional_inference.levyholt import read_subset_tsv, stratified_sample
 from directional_inference.levyholt_tables import write_scores
 from directional_inference.rulelog import log_to_file
 from directional_inference.sns.search import read_trials, write_evaluations
@@ -9,10 +9,12 @@ from directional_inference.sns.training import TrainingSettings, set_threads, tr
 log_to_file(snakemake.log[0])
 params, wildcards, output = snakemake.params, snakemake.wildcards, snakemake.output
 set_threads(params.torch_threads)
-dev = read_subset_tsv(snakemake.input.dev)
+seed = params.settings["seed"]
+train = stratified_sample(read_subset_tsv(snakemake.input.train), params.samples["train"], seed)
+dev = stratified_sample(read_subset_tsv(snakemake.input.dev), params.samples["dev"], seed)
 result = train_prompt_model(
     snakemake.input.model,
-    read_subset_tsv(snakemake.input.train),
+    train,
     dev,
     read_trials(snakemake.input.hyperparameters)[int(wildcards.trial)],
     TrainingSettings(**params.settings),

@@ -119,8 +119,14 @@ def test_written_datasets_round_trip_and_hypothesis_only_masks_premise(inputs, t
     assert table[0] == "subset,split,entries,positives,positive_rate,convention,authors_overlap"
     rows = {tuple(line.split(",")[:2]): line.split(",") for line in table[1:]}
     assert rows[("directional", "train")][5:] == ["paper's rule", "1.0000"]  # the authors' re-split, line for line
-    assert rows[("para_dirtrue", "test")][5] == "authors' file" and rows[("para_dirtrue", "test")][2] == "200"
-    assert abs(int(rows[("para_dirtrue", "test")][3]) - 70) <= 1  # DirTrue = 1 as released: 35% of 200, converse pairs kept whole
+    # a subsampled test is drawn once from Full; every subset of the paper's rule is its part of that sample
+    full = {(e.premise, e.hypothesis) for e in read_subset_tsv(out / "full" / "test.tsv")}
+    directional = read_subset_tsv(out / "directional" / "test.tsv")
+    assert len(full) == 200 and {(e.premise, e.hypothesis) for e in directional} <= full
+    assert len(directional) == 28  # its share, 200 x 1784 / 12921 = 27.6 entries, as 14 whole pairs
+    # the authors' Para-DirTrue file gets a sample of the same share of its 2,640 lines: 200 x 2640 / 12921 = 41
+    assert rows[("para_dirtrue", "test")][5] == "authors' file" and rows[("para_dirtrue", "test")][2] == "41"
+    assert abs(int(rows[("para_dirtrue", "test")][3]) - 0.35 * 41) <= 1  # DirTrue = 1 as released
     sherliic = read_subset_tsv(out / "sherliic" / "test.tsv")
     assert len(sherliic) == 200 and sherliic[0].hypothesis[1:] == ("", "")
     # same inputs and seed: byte-identical files

@@ -79,3 +79,24 @@ def test_random_scores_on_levyholt_size_match_reference_magnitudes():
     assert metrics["positive_rate"] == pytest.approx(0.2191, abs=1e-4)
     assert 0.0 <= metrics["auc_norm"] < 0.02  # only the anchor lifts a random ranking above 0
     assert metrics["n"] == 12921
+
+
+def test_bootstrap_resamples_whole_groups():
+    from directional_inference.metrics import bootstrap_intervals
+
+    rng = np.random.default_rng(3)
+    labels = rng.random(300) < 0.4
+    scores = labels * 0.4 + rng.random(300)
+    alone = bootstrap_intervals(scores, labels, seed=5, resamples=300)
+    low, high = alone["auc_norm"]
+    point = auc_norm(precision_recall_curve(scores, labels))
+    assert low < point < high and alone == bootstrap_intervals(scores, labels, seed=5, resamples=300)  # seeded
+    # every item twice: duplicating items leaves the PR curve unchanged, so resampling the duplicates as whole groups
+    # draws exactly the distribution of the original items (same seed, same draws) ...
+    doubled = bootstrap_intervals(np.repeat(scores, 2), np.repeat(labels, 2), np.repeat(np.arange(300), 2), seed=5, resamples=300)
+    assert all(doubled[k] == pytest.approx(alone[k]) for k in alone)
+    # ... while resampling them one by one pretends to have twice the data: a narrower interval
+    naive = bootstrap_intervals(np.repeat(scores, 2), np.repeat(labels, 2), seed=5, resamples=300)
+    assert naive["auc_norm"][1] - naive["auc_norm"][0] < 0.85 * (high - low)
+    perfect = bootstrap_intervals(labels.astype(float), labels, seed=1, resamples=50)
+    assert perfect["auc_norm"] == (1.0, 1.0) and perfect["auc50"] == (1.0, 1.0)

@@ -203,3 +203,32 @@ def test_table3_hypothesis_only_robustness(smoke_run):
 def test_figure3_is_drawn(smoke_run):
     assert (smoke_run / "results" / "figure3.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert "BoOQA EN test" in (smoke_run / "results" / "figure3.svg").read_text()
+
+
+def test_chinese_sns_path_with_a_tiny_chinese_model(smoke_run, tmp_path):
+    """Paper scale's Chinese S&S rows, offline: a tiny random model with a Chinese tokenizer, fine-tuned on a synthetic
+    Chinese LevyHolt with the authors' Chinese prompts, then scoring Chinese BoOQA."""
+    import shutil
+
+    import yaml
+
+    from conftest import write_chinese_levyholt
+
+    work = tmp_path / "repo"
+    shutil.copytree(smoke_run, work, ignore=lambda d, names: [n for n in names if n in (".git", "cache") or n == "locks"], symlinks=True)
+    source = write_chinese_levyholt(tmp_path / "levyholt-zh")
+    overlay = work / "chinese.yaml"
+    overlay.write_text(yaml.safe_dump({
+        "models": {"tinyzh": {"tiny": {"architecture": "bert", "hidden_size": 32, "layers": 1, "heads": 2, "language": "zh"}}},
+        "training": {"language_models_zh": ["tinyzh"]},
+        "resources": {"levyholt_zh": str(source)},
+    }), encoding="utf-8")
+    targets = ["results/models/tinyzh/sns/zh_full/best", "results/booqa_scores/zh/dev/sns_full.parquet"]
+    run_snakemake(work, *targets, "--cores", "2", "--configfile", "config/smoke.yaml", str(overlay))
+    training = json.loads((work / "results/models/tinyzh/sns/zh_full/best/training.json").read_text())
+    assert training["settings"]["lang"] == "zh"
+    tokenizer = AutoTokenizer.from_pretrained(work / "resources/models/tinyzh")
+    assert "[UNK]" not in tokenizer.tokenize("阿里巴巴收购网易，这也就是说，阿里巴巴拥有网易。")
+    dev = pd.read_parquet(work / "results/zh/booqa/dev.parquet")
+    scores = pd.read_parquet(work / "results/booqa_scores/zh/dev/sns_full.parquet")
+    assert list(scores["entry"]) == list(dev["id"]) and scores["score"].between(0, 1).all()

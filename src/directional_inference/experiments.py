@@ -64,3 +64,19 @@ TABLE3_TRAINED_ON = ("booqa",) + TABLE3_LEVYHOLT_MODELS
 def levyholt_score_path(lm: str, variant: str, subset: str, test: str) -> str:
     """Scores of the model (lm, variant, trained on subset) on a test set."""
     return f"results/scores/levyholt/{test}/{lm}/{variant}/{subset}.parquet"
+
+
+def training_budget(training: dict, levyholt: dict, variant: str, subset: str) -> dict:
+    """Trials, epochs, training / dev sample sizes and dev evaluations per epoch of the model ``variant/subset``: the
+    first entry of ``training["budgets"]`` whose patterns match (fnmatch), completed by the global settings."""
+    from fnmatch import fnmatchcase
+
+    name = f"{variant}/{subset}"
+    budget = next((b for b in training.get("budgets", []) if any(fnmatchcase(name, pattern) for pattern in b["models"])), {})
+    return {
+        "trials": budget.get("trials", training["trials"]),
+        "epochs": budget.get("epochs", training["epochs"]),
+        "max_train": budget.get("max_train", levyholt.get("max_train")),
+        "max_dev": budget.get("max_dev", levyholt.get("max_dev")),
+        "evaluations_per_epoch": budget.get("evaluations_per_epoch", training["evaluations_per_epoch"]),
+    }

@@ -358,8 +358,11 @@ def write_levyholt_datasets(
     ``authors_subsets`` are taken from the released files even with ``raw`` (the files the paper's numbers were
     computed on, where they differ from the paper's rule). ``resplit`` places the directional pairs cut by the S&S
     split as the authors did (``authors``) or seeded (``seeded``, ``dev_pairs`` in dev). ``limits`` maps a split to
-    the size of its stratified subsample (None = all). ``subsets.csv`` gives every file's size, positive rate,
-    convention and the share of its lines that are lines of the authors' file (before subsampling).
+    the size of its stratified subsample (None = all). A subsampled test is drawn once, from Full (stratified by
+    sub-group, converse pairs together), and every subset built by the paper's rule takes its sub-groups' part of it,
+    so one scoring of the Full sample serves every subset; a subset from the authors' files gets a sample of the
+    same share of its file. ``subsets.csv`` gives every file's size, positive rate, convention and the share of its
+    lines that are lines of the authors' file (before subsampling).
     """
     out_root = Path(out_root)
     if resplit not in ("authors", "seeded"):
@@ -367,6 +370,9 @@ def write_levyholt_datasets(
     splits = build_from_raw(levyholt_dir, seed, authors_dir=authors_dir if resplit == "authors" else None, dev_pairs=dev_pairs)
     write_subgroup_counts(out_root / "subgroups.csv", splits)
     conventions = subset_conventions(source, authors_subsets)
+    full_test = sorted((e for group in splits.groups["test"].values() for e in group), key=lambda e: e.order)
+    test_limit = limits.get("test")
+    test_sample = Counter((e.premise, e.hypothesis, e.subgroup) for e in stratified_sample(full_test, test_limit, seed))
     lines = ["subset,split,entries,positives,positive_rate,convention,authors_overlap"]
     for subset in ALL_SUBSETS:
         for split in SPLITS:
@@ -374,9 +380,16 @@ def write_levyholt_datasets(
             if conventions[subset] == AUTHORS_FILE:
                 entries = [replace(e, subgroup=subset) for e in released]
             else:
-                entries = splits.subset(subset, split)
+                entries = full_test if (subset, split) == ("full", "test") else splits.subset(subset, split)
             overlap = authors_overlap(entries, released)
-            entries = stratified_sample(entries, limits.get(split), seed)
+            if split != "test" or test_limit is None:
+                entries = stratified_sample(entries, limits.get(split), seed)
+            elif conventions[subset] == AUTHORS_FILE:
+                entries = stratified_sample(entries, round(test_limit * len(entries) / len(full_test)), seed)
+            else:
+                taken = Counter(test_sample)  # a subset's entries keep their sub-group (and may change label)
+                entries = [e for e in entries if taken[(e.premise, e.hypothesis, e.subgroup)] > 0
+                           and not taken.subtract([(e.premise, e.hypothesis, e.subgroup)])]
             write_entries(out_root / subset / f"{split}.tsv", entries)
             write_entries(out_root / f"{subset}{HYPOTHESIS_ONLY_SUFFIX}" / f"{split}.tsv", hypothesis_only(entries, hypothesis_only_premise))
             positives = sum(e.label for e in entries)

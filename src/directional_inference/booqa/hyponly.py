@@ -25,8 +25,9 @@ def hypothesis_only_splits(dev: pd.DataFrame, test: pd.DataFrame, *, train_posit
 
     premise = premise or TRUE_PREMISE
 
-    def entries(frame: pd.DataFrame) -> list:
-        return [Entry(premise, (row.subj_type, row.pred, row.obj_type), bool(row.label), "booqa", k)
+    def entries(frame: pd.DataFrame, by_bundle: bool = False) -> list:
+        """H-only entries; test entries keep their bundle as their group (bootstrap intervals resample bundles)."""
+        return [Entry(premise, (row.subj_type, row.pred, row.obj_type), bool(row.label), row.bundle_id if by_bundle else "booqa", k)
                 for k, row in enumerate(frame.itertuples())]
 
     bundles = list(dict.fromkeys(dev["bundle_id"]))
@@ -35,7 +36,7 @@ def hypothesis_only_splits(dev: pd.DataFrame, test: pd.DataFrame, *, train_posit
                     len(bundles), train_positives, dev_positives)
     splits = {"train": entries(dev[dev["bundle_id"].isin(bundles[:train_positives])]),
               "dev": entries(dev[dev["bundle_id"].isin(bundles[train_positives:train_positives + dev_positives])]),
-              "test": entries(test)}
+              "test": entries(test, by_bundle=True)}
     homes: dict[tuple, list[str]] = defaultdict(list)
     for name, items in splits.items():
         for item in items:

@@ -1,0 +1,178 @@
+"""Benchmark: S&S training and scoring throughput against the same model's plain forward(+backward) limit.
+
+On LevyHolt Directional (the authors' released train / test files, from the mirror), with the offline MiniLM:
+
+* training: prompt sentences per second of the S&S loop (``PromptScorer.loss``, backward, clipping, AdamW step, as in
+  ``sns.training``) against plain forward+backward of the classifier on the same padded tensors, batch by batch;
+* scoring: prompt sentences per second of ``PromptScorer.scores`` against plain forward passes of the same shapes;
+* each in fp32 and under bf16 autocast, and the share of padding tokens in the batches;
+* with ``--auc``: AUCnorm on Directional test of a model trained in fp32 and one trained in bf16 (same data, seed and
+  hyper-parameters), to see whether bf16 keeps AUC within noise.
+
+    BOOQA_MIRROR=../shared/mirror .venv/bin/python benchmarks/sns_throughput.py [--threads 2] [--batches 12] [--auc]
+
+Writes ``benchmarks/results/sns_throughput.json``. Run it on an otherwise idle machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import random
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+
+def _entries(mirror: Path, split: str):
+    from directional_inference.levyholt import read_authors_subset
+
+    return read_authors_subset(mirror / "levyholt-authors", "directional", split)
+
+
+def _tensors(scorer, pairs):
+    """The padded input ids and attention mask of one batch, as the scorer builds them."""
+    import torch
+
+    ids = [s for p in pairs for s in p.prompts] + [s for p in pairs for s in p.antiprompts]
+    longest = max(len(s) for s in ids)
+    input_ids = torch.full((len(ids), longest), scorer.pad_id, dtype=torch.long)
+    mask = torch.zeros((len(ids), longest), dtype=torch.long)
+    for row, s in enumerate(ids):
+        input_ids[row, : len(s)] = torch.tensor(s)
+        mask[row, : len(s)] = 1
+    return input_ids, mask, sum(len(s) for s in ids), input_ids.numel()
+
+
+def measure(model_dir: str, train, test, *, precision: str, batch_size: int, batches: int, seed: int) -> dict:
+    import torch
+
+    from directional_inference.sns.model import PromptScorer
+    from directional_inference.sns.training import Hyperparameters, _optimizer
+
+    torch.manual_seed(seed)
+    scorer = PromptScorer(model_dir, max_length=128, symmetric=False, precision=precision)
+    pairs = scorer.encode(train)
+    order = list(range(len(pairs)))
+    random.Random(seed).shuffle(order)
+    batch_list = [[pairs[i] for i in order[k * batch_size : (k + 1) * batch_size]] for k in range(batches)]
+    sentences = sum(len(p.prompts) + len(p.antiprompts) for b in batch_list for p in b)
+    optimizer = _optimizer(scorer.model, Hyperparameters(0, 5e-5, 0.01, 1))
+    autocast = dict(device_type="cpu", dtype=torch.bfloat16, enabled=precision == "bf16")
+    scorer.model.train()
+
+    def loop():
+        for batch in batch_list:
+            scorer.loss(batch).backward()
+            torch.nn.utils.clip_grad_norm_(scorer.model.parameters(), 1.0)
+            optimizer.step()
+            optimizer.zero_grad()
+
+    tensors = [_tensors(scorer, b) for b in batch_list]
+
+    def plain():
+        for input_ids, mask, _, _ in tensors:
+            with torch.autocast(**autocast):
+                logits = scorer.model(input_ids=input_ids, attention_mask=mask).logits
+            logits.float().sum().backward()
+            scorer.model.zero_grad()
+
+    loop()  # warm-up (allocator, oneDNN kernels)
+    start = time.perf_counter()
+    plain()
+    plain_s = time.perf_counter() - start
+    start = time.perf_counter()
+    loop()
+    loop_s = time.perf_counter() - start
+    test_pairs = scorer.encode(test)
+    scorer.scores(test_pairs[:64])  # warm-up
+    start = time.perf_counter()
+    scorer.scores(test_pairs)
+    score_s = time.perf_counter() - start
+    order = sorted(range(len(test_pairs)), key=lambda k: (test_pairs[k].longest, k))
+    score_tensors = [_tensors(scorer, [test_pairs[k] for k in order[i : i + 32]]) for i in range(0, len(order), 32)]
+    scorer.model.eval()
+    start = time.perf_counter()
+    with torch.inference_mode():
+        for input_ids, mask, _, _ in score_tensors:
+            with torch.autocast(**autocast):
+                scorer.model(input_ids=input_ids, attention_mask=mask)
+    forward_s = time.perf_counter() - start
+    test_sentences = sum(len(p.prompts) + len(p.antiprompts) for p in test_pairs)
+    real, padded = sum(t[2] for t in tensors), sum(t[3] for t in tensors)
+    return {
+        "precision": precision,
+        "train_sentences": sentences,
+        "train_sentences_per_s": sentences / loop_s,
+        "forward_backward_sentences_per_s": sentences / plain_s,
+        "train_share_of_limit": plain_s / loop_s,
+        "train_padding_share": 1 - real / padded,
+        "score_sentences": test_sentences,
+        "score_sentences_per_s": test_sentences / score_s,
+        "forward_sentences_per_s": test_sentences / forward_s,
+        "score_share_of_limit": forward_s / score_s,
+    }
+
+
+def auc_check(model_dir: str, train, dev, test, *, threads: int, seed: int) -> dict:
+    """AUCnorm on Directional test after training in fp32 and in bf16 (4 epochs, lr 5e-5, batch 8)."""
+    from directional_inference.metrics import evaluate_scores
+    from directional_inference.sns.training import Hyperparameters, TrainingSettings, set_threads, train_prompt_model
+
+    set_threads(threads)
+    out = {}
+    labels = np.array([e.label for e in test])
+    for precision in ("fp32", "bf16"):
+        with tempfile.TemporaryDirectory() as tmp:
+            start = time.perf_counter()
+            settings = TrainingSettings(epochs=4, batch_size=8, max_length=128, seed=seed, symmetric=False, precision=precision)
+            result = train_prompt_model(model_dir, train, dev, Hyperparameters(0, 5e-5, 0.01, 1), settings, Path(tmp) / "m", Path(tmp) / "c")
+            seconds = time.perf_counter() - start
+            m = evaluate_scores(result.scorer.scores(test), labels)
+        out[precision] = {"test_auc_norm": m["auc_norm"], "dev_auc_selection": result.best["dev_auc_selection"], "seconds": seconds}
+    return out
+
+
+def main() -> None:
+    import os
+
+    import torch
+
+    from directional_inference.models import resolve_model
+    from directional_inference.sns.training import set_threads
+
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--batch-size", type=int, default=8)
+    parser.add_argument("--batches", type=int, default=12)
+    parser.add_argument("--test", type=int, default=200, help="test pairs scored")
+    parser.add_argument("--auc", action="store_true", help="also train fp32 and bf16 models and compare test AUCnorm")
+    parser.add_argument("--seed", type=int, default=47110815)
+    parser.add_argument("--output", default="benchmarks/results/sns_throughput.json")
+    args = parser.parse_args()
+    mirror = Path(os.environ.get("BOOQA_MIRROR", "../shared/mirror").split(":")[0])
+    set_threads(args.threads)
+    model_dir = str(resolve_model("sentence-transformers/all-MiniLM-L6-v2"))
+    train, dev, test = _entries(mirror, "train"), _entries(mirror, "dev"), _entries(mirror, "test")
+    test_sample = random.Random(args.seed).sample(test, args.test)
+    results = {
+        "machine": {"cpu": platform.processor() or platform.machine(), "threads": args.threads, "torch": torch.__version__,
+                    "bf16_supported": bool(getattr(torch.backends, "mkldnn", None) and torch.backends.mkldnn.is_available())},
+        "model": "all-MiniLM-L6-v2 (22.7M parameters) as a 2-label sequence classifier",
+        "data": f"LevyHolt Directional (authors' files): {args.batches} training batches of {args.batch_size} pairs "
+                f"(8 prompt sentences each), {args.test} test pairs",
+        "runs": [measure(model_dir, train, test_sample, precision=p, batch_size=args.batch_size, batches=args.batches, seed=args.seed)
+                 for p in ("fp32", "bf16")],
+    }
+    if args.auc:
+        results["auc"] = auc_check(model_dir, train, dev, test, threads=args.threads, seed=args.seed)
+    Path(args.output).parent.mkdir(parents=True, exist_ok=True)
+    Path(args.output).write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
+    print(json.dumps(results, indent=1))
+
+
+if __name__ == "__main__":
+    main()
