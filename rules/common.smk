@@ -9,12 +9,12 @@ sys.path.insert(0, os.path.join(workflow.basedir, "src"))
 from directional_inference.booqa_methods import BOOQA_TABLES, METHODS, booqa_score_path, methods_for  # noqa: E402
 from directional_inference.experiments import (  # noqa: E402
     TABLE3_TRAINED_ON,
+    levyholt_score_directory,
+    scored_models,
     training_budget,
     chinese_trained_models,
     data_directory,
     language_subset,
-    levyholt_score_path,
-    levyholt_scorings,
     trained_models,
 )
 from directional_inference.inputs import datasets as downloadable_datasets  # noqa: E402
@@ -126,8 +126,9 @@ def levyholt_dev_file(wildcards):
     return levyholt_file(wildcards.variant, wildcards.subset, "dev")
 
 
-def levyholt_test_file(wildcards):
-    return levyholt_file(wildcards.variant, wildcards.test, "test")
+def levyholt_test_files(wildcards):
+    """The test files one model scores, by test set."""
+    return {test: levyholt_file(wildcards.variant, test, "test") for test in scored_models()[(wildcards.variant, wildcards.subset)]}
 
 
 def model_budget(variant, subset):
@@ -163,8 +164,8 @@ def trial_outputs(wildcards):
 
 
 def levyholt_scores_of(lm):
-    """Score files of every (variant, training subset, test set) the LevyHolt tables need, for one model."""
-    return [levyholt_score_path(lm, v, s, t) for v, s, t in levyholt_scorings()]
+    """Score directories of every (variant, training subset) the LevyHolt tables need, for one language model."""
+    return [levyholt_score_directory(lm, v, s) for v, s in scored_models()]
 
 
 def all_levyholt_scores(wildcards=None):
@@ -222,6 +223,12 @@ def booqa_methods(lang):
 def booqa_models():
     """Model of each method family per language, as the BoOQA tables print them."""
     return {"lm": {lang: lm_encoder(lang) for lang in ("en", "zh")}, "sns": MAIN_LMS}
+
+
+def table_evaluation():
+    """How table numbers are computed: the AUC50 precision floor and the bootstrap of their intervals."""
+    return {"auc_floor": config["evaluation"]["auc_precision_floor"], "resamples": config["evaluation"]["bootstrap_resamples"],
+            "seed": config["seed"]}
 
 
 def graph_lookup():

@@ -1,12 +1,12 @@
-# Phase "evaluation": the selected models score the test sets.
+# Phase "evaluation": each selected model scores the entries of all its test sets once (subset tests are cuts of Full).
 
 
 rule score_levyholt:
     input:
+        unpack(levyholt_test_files),
         model="results/models/{lm}/{variant}/{subset}/best",
-        test=levyholt_test_file,
     output:
-        "results/scores/levyholt/{test}/{lm}/{variant}/{subset}.parquet",
+        directory("results/scores/levyholt/{lm}/{variant}/{subset}"),
     params:
         max_length=config["training"]["max_length"],
         symmetric=is_symmetric,
@@ -14,9 +14,9 @@ rule score_levyholt:
         precision=config["training"]["precision"],
         torch_threads=config["training"]["threads"],
     log:
-        phase_log("evaluation", "score_levyholt", "{test}/{lm}/{variant}/{subset}"),
+        phase_log("evaluation", "score_levyholt", "{lm}/{variant}/{subset}"),
     benchmark:
-        phase_benchmark("evaluation", "score_levyholt", "{test}/{lm}/{variant}/{subset}")
+        phase_benchmark("evaluation", "score_levyholt", "{lm}/{variant}/{subset}")
     threads: config["training"]["threads"]
     resources:
         mem_mb=4000,
@@ -26,4 +26,3 @@ rule score_levyholt:
         "../envs/workflow.yaml"
     script:
         "../scripts/score_levyholt.py"
-

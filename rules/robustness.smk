@@ -64,7 +64,6 @@ rule score_booqa_hyponly:
         "results/robustness/{lang}/scores/{lm}/{trained_on}.parquet",
     params:
         max_length=config["training"]["max_length"],
-        symmetric=False,
         lang=wildcard_lang,
         precision=config["training"]["precision"],
         torch_threads=config["training"]["threads"],
@@ -80,4 +79,4 @@ rule score_booqa_hyponly:
     conda:
         "../envs/workflow.yaml"
     script:
-        "../scripts/score_levyholt.py"
+        "../scripts/score_booqa_hyponly.py"

@@ -11,7 +11,7 @@ rule make_levyholt_table:
     params:
         models=levyholt_model_infos,
         scale=config["scale"],
-        auc_floor=config["evaluation"]["auc_precision_floor"],
+        evaluation=table_evaluation(),
         conventions=subset_conventions(config["levyholt"]["source"], config["levyholt"]["authors_files_for"]),
     log:
         phase_log("tables", "make_levyholt_table", "{table}"),
@@ -51,7 +51,8 @@ rule plot_mesh_figure:
 
 rule collect_metrics:
     input:
-        expand("results/{table}.csv", table=["table1", "table2", "table6", "figure1", "figure2"]),
+        expand("results/{table}.csv", table=["table1", "table2", "table3", "table4", "table5", "table6", "table15", "table16", "table17",
+                                              "figure1", "figure2"]),
     output:
         "results/metrics.json",
     log:
@@ -126,8 +127,11 @@ rule make_booqa_table:
         runnable={lang: booqa_methods(lang) for lang in ["en", "zh"]},
         models=booqa_models(),
         sns_languages=SNS_LANGUAGES,
+        model_languages=config["evaluation"]["model_languages"],
+        measures=config["graphs"]["measures"],
+        retrievals=config["evaluation"]["lm_retrieval"],
         scale=config["scale"],
-        auc_floor=config["evaluation"]["auc_precision_floor"],
+        evaluation=table_evaluation(),
     log:
         phase_log("tables", "make_booqa_table", "{booqa_table}"),
     benchmark:
@@ -151,6 +155,7 @@ rule make_table3:
         languages=TABLE3_LANGUAGES,
         models=MAIN_LMS,
         scale=config["scale"],
+        evaluation=table_evaluation(),
     log:
         phase_log("tables", "make_table3", "all"),
     benchmark:
@@ -171,6 +176,7 @@ rule plot_figure3:
     output:
         png=report("results/figure3.png", caption="../report/figure3.rst", category="BoOQA"),
         svg="results/figure3.svg",
+        points="results/booqa_pr_curves.csv",
     params:
         runnable={lang: booqa_methods(lang) for lang in config["booqa"]["languages"]},
         model=MAIN_LM,
@@ -201,7 +207,7 @@ rule make_table17:
         spacy_model=config["relations"]["spacy_model"],
         graph_name="local graph from the English corpus windows outside BoOQA test",
         scale=config["scale"],
-        auc_floor=config["evaluation"]["auc_precision_floor"],
+        evaluation=table_evaluation(),
     log:
         phase_log("tables", "make_table17", "all"),
     benchmark:

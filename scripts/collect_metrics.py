@@ -4,7 +4,7 @@ import json
 from pathlib import Path
 
 from directional_inference.atomic import write_text_atomic
-from directional_inference.levyholt_tables import metrics_summary
+from directional_inference.tables.summary import metrics_summary
 from directional_inference.rulelog import log_to_file
 
 log_to_file(snakemake.log[0])

@@ -1,22 +1,21 @@
-"""Rule make_booqa_table: Table 5 (BoOQA test), 15 (dev) or 16 (test, LM retrieval variants), ours beside the paper's,
-notes for methods that cannot run."""
+"""Rule make_booqa_table: Table 5 (BoOQA test), 15 (dev) or 16 (test, LM retrieval variants), ours with intervals beside
+the paper's, notes for methods that cannot run."""
 
-from directional_inference.booqa_methods import BOOQA_TABLES, booqa_score_path, booqa_table_rows, why_not_runnable
-from directional_inference.levyholt_tables import write_csv
+from directional_inference.booqa_methods import BOOQA_TABLES, booqa_score_path, why_not_runnable
 from directional_inference.rulelog import log_to_file
+from directional_inference.tables.booqa import booqa_table_rows
+from directional_inference.tables.common import Evaluation, write_csv
 
 log_to_file(snakemake.log[0])
 params = snakemake.params
-evaluation = snakemake.config["evaluation"]
 
 
 def why_not(method, lang):
-    return why_not_runnable(method, lang, evaluation["model_languages"], snakemake.config["graphs"]["measures"], evaluation["lm_retrieval"],
-                            params.sns_languages)
+    return why_not_runnable(method, lang, params.model_languages, params.measures, params.retrievals, params.sns_languages)
 
 
 header, rows = booqa_table_rows(
     BOOQA_TABLES[snakemake.wildcards.booqa_table], params.languages, params.runnable, booqa_score_path,
-    models=params.models, scale=params.scale, auc_floor=params.auc_floor, why_not=why_not,
+    models=params.models, scale=params.scale, evaluation=Evaluation(**params.evaluation), why_not=why_not,
 )
 write_csv(snakemake.output[0], header, rows)

@@ -3,7 +3,7 @@
 import pandas as pd
 
 from directional_inference.levyholt_graphs import read_directional_subset, table17_rows
-from directional_inference.levyholt_tables import write_csv
+from directional_inference.tables.common import Evaluation, write_csv
 from directional_inference.rulelog import log_to_file
 
 log_to_file(snakemake.log[0])
@@ -18,5 +18,5 @@ if snakemake.input.get("graph"):
 else:
     nlp, why_not = None, "not run: English is not among booqa.languages, so there is no English corpus graph"
 header, rows = table17_rows(subset, graph, params.measures, nlp, lookup=params.lookup, graph_name=params.graph_name,
-                            scale=params.scale, auc_floor=params.auc_floor, why_not=why_not)
+                            scale=params.scale, evaluation=Evaluation(**params.evaluation), why_not=why_not)
 write_csv(snakemake.output[0], header, rows)

@@ -3,7 +3,7 @@
 import pandas as pd
 
 from directional_inference.booqa.release import PAPER_TABLE4
-from directional_inference.levyholt_tables import write_csv
+from directional_inference.tables.common import write_csv
 from directional_inference.rulelog import log_to_file
 
 log_to_file(snakemake.log[0])

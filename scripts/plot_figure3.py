@@ -1,9 +1,13 @@
-"""Rule plot_figure3: precision-recall curves on BoOQA test of the representative LM, S&S and graph methods."""
+"""Rule plot_figure3: precision-recall curves on BoOQA test of the representative LM, S&S and graph methods, and their
+points as DVC plots."""
 
 import pandas as pd
 
-from directional_inference.booqa_methods import FIGURE3_METHODS, booqa_score_path, plot_figure3
+from directional_inference.booqa_methods import FIGURE3_METHODS, booqa_score_path
 from directional_inference.rulelog import log_to_file
+from directional_inference.tables.common import write_csv
+from directional_inference.tables.figures import plot_figure3
+from directional_inference.tables.summary import booqa_pr_points
 
 log_to_file(snakemake.log[0])
 params = snakemake.params
@@ -12,3 +16,4 @@ curves = {
     for lang, methods in params.runnable.items()
 }
 plot_figure3(curves, f"model {params.model}, {params.scale} scale", snakemake.output.png, snakemake.output.svg)
+write_csv(snakemake.output.points, ["curve", "recall", "precision"], booqa_pr_points(curves))

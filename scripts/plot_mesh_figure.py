@@ -2,7 +2,7 @@
 
 import pandas as pd
 
-from directional_inference.levyholt_tables import plot_mesh
+from directional_inference.tables.figures import plot_mesh
 from directional_inference.rulelog import log_to_file
 
 log_to_file(snakemake.log[0])

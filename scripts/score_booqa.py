@@ -32,6 +32,6 @@ elif family == "sns":
 else:
     scores, ratio = booqa_scoring.graph_scores(entries, evidence, pd.read_parquet(snakemake.input.graph), detail, **params.lookup)
 logging.info("%s on %s/%s: deduplication ratio %.2f", method, lang, snakemake.wildcards.split, ratio)
-frame = pd.DataFrame({"entry": entries["id"], "label": entries["label"].astype("int8"), "score": scores})
+frame = pd.DataFrame({"entry": entries["id"], "label": entries["label"].astype("int8"), "score": scores, "group": entries["bundle_id"]})
 with atomic_file(snakemake.output[0]) as tmp:
     frame.to_parquet(tmp, index=False)

@@ -1,8 +1,10 @@
-"""Rules score_levyholt and score_booqa_hyponly: a selected prompt model scores a test set (LevyHolt, SherLIiC, H-only BoOQA)."""
+"""Rule score_levyholt: a selected prompt model scores every test set it is compared on (LevyHolt subsets, SherLIiC),
+each distinct pair once."""
 
-from directional_inference.levyholt import read_subset_tsv
-from directional_inference.levyholt_tables import write_scores
+import logging
+
 from directional_inference.rulelog import log_to_file
+from directional_inference.scores import score_test_sets
 from directional_inference.sns.model import PromptScorer
 from directional_inference.sns.training import set_threads
 
@@ -11,5 +13,6 @@ params = snakemake.params
 set_threads(params.torch_threads)
 scorer = PromptScorer(snakemake.input.model, max_length=params.max_length, symmetric=params.symmetric, lang=params.lang,
                       precision=params.precision)
-test = read_subset_tsv(snakemake.input.test)
-write_scores(snakemake.output[0], test, scorer.scores(test))
+tests = {name: path for name, path in snakemake.input.items() if name != "model"}
+pairs = score_test_sets(scorer, tests, snakemake.output[0])
+logging.info("%d distinct pairs scored for %d test sets", pairs, len(tests))

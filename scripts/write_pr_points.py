@@ -1,8 +1,9 @@
 """Rule write_pr_points: precision-recall points of the Table 1 models (DVC plots)."""
 
 from directional_inference.experiments import levyholt_score_path
-from directional_inference.levyholt_tables import ModelInfo, pr_points, write_csv
 from directional_inference.rulelog import log_to_file
+from directional_inference.tables.common import write_csv
+from directional_inference.tables.levyholt import ModelInfo, pr_points
 
 log_to_file(snakemake.log[0])
 models = [ModelInfo(alias, name) for alias, name in snakemake.params.models]

@@ -6,6 +6,7 @@ import pandas as pd
 import pytest
 
 from directional_inference.errors import InputFormatError
+from directional_inference.tables.common import Evaluation
 from directional_inference.levyholt_graphs import read_directional_subset, score_subset, table17_rows, with_graph_predicates
 
 S_LINES = [
@@ -81,8 +82,9 @@ def test_graph_predicates_take_the_corpus_extractor_form():
 
 def test_table17_rows_put_the_paper_beside_and_note_what_cannot_run():
     header, rows = table17_rows(_parsed(), GRAPH, ["binc", "weeds"], nlp=None, lookup={"fuzzy": "any_type_pair"}, graph_name="g", scale="smoke",
-                                auc_floor=0.5)
+                                evaluation=Evaluation(0.5, 100, 1))
     by_key = {row[0]: dict(zip(header, row)) for row in rows}
     assert by_key["binc"]["auc50_paper"] == 54.7 and by_key["binc"]["coverage"] == "0.6667" and by_key["binc"]["note"] == ""
+    assert float(by_key["binc"]["auc50_low"]) <= float(by_key["binc"]["auc50"]) <= float(by_key["binc"]["auc50_high"])
     assert by_key["lin"]["auc50"] == "" and "graphs.measures" in by_key["lin"]["note"]
     assert by_key["egt2"]["auc50_paper"] == 63.3 and "not reachable offline" in by_key["egt2"]["note"]

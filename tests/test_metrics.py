@@ -100,3 +100,17 @@ def test_bootstrap_resamples_whole_groups():
     assert naive["auc_norm"][1] - naive["auc_norm"][0] < 0.85 * (high - low)
     perfect = bootstrap_intervals(labels.astype(float), labels, seed=1, resamples=50)
     assert perfect["auc_norm"] == (1.0, 1.0) and perfect["auc50"] == (1.0, 1.0)
+
+
+def test_paired_bootstrap_of_a_difference():
+    from directional_inference.metrics import bootstrap_difference
+
+    rng = np.random.default_rng(4)
+    labels = rng.random(400) < 0.3
+    noise = rng.random(400)
+    low, high = bootstrap_difference(noise, noise + 0.0, labels, seed=1, resamples=200)
+    assert low == high == 0.0  # the same scorer twice: every resample gives a difference of 0
+    better = labels * 0.8 + noise
+    low, high = bootstrap_difference(noise, better, labels, seed=1, resamples=200)
+    point = auc_norm(precision_recall_curve(better, labels)) - auc_norm(precision_recall_curve(noise, labels))
+    assert 0 < low < point < high

@@ -21,7 +21,8 @@ def test_stages_follow_the_phase_list():
     assert training["params"] == [{"config/config.yaml": ["seed", "training"]}]
     assert "config/config.yaml" not in training["deps"]  # keys of other phases must not re-run this one
     assert stages["tables"]["metrics"] == ["results/metrics.json"]
-    assert stages["tables"]["plots"] == [{"results/pr_curves.csv": {"x": "recall", "y": "precision"}}]
+    assert stages["tables"]["plots"] == [{"results/pr_curves.csv": {"x": "recall", "y": "precision"}},
+                                         {"results/booqa_pr_curves.csv": {"x": "recall", "y": "precision"}}]
 
 
 def test_overlay_config_is_passed_and_tracked():
@@ -59,3 +60,15 @@ def test_benchmark_summary_per_rule(tmp_path):
     row = table[table["rule"] == "train_sns_trial"].iloc[0]
     assert (row["jobs"], row["total_s"], row["longest_s"], row["cpu_s"], row["peak_rss_mb"]) == (2, 5.0, 3.0, 2.5, 250.0)
     assert "summarise_benchmarks" in set(table["rule"])
+
+
+def test_metrics_summary_holds_every_table_number(tmp_path):
+    from directional_inference.tables.summary import metrics_summary
+
+    (tmp_path / "table5.csv").write_text(
+        "method,label,en_auc_norm,en_auc_norm_low,en_auc_norm_high,en_auc_norm_paper,en_entries,note\n"
+        "lm_rel,LM,17.8,12.1,23.0,15.9,795,\ngraph_cnce,CNCE,,,,34.5,,not run\n")
+    (tmp_path / "table4.csv").write_text("language,split,positives,negatives,positive_rate,positives_paper\nen,dev,302,459,0.3968,21809\n")
+    summary = metrics_summary({"table5": tmp_path / "table5.csv", "table4": tmp_path / "table4.csv"})
+    assert summary["table5"] == {"lm_rel": {"en_auc_norm": 17.8, "en_auc_norm_low": 12.1, "en_auc_norm_high": 23.0, "en_entries": 795}}
+    assert summary["table4"] == {"en/dev": {"positives": 302, "negatives": 459, "positive_rate": 0.3968}}  # the paper's columns left out

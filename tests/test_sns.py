@@ -11,7 +11,7 @@ import pytest
 import torch
 
 from directional_inference.levyholt import Entry
-from directional_inference.levyholt_tables import write_scores
+from directional_inference.scores import write_scores
 from directional_inference.models import build_tiny_model
 from directional_inference.sns import training
 from directional_inference.sns.model import PromptScorer

@@ -24,7 +24,7 @@ LABELS = {
     "graph_binc": "EG BInc (local, this corpus)", "graph_weeds": "EG Weeds (local)", "graph_lin": "EG Lin (local)",
     "graph_cosine": "EG cosine (local)",
 }
-_NO_GRAPH = "not run: the published graph is not reachable offline (graphs.read_graph_file reads its _sim.txt/_gsim.txt files)"
+_NO_GRAPH = "not run: the published graph is not reachable offline (graphs.graph_from_files reads its _sim.txt/_gsim.txt files)"
 _NO_ENCODER = "not run: needs {} weights as the LM encoder (evaluation.lm_encoder) in a separate run"
 
 
@@ -99,54 +99,6 @@ def methods_for(lang: str, model_languages: list[str], measures: list[str], retr
     return [method for method in METHODS if not why_not_runnable(method, lang, model_languages, measures, retrievals, sns_languages)]
 
 
-def model_names(models: dict[str, str]) -> str:
-    """One model per language, as a table cell: "minilm", or "en: bert-base; zh: bert-base-chinese"."""
-    names = {lang: alias for lang, alias in models.items() if alias}
-    if len(set(names.values())) <= 1:
-        return next(iter(names.values()), "")
-    return "; ".join(f"{lang}: {alias}" for lang, alias in sorted(names.items()))
-
-
-def booqa_table_rows(table: BooqaTable, languages: list[str], runnable: dict[str, list[str]], score_path, *, models: dict,
-                     scale: str, auc_floor: float, why_not) -> tuple[list[str], list[list]]:
-    """Rows of a BoOQA table: AUCnorm and AUC50 per language beside the paper's, with a note for every method that
-    could not run (``why_not(method, lang)`` says why) instead of a number, then the paper's rows that need what is not available here."""
-    import pandas as pd
-
-    from .metrics import evaluate_scores
-
-    header = ["method", "label"]
-    for lang in ("en", "zh"):
-        header += [f"{lang}_auc_norm", f"{lang}_auc50", f"{lang}_auc_norm_paper", f"{lang}_positive_rate", f"{lang}_entries"]
-    header += ["model", "scale", "note"]
-    rows = []
-    for method in table.methods:
-        row, notes = [method, LABELS[method]], []
-        for k, lang in enumerate(("en", "zh")):
-            reference = table.paper.get(method, (None, None))[k]
-            cells = ["", "", "" if reference is None else reference, "", ""]
-            if lang not in languages:
-                notes.append(f"{lang}: language not built")
-            elif method not in runnable[lang]:
-                notes.append(f"{lang}: not run ({why_not(method, lang)})")
-            else:
-                frame = pd.read_parquet(score_path(lang, table.split, method))
-                if frame.empty or not frame["label"].any():
-                    notes.append(f"{lang}: the {table.split} split has no positives at this scale")
-                else:
-                    m = evaluate_scores(frame["score"].to_numpy(), frame["label"].to_numpy(), auc_floor=auc_floor)
-                    cells = [f"{100 * m['auc_norm']:.1f}", f"{100 * m['auc50']:.1f}", cells[2], f"{m['positive_rate']:.4f}", m["n"]]
-            row += cells
-        family = METHODS[method][0]
-        used = {lang: models.get(family, {}).get(lang) for lang in languages if method in runnable[lang]}
-        row += ["corpus relations" if family == "graph" else model_names(used), scale, "; ".join(notes)]
-        rows.append(row)
-    for key, label, en, zh, why in table.paper_only:
-        cells = [c for paper in (en, zh) for c in ("", "", "" if paper is None else paper, "", "")]
-        rows.append([key, label, *cells, "", scale, why])
-    return header, rows
-
-
 # Table 3 (AUCnorm %, lower is better): (trained on, tested on) -> value
 PAPER_TABLE3 = {
     ("booqa", "en"): 51.0, ("booqa", "zh"): 84.2, ("full", "en"): 2.8, ("directional", "en"): 1.1, ("symmetric", "en"): 0.8,
@@ -155,63 +107,4 @@ PAPER_TABLE3 = {
 TABLE3_NAMES = {"booqa": "BoOQA (dev)", "full": "LevyHolt Full", "directional": "LevyHolt Directional", "symmetric": "LevyHolt Symmetric"}
 
 
-def table3_rows(languages: list[str], score_path, *, models: dict[str, str], scale: str) -> tuple[list[str], list[list]]:
-    """Hypothesis-only robustness: one row per (training data, language), beside the paper's Table 3."""
-    import pandas as pd
-
-    from .metrics import evaluate_scores
-
-    header = ["trained_on", "tested_on", "auc_norm", "auc_norm_paper", "positive_rate", "n_test", "model", "scale", "note"]
-    rows = []
-    for lang in ("en", "zh"):
-        for trained_on in ("booqa", "full", "directional", "symmetric"):
-            paper = PAPER_TABLE3[(trained_on, lang)]
-            cells, note, model = ["", paper, "", ""], "", models.get(lang, "")
-            if lang not in languages:
-                note = ("not run: no S&S model fine-tuned for this language (training.language_models_zh and the Chinese "
-                        "LevyHolt, resources.levyholt_zh)")
-            else:
-                frame = pd.read_parquet(score_path(lang, trained_on))
-                if frame.empty or not frame["label"].any() or frame["label"].all():
-                    note = "the BoOQA test split has too few entries at this scale"
-                else:
-                    m = evaluate_scores(frame["score"].to_numpy(), frame["label"].to_numpy())
-                    cells = [f"{100 * m['auc_norm']:.1f}", paper, f"{m['positive_rate']:.4f}", m["n"]]
-            rows.append([TABLE3_NAMES[trained_on], f"BoOQA {lang.upper()} (test)", *cells, model, scale, note])
-    rows.append(["McKenna et al. 2021", "McKenna et al. 2021", "", 78.3, "", "", "", scale, "not run: that QA set is not public"])
-    return header, rows
-
-
 FIGURE3_METHODS = ("lm_rel", "sns_full", "graph_binc")  # the representative method of each class (paper, Figure 3)
-
-
-def plot_figure3(curves: dict[str, dict[str, "object"]], title: str, png, svg) -> None:
-    """Precision-recall curves of the representative methods, one panel per language; byte-stable files.
-
-    ``curves`` maps language -> method -> scores DataFrame (label, score)."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    from .atomic import save_figure
-    from .metrics import precision_recall_curve
-
-    plt.rcParams["svg.hashsalt"] = "directional-inference"
-    figure, axes = plt.subplots(1, max(len(curves), 1), figsize=(5 * max(len(curves), 1), 4), squeeze=False)
-    for axis, (lang, methods) in zip(axes[0], sorted(curves.items())):
-        for method, frame in methods.items():
-            if frame.empty or not frame["label"].any():
-                continue
-            curve = precision_recall_curve(frame["score"].to_numpy(), frame["label"].to_numpy())
-            axis.plot(curve.recall[::-1], curve.precision[::-1], label=LABELS[method], drawstyle="steps-post")
-        axis.set_xlabel("recall")
-        axis.set_ylabel("precision")
-        axis.set_xlim(0, 1)
-        axis.set_ylim(0, 1.02)
-        axis.set_title(f"BoOQA {lang.upper()} test")
-        axis.legend(fontsize=8, loc="upper right")
-    figure.suptitle(title, fontsize=9)
-    figure.tight_layout()
-    save_figure(figure, png, svg, dpi=110)
-    plt.close(figure)

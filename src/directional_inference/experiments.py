@@ -30,6 +30,15 @@ def levyholt_scorings() -> list[tuple[str, str, str]]:
     return sorted(jobs)
 
 
+def scored_models() -> dict[tuple[str, str], list[str]]:
+    """Every (variant, training subset) model that scores LevyHolt test sets, with the test sets it scores: each model
+    scores the entries of all its test sets in one job, each pair once (the subsets' test sets are cuts of Full's)."""
+    tests: dict[tuple[str, str], list[str]] = {}
+    for variant, subset, test in levyholt_scorings():
+        tests.setdefault((variant, subset), []).append(test)
+    return tests
+
+
 def trained_models() -> list[tuple[str, str]]:
     """Every (variant, training subset) that is fine-tuned with the hyper-parameter search."""
     models = {(variant, train) for variant, train, _ in levyholt_scorings()}
@@ -61,9 +70,14 @@ TABLE3_LEVYHOLT_MODELS = ("full", "directional", "symmetric")  # H-only models a
 TABLE3_TRAINED_ON = ("booqa",) + TABLE3_LEVYHOLT_MODELS
 
 
+def levyholt_score_directory(lm: str, variant: str, subset: str) -> str:
+    """Scores of the model (lm, variant, trained on subset) on every test set it scores, one file each."""
+    return f"results/scores/levyholt/{lm}/{variant}/{subset}"
+
+
 def levyholt_score_path(lm: str, variant: str, subset: str, test: str) -> str:
     """Scores of the model (lm, variant, trained on subset) on a test set."""
-    return f"results/scores/levyholt/{test}/{lm}/{variant}/{subset}.parquet"
+    return f"{levyholt_score_directory(lm, variant, subset)}/{test}.parquet"
 
 
 def training_budget(training: dict, levyholt: dict, variant: str, subset: str) -> dict:

@@ -93,26 +93,30 @@ def score_subset(subset: pd.DataFrame, graph: pd.DataFrame, measure: str, **look
 
 
 def table17_rows(subset: pd.DataFrame, graph: pd.DataFrame | None, measures: list[str], nlp, *, lookup: dict,
-                 graph_name: str, scale: str, auc_floor: float, why_not: str = "") -> tuple[list[str], list[list]]:
-    """AUC50 of each local graph measure on the subset (parsed with ``nlp`` unless it has the graph-form predicates
-    already) beside the paper's, with the share of entries the graph scores at all; the paper's published graphs
-    get a note."""
-    from .metrics import evaluate_scores
+                 graph_name: str, scale: str, evaluation, why_not: str = "") -> tuple[list[str], list[list]]:
+    """AUC50 with its bootstrap interval (a pair and its converse resampled together) of each local graph measure on
+    the subset (parsed with ``nlp`` unless it has the graph-form predicates already) beside the paper's, with the
+    share of entries the graph scores at all; the paper's published graphs get a note. ``evaluation``:
+    ``tables.common.Evaluation``."""
+    from .levyholt import Entry
+    from .scores import converse_group_ids
+    from .tables.common import measure, with_interval
 
-    header = ["graph", "label", "auc50", "auc50_paper", "coverage", "entries", "source", "scale", "note"]
+    header = ["graph", "label", "auc50", "auc50_low", "auc50_high", "auc50_paper", "coverage", "entries", "source", "scale", "note"]
     rows = []
     if graph is not None and "premise_pred" not in subset.columns:
         subset = with_graph_predicates(subset, nlp)
-    for measure in MEASURE_LABELS:
-        paper = PAPER_TABLE17.get(measure, "")
-        label = f"{MEASURE_LABELS[measure]} (local, this corpus)"
-        if graph is None or measure not in measures:
-            rows.append([measure, label, "", paper, "", len(subset), graph_name, scale, why_not or "not run: measure not in graphs.measures"])
+    groups = converse_group_ids([Entry(tuple(p), tuple(h), bool(y)) for p, h, y in zip(subset["premise"], subset["hypothesis"], subset["label"])])
+    for name in MEASURE_LABELS:
+        paper = PAPER_TABLE17.get(name, "")
+        label = f"{MEASURE_LABELS[name]} (local, this corpus)"
+        if graph is None or name not in measures:
+            rows.append([name, label, "", "", "", paper, "", len(subset), graph_name, scale, why_not or "not run: measure not in graphs.measures"])
             continue
-        scores = score_subset(subset, graph, measure, **lookup)
-        m = evaluate_scores(scores, subset["label"].to_numpy(), auc_floor=auc_floor)
-        rows.append([measure, label, f"{100 * m['auc50']:.1f}", paper, f"{np.mean(scores > 0):.4f}", len(subset), graph_name, scale, ""])
+        scores = score_subset(subset, graph, name, **lookup)
+        m = measure(pd.DataFrame({"entry": subset["id"], "label": subset["label"].astype("int8"), "score": scores, "group": groups}), evaluation)
+        rows.append([name, label, *with_interval(m, "auc50"), paper, f"{np.mean(scores > 0):.4f}", len(subset), graph_name, scale, ""])
     for key, label, paper in PAPER_ONLY:
-        rows.append([key, label, "", paper, "", len(subset), "", scale,
-                     "not run: the published graph is not reachable offline (graphs.read_graph_file reads its files)"])
+        rows.append([key, label, "", "", "", paper, "", len(subset), "", scale,
+                     "not run: the published graph is not reachable offline (graphs.graph_from_files reads its files)"])
     return header, rows

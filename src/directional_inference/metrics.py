@@ -109,37 +109,57 @@ def evaluate_scores(scores, labels, *, auc_floor: float = 0.5, selection_floor: 
     }
 
 
-def bootstrap_intervals(scores, labels, groups=None, *, resamples: int = 1000, seed: int = 0, level: float = 0.95,
-                        auc_floor: float = 0.5) -> dict[str, tuple[float, float]]:
-    """Percentile bootstrap intervals of AUCnorm and AUC50 (``auc_floor``) over a scored test set.
-
-    Whole groups are resampled with replacement (``groups``: one key per item; a BoOQA bundle, a LevyHolt pair and its
-    converse; None = every item alone), so items that belong together stay together. Each resample is scored as a test
-    set of its own (its own positive rate as xi); resamples without a positive or without a negative are drawn again
-    up to ``resamples`` times more and then dropped. Returns {"auc_norm": (low, high), "auc50": (low, high)}.
-    """
-    scores = np.asarray(scores, dtype=np.float64)
+def bootstrap_samples(labels, groups=None, *, resamples: int = 1000, seed: int = 0):
+    """Index arrays of ``resamples`` bootstrap test sets: whole groups drawn with replacement (``groups``: one key per
+    item, e.g. a BoOQA bundle or a LevyHolt pair and its converse; None = every item alone). Draws without a positive
+    or without a negative are drawn again, up to ``resamples`` more times."""
     labels = np.asarray(labels).astype(bool)
-    codes = np.unique(np.asarray(groups), return_inverse=True)[1].ravel() if groups is not None else np.arange(scores.size)
+    codes = np.unique(np.asarray(groups), return_inverse=True)[1].ravel() if groups is not None else np.arange(labels.size)
     order = np.argsort(codes, kind="stable")
     sorted_codes = codes[order]
     starts = np.flatnonzero(np.r_[True, sorted_codes[1:] != sorted_codes[:-1]])
     lengths = np.diff(np.r_[starts, sorted_codes.size])
     rng = np.random.default_rng(seed)
-    values: dict[str, list[float]] = {"auc_norm": [], "auc50": []}
-    attempts = 0
-    while len(values["auc_norm"]) < resamples and attempts < 2 * resamples:
+    found = attempts = 0
+    while found < resamples and attempts < 2 * resamples:
         attempts += 1
         pick = rng.integers(0, starts.size, starts.size)
         sizes = lengths[pick]
-        first = np.repeat(starts[pick] - np.cumsum(np.r_[0, sizes[:-1]]), sizes) + np.arange(sizes.sum())
-        index = order[first]
+        index = order[np.repeat(starts[pick] - np.cumsum(np.r_[0, sizes[:-1]]), sizes) + np.arange(sizes.sum())]
         drawn = labels[index]
         if drawn.all() or not drawn.any():
             continue
-        curve = precision_recall_curve(scores[index], drawn)
+        found += 1
+        yield index
+
+
+def _interval(values: list[float], level: float) -> tuple[float, float]:
+    tail = 100 * (1 - level) / 2
+    return (float(np.percentile(values, tail)), float(np.percentile(values, 100 - tail))) if values else (float("nan"), float("nan"))
+
+
+def bootstrap_intervals(scores, labels, groups=None, *, resamples: int = 1000, seed: int = 0, level: float = 0.95,
+                        auc_floor: float = 0.5) -> dict[str, tuple[float, float]]:
+    """Percentile bootstrap intervals of AUCnorm and AUC50 (``auc_floor``) over a scored test set, each resample
+    (``bootstrap_samples``) scored as a test set of its own (its own positive rate as xi).
+    Returns {"auc_norm": (low, high), "auc50": (low, high)}."""
+    scores, labels = np.asarray(scores, dtype=np.float64), np.asarray(labels).astype(bool)
+    values: dict[str, list[float]] = {"auc_norm": [], "auc50": []}
+    for index in bootstrap_samples(labels, groups, resamples=resamples, seed=seed):
+        curve = precision_recall_curve(scores[index], labels[index])
         values["auc_norm"].append(auc_norm(curve))
         values["auc50"].append(auc_above(curve, auc_floor))
-    tail = 100 * (1 - level) / 2
-    return {name: (float(np.percentile(v, tail)), float(np.percentile(v, 100 - tail))) if v else (float("nan"), float("nan"))
-            for name, v in values.items()}
+    return {name: _interval(v, level) for name, v in values.items()}
+
+
+def bootstrap_difference(scores_a, scores_b, labels, groups=None, *, resamples: int = 1000, seed: int = 0,
+                         level: float = 0.95) -> tuple[float, float]:
+    """Paired percentile bootstrap interval of AUCnorm(b) - AUCnorm(a), two scorers of the same test set resampled
+    alike."""
+    scores_a, scores_b = np.asarray(scores_a, dtype=np.float64), np.asarray(scores_b, dtype=np.float64)
+    labels = np.asarray(labels).astype(bool)
+    values = []
+    for index in bootstrap_samples(labels, groups, resamples=resamples, seed=seed):
+        values.append(auc_norm(precision_recall_curve(scores_b[index], labels[index]))
+                      - auc_norm(precision_recall_curve(scores_a[index], labels[index])))
+    return _interval(values, level)

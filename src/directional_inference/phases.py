@@ -77,7 +77,7 @@ PHASES = (
         outs=("results/models",),
         upstream=("resources", "levyholt"),
         params=("seed", "training"),
-        modules=("sns/__init__.py", "sns/prompts.py", "sns/model.py", "sns/training.py", "sns/search.py", "metrics.py", "levyholt.py", "levyholt_tables.py", "experiments.py"),
+        modules=("sns/__init__.py", "sns/prompts.py", "sns/model.py", "sns/training.py", "sns/search.py", "metrics.py", "levyholt.py", "experiments.py", "scores.py"),
     ),
     Phase(
         "graphs",
@@ -93,7 +93,7 @@ PHASES = (
         outs=("results/scores",),
         upstream=("levyholt", "training"),
         params=("training.max_length", "training.precision", "training.threads"),
-        modules=("sns/__init__.py", "sns/prompts.py", "sns/model.py", "sns/training.py", "sns/search.py", "levyholt.py", "levyholt_tables.py", "experiments.py"),
+        modules=("sns/__init__.py", "sns/prompts.py", "sns/model.py", "sns/training.py", "sns/search.py", "levyholt.py", "experiments.py", "scores.py"),
     ),
     Phase(
         "robustness",
@@ -101,7 +101,7 @@ PHASES = (
         outs=("results/robustness",),
         upstream=("resources", "booqa", "training"),
         params=("seed", "training"),
-        modules=("sns/__init__.py", "sns/prompts.py", "sns/model.py", "sns/training.py", "sns/search.py", "metrics.py", "levyholt.py", "levyholt_tables.py", "experiments.py"),
+        modules=("sns/__init__.py", "sns/prompts.py", "sns/model.py", "sns/training.py", "sns/search.py", "metrics.py", "levyholt.py", "experiments.py", "scores.py"),
         shared_scripts=("train_sns_trial", "select_sns_model", "score_levyholt"),
     ),
     Phase(
@@ -121,18 +121,19 @@ PHASES = (
                "make_table3", "plot_figure3", "make_table17"),
         outs=tuple(f"results/{name}" for name in (
             "table1.csv", "table2.csv", "table3.csv", "table4.csv", "table5.csv", "table6.csv", "table15.csv", "table16.csv", "table17.csv",
-            "figure1.csv", "figure2.csv",
+            "figure1.csv", "figure2.csv", "booqa_pr_curves.csv",
             "figure1.png", "figure1.svg", "figure2.png", "figure2.svg", "figure3.png", "figure3.svg",
         )),
         upstream=("resources", "evaluation", "booqa", "graphs", "booqa_evaluation", "robustness"),
-        params=("scale", "evaluation.auc_precision_floor", "evaluation.model_languages", "evaluation.lm_retrieval", "training.language_models", "training.language_models_zh",
+        params=("scale", "seed", "evaluation.auc_precision_floor", "evaluation.bootstrap_resamples", "evaluation.model_languages", "evaluation.lm_retrieval", "training.language_models", "training.language_models_zh",
                 "evaluation.lm_encoder", "evaluation.lm_encoder_zh",
                 "levyholt.source", "levyholt.authors_files_for",
                 "graphs.measures", "graphs.fuzzy_backoff", "graphs.fuzzy_top", "graphs.fuzzy_min_count", "relations.spacy_model"),
-        modules=("levyholt_tables.py", "metrics.py", "paper_values.py", "experiments.py", "booqa/release.py", "booqa_methods.py",
+        modules=("tables/__init__.py", "tables/common.py", "tables/levyholt.py", "tables/booqa.py", "tables/figures.py", "tables/summary.py",
+                 "metrics.py", "paper_values.py", "experiments.py", "booqa/release.py", "booqa_methods.py",
                  "levyholt_graphs.py", "booqa_scoring.py", "relations.py", "levyholt.py"),
         metrics=("results/metrics.json",),
-        plots=("results/pr_curves.csv",),
+        plots=("results/pr_curves.csv", "results/booqa_pr_curves.csv"),
     ),
 )
 

@@ -1,0 +1,14 @@
+"""Rule score_booqa_hyponly: a hypothesis-only model scores type-masked BoOQA test (Table 3); groups are bundles."""
+
+from directional_inference.levyholt import read_subset_tsv
+from directional_inference.rulelog import log_to_file
+from directional_inference.scores import write_scores
+from directional_inference.sns.model import PromptScorer
+from directional_inference.sns.training import set_threads
+
+log_to_file(snakemake.log[0])
+params = snakemake.params
+set_threads(params.torch_threads)
+scorer = PromptScorer(snakemake.input.model, max_length=params.max_length, symmetric=False, lang=params.lang, precision=params.precision)
+test = read_subset_tsv(snakemake.input.test)
+write_scores(snakemake.output[0], test, scorer.scores(test), groups=[e.subgroup for e in test])

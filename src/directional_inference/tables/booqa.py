@@ -1,0 +1,81 @@
+"""BoOQA tables: 5 (test), 15 (dev) and 16 (test, LM variants), and 3 (hypothesis-only robustness), AUCnorm and AUC50
+per language with 95% bootstrap intervals (whole bundles resampled), beside the paper's; a note instead of a number
+where a method cannot run."""
+
+from __future__ import annotations
+
+from ..booqa_methods import LABELS, METHODS, PAPER_TABLE3, TABLE3_NAMES, BooqaTable
+from .common import Evaluation, measure, read_scores, with_interval
+
+LANGUAGES = ("en", "zh")
+
+
+def model_names(models: dict[str, str]) -> str:
+    """One model per language, as a table cell: "minilm", or "en: bert-base; zh: bert-base-chinese"."""
+    names = {lang: alias for lang, alias in models.items() if alias}
+    if len(set(names.values())) <= 1:
+        return next(iter(names.values()), "")
+    return "; ".join(f"{lang}: {alias}" for lang, alias in sorted(names.items()))
+
+
+def booqa_table_rows(table: BooqaTable, languages: list[str], runnable: dict[str, list[str]], score_path, *, models: dict,
+                     scale: str, evaluation: Evaluation, why_not) -> tuple[list[str], list[list]]:
+    """Rows of a BoOQA table: AUCnorm and AUC50 with intervals per language beside the paper's, with a note for every
+    method that could not run (``why_not(method, lang)`` says why) instead of a number, then the paper's rows that
+    need what is not available here."""
+    header = ["method", "label"]
+    for lang in LANGUAGES:
+        header += [f"{lang}_{name}" for name in ("auc_norm", "auc_norm_low", "auc_norm_high", "auc50", "auc50_low", "auc50_high",
+                                                  "auc_norm_paper", "positive_rate", "entries")]
+    header += ["model", "scale", "note"]
+    rows = []
+    for method in table.methods:
+        row, notes = [method, LABELS[method]], []
+        for k, lang in enumerate(LANGUAGES):
+            reference = table.paper.get(method, (None, None))[k]
+            numbers, rest = [""] * 6, ["" if reference is None else reference, "", ""]
+            if lang not in languages:
+                notes.append(f"{lang}: language not built")
+            elif method not in runnable[lang]:
+                notes.append(f"{lang}: not run ({why_not(method, lang)})")
+            else:
+                frame = read_scores(score_path(lang, table.split, method))
+                if frame.empty or not frame["label"].any() or frame["label"].all():
+                    notes.append(f"{lang}: the {table.split} split has too few entries at this scale")
+                else:
+                    m = measure(frame, evaluation)
+                    numbers = with_interval(m, "auc_norm") + with_interval(m, "auc50")
+                    rest = [rest[0], f"{m['positive_rate']:.4f}", m["n"]]
+            row += numbers + rest
+        family = METHODS[method][0]
+        used = {lang: models.get(family, {}).get(lang) for lang in languages if method in runnable[lang]}
+        row += ["corpus relations" if family == "graph" else model_names(used), scale, "; ".join(notes)]
+        rows.append(row)
+    for key, label, en, zh, why in table.paper_only:
+        cells = [c for paper in (en, zh) for c in ([""] * 6 + ["" if paper is None else paper, "", ""])]
+        rows.append([key, label, *cells, "", scale, why])
+    return header, rows
+
+
+def table3_rows(languages: list[str], score_path, *, models: dict[str, str], scale: str, evaluation: Evaluation) -> tuple[list[str], list[list]]:
+    """Hypothesis-only robustness: one row per (training data, language), beside the paper's Table 3 (lower is better)."""
+    header = ["trained_on", "tested_on", "auc_norm", "auc_norm_low", "auc_norm_high", "auc_norm_paper", "positive_rate", "n_test",
+              "model", "scale", "note"]
+    rows = []
+    for lang in LANGUAGES:
+        for trained_on in ("booqa", "full", "directional", "symmetric"):
+            paper = PAPER_TABLE3[(trained_on, lang)]
+            numbers, rest, note = [""] * 3, [paper, "", ""], ""
+            if lang not in languages:
+                note = ("not run: no S&S model fine-tuned for this language (training.language_models_zh and the Chinese "
+                        "LevyHolt, resources.levyholt_zh)")
+            else:
+                frame = read_scores(score_path(lang, trained_on))
+                if frame.empty or not frame["label"].any() or frame["label"].all():
+                    note = "the BoOQA test split has too few entries at this scale"
+                else:
+                    m = measure(frame, evaluation)
+                    numbers, rest = with_interval(m, "auc_norm"), [paper, f"{m['positive_rate']:.4f}", m["n"]]
+            rows.append([TABLE3_NAMES[trained_on], f"BoOQA {lang.upper()} (test)", *numbers, *rest, models.get(lang, ""), scale, note])
+    rows.append(["McKenna et al. 2021", "McKenna et al. 2021", "", "", "", 78.3, "", "", "", scale, "not run: that QA set is not public"])
+    return header, rows

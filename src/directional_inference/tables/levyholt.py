@@ -1,0 +1,120 @@
+"""Tables 1, 2, 6 (and their appendix versions per language model) and the numbers of Figures 1-2, from the scores of
+the selected LevyHolt models, each number with its 95% bootstrap interval (converse pairs resampled together) and
+beside the paper's."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import pandas as pd
+
+from .. import paper_values as paper
+from ..experiments import MESH_SUBSETS, TABLE1_SUBSETS, TABLE2_SUBSETS, TABLE6_SETS
+from ..levyholt import PAPER_RULE
+from .common import Evaluation, difference_interval, measure, paper_cell, pct, read_scores, with_interval
+
+
+@dataclass(frozen=True)
+class ModelInfo:
+    """A language model of the config: its alias, its name or path, and the paper model it is compared with."""
+
+    alias: str
+    name: str
+
+    @property
+    def paper_model(self) -> str:
+        return paper.paper_model(self.name)
+
+
+def table1_rows(models: list[ModelInfo], score_path, scale: str, evaluation: Evaluation,
+                conventions: Mapping[str, str] | None = None) -> tuple[list[str], list[list]]:
+    """Train on Directional / Symmetric / Full, test on each (AUCnorm), beside Tables 1, 8, 10, 12."""
+    conventions = conventions or {}
+    header = ["model", "model_name", "train", "test", "auc_norm", "auc_norm_low", "auc_norm_high", "auc_norm_paper", "paper_model",
+              "paper_table", "n_test", "positive_rate", "test_convention", "scale"]
+    rows = []
+    for model in models:
+        reference = paper.TABLE1[model.paper_model]
+        for train in TABLE1_SUBSETS:
+            for test in TABLE1_SUBSETS:
+                m = measure(read_scores(score_path(model.alias, "sns", train, test)), evaluation)
+                rows.append([model.alias, model.name, train, test, *with_interval(m, "auc_norm"), paper_cell(reference[train][test]),
+                             model.paper_model, paper.TABLE1_NUMBERS[model.paper_model], m["n"], f"{m['positive_rate']:.4f}",
+                             conventions.get(test, PAPER_RULE), scale])
+    return header, rows
+
+
+def table2_rows(models: list[ModelInfo], score_path, scale: str, evaluation: Evaluation,
+                conventions: Mapping[str, str] | None = None) -> tuple[list[str], list[list]]:
+    """S&S vs 'S&S (symmetric prompts) on Paraphrases-DirTrue and Paraphrases-DirFalse, beside Tables 2, 9, 11, 13.
+    The difference ('S&S - S&S) has a paired interval. ``convention`` says how each subset was built: the paper's
+    numbers come from the authors' files (their Para-DirTrue has DirTrue as the positive class and 2,640 test lines)."""
+    conventions = conventions or {}
+    header = ["model", "model_name", "subset", "sns_auc_norm", "sns_auc_norm_low", "sns_auc_norm_high", "sym_sns_auc_norm",
+              "sym_sns_auc_norm_low", "sym_sns_auc_norm_high", "difference", "difference_low", "difference_high",
+              "sns_auc_norm_paper", "sym_sns_auc_norm_paper", "difference_paper", "paper_model", "paper_table", "n_test", "positive_rate",
+              "convention", "scale"]
+    rows = []
+    for model in models:
+        for subset in TABLE2_SUBSETS:
+            directional_scores = read_scores(score_path(model.alias, "sns", subset, subset))
+            symmetric_scores = read_scores(score_path(model.alias, "sns_sym", subset, subset))
+            directional, symmetric = measure(directional_scores, evaluation), measure(symmetric_scores, evaluation)
+            low, high = difference_interval(directional_scores, symmetric_scores, evaluation)
+            ref = paper.TABLE2[model.paper_model][subset]
+            rows.append([model.alias, model.name, subset, *with_interval(directional, "auc_norm"), *with_interval(symmetric, "auc_norm"),
+                         pct(symmetric["auc_norm"] - directional["auc_norm"]), pct(low), pct(high), paper_cell(ref[0]), paper_cell(ref[1]),
+                         paper_cell(ref[1] - ref[0]), model.paper_model, paper.TABLE2_NUMBERS[model.paper_model], directional["n"],
+                         f"{directional['positive_rate']:.4f}", conventions.get(subset, PAPER_RULE), scale])
+    return header, rows
+
+
+def table6_rows(models: list[ModelInfo], score_path, scale: str, evaluation: Evaluation) -> tuple[list[str], list[list]]:
+    """LevyHolt <-> SherLIiC generalisation of S&S: AUC50 and AUCnorm beside Table 6 (RoBERTa-base)."""
+    header = ["model", "model_name", "train", "test", "auc50", "auc50_low", "auc50_high", "auc_norm", "auc_norm_low", "auc_norm_high",
+              "auc50_paper", "auc_norm_paper", "paper_model", "n_test", "scale"]
+    rows = []
+    for model in models:
+        for train in TABLE6_SETS:
+            for test in TABLE6_SETS:
+                m = measure(read_scores(score_path(model.alias, "sns", train, test)), evaluation)
+                ref = paper.TABLE6[train][test] if model.paper_model == paper.MAIN_MODEL else (None, None)
+                rows.append([model.alias, model.name, train, test, *with_interval(m, "auc50"), *with_interval(m, "auc_norm"),
+                             paper_cell(ref[0]), paper_cell(ref[1]), paper.MAIN_MODEL, m["n"], scale])
+    return header, rows
+
+
+def mesh_rows(model: ModelInfo, variant: str, score_path, scale: str, evaluation: Evaluation,
+              conventions: Mapping[str, str] | None = None) -> tuple[list[str], list[list]]:
+    """The numbers of Figure 1 (variant sns) or Figure 2 (variant hyponly) for one model."""
+    conventions = conventions or {}
+    header = ["model", "model_name", "variant", "subset", "auc_norm", "auc_norm_low", "auc_norm_high", "auc_norm_paper", "sns_over_hyponly",
+              "sns_over_hyponly_paper", "n_test", "positive_rate", "convention", "scale"]
+    rows = []
+    for subset in MESH_SUBSETS + ("full",):
+        m = measure(read_scores(score_path(model.alias, variant, subset, subset)), evaluation)
+        ratio, ratio_paper, reference = "", "", paper.FIGURE1.get(subset)
+        if variant == "hyponly":
+            reference = paper.FIGURE2.get(subset)
+            full = measure(read_scores(score_path(model.alias, "sns", subset, subset)), evaluation)["auc_norm"]
+            ratio = f"{full / m['auc_norm']:.2f}" if m["auc_norm"] > 0 else ""
+            ratio_paper = paper.FIGURE2_RATIOS.get(subset, "")
+        rows.append([model.alias, model.name, variant, subset, *with_interval(m, "auc_norm"), paper_cell(reference), ratio, ratio_paper,
+                     m["n"], f"{m['positive_rate']:.4f}", conventions.get(subset, PAPER_RULE), scale])
+    return header, rows
+
+
+def pr_points(models: list[ModelInfo], score_path) -> list[list]:
+    """DVC plots: the PR curves of Table 1 (train x test over Directional / Symmetric / Full), per model."""
+    from ..metrics import precision_recall_curve
+
+    rows = []
+    for model in models:
+        for train in TABLE1_SUBSETS:
+            for test in TABLE1_SUBSETS:
+                frame = pd.read_parquet(score_path(model.alias, "sns", train, test))
+                curve = precision_recall_curve(frame["score"].to_numpy(), frame["label"].to_numpy())
+                for precision, recall in zip(curve.precision[::-1], curve.recall[::-1]):
+                    rows.append([f"{model.alias}:{train}->{test}", f"{recall:.6f}", f"{precision:.6f}"])
+    return rows
