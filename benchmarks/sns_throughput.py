@@ -3,7 +3,8 @@
 On LevyHolt Directional (the authors' released train / test files, from the mirror), with the offline MiniLM:
 
 * training: prompt sentences per second of the S&S loop (``PromptScorer.loss``, backward, clipping, AdamW step, as in
-  ``sns.training``) against plain forward+backward of the classifier on the same padded tensors, batch by batch;
+  ``sns.training``) against plain forward+backward of the classifier on tensors of the same shapes (the chunks of
+  similar-length sentences the scorer makes of each batch);
 * scoring: prompt sentences per second of ``PromptScorer.scores`` against plain forward passes of the same shapes;
 * each in fp32 and under bf16 autocast, and the share of padding tokens in the batches;
 * with ``--auc``: AUCnorm on Directional test of a model trained in fp32 and one trained in bf16 (same data, seed and
@@ -34,17 +35,11 @@ def _entries(mirror: Path, split: str):
 
 
 def _tensors(scorer, pairs):
-    """The padded input ids and attention mask of one batch, as the scorer builds them."""
-    import torch
-
+    """The forward passes of one batch as the scorer makes them: (input ids, attention mask) per chunk of sentences of
+    similar length, with the batch's real and padded token counts."""
     ids = [s for p in pairs for s in p.prompts] + [s for p in pairs for s in p.antiprompts]
-    longest = max(len(s) for s in ids)
-    input_ids = torch.full((len(ids), longest), scorer.pad_id, dtype=torch.long)
-    mask = torch.zeros((len(ids), longest), dtype=torch.long)
-    for row, s in enumerate(ids):
-        input_ids[row, : len(s)] = torch.tensor(s)
-        mask[row, : len(s)] = 1
-    return input_ids, mask, sum(len(s) for s in ids), input_ids.numel()
+    passes = [scorer.padded([ids[k] for k in chunk]) for chunk in scorer.chunks(ids)]
+    return passes, sum(len(s) for s in ids), sum(input_ids.numel() for input_ids, _ in passes)
 
 
 def measure(model_dir: str, train, test, *, precision: str, batch_size: int, batches: int, seed: int) -> dict:
@@ -74,10 +69,11 @@ def measure(model_dir: str, train, test, *, precision: str, batch_size: int, bat
     tensors = [_tensors(scorer, b) for b in batch_list]
 
     def plain():
-        for input_ids, mask, _, _ in tensors:
-            with torch.autocast(**autocast):
-                logits = scorer.model(input_ids=input_ids, attention_mask=mask).logits
-            logits.float().sum().backward()
+        for passes, _, _ in tensors:
+            for input_ids, mask in passes:
+                with torch.autocast(**autocast):
+                    logits = scorer.model(input_ids=input_ids, attention_mask=mask).logits
+                logits.float().sum().backward()
             scorer.model.zero_grad()
 
     loop()  # warm-up (allocator, oneDNN kernels)
@@ -97,12 +93,13 @@ def measure(model_dir: str, train, test, *, precision: str, batch_size: int, bat
     scorer.model.eval()
     start = time.perf_counter()
     with torch.inference_mode():
-        for input_ids, mask, _, _ in score_tensors:
-            with torch.autocast(**autocast):
-                scorer.model(input_ids=input_ids, attention_mask=mask)
+        for passes, _, _ in score_tensors:
+            for input_ids, mask in passes:
+                with torch.autocast(**autocast):
+                    scorer.model(input_ids=input_ids, attention_mask=mask)
     forward_s = time.perf_counter() - start
     test_sentences = sum(len(p.prompts) + len(p.antiprompts) for p in test_pairs)
-    real, padded = sum(t[2] for t in tensors), sum(t[3] for t in tensors)
+    real, padded = sum(t[1] for t in tensors), sum(t[2] for t in tensors)
     return {
         "precision": precision,
         "train_sentences": sentences,

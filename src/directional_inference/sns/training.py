@@ -109,7 +109,7 @@ def _optimizer(model, hp: Hyperparameters):
         {"params": [p for n, p in model.named_parameters() if not any(k in n for k in no_decay)], "weight_decay": hp.weight_decay},
         {"params": [p for n, p in model.named_parameters() if any(k in n for k in no_decay)], "weight_decay": 0.0},
     ]
-    return torch.optim.AdamW(groups, lr=hp.learning_rate, eps=1e-8)
+    return torch.optim.AdamW(groups, lr=hp.learning_rate, eps=1e-8, foreach=True)
 
 
 def schedule_steps(n_train: int, batch_size: int, accumulation: int, epochs: int) -> int:
