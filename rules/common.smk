@@ -2,10 +2,13 @@
 import os
 import sys
 
+import yaml
+from snakemake.exceptions import WorkflowError
 from snakemake.utils import validate
 
 sys.path.insert(0, os.path.join(workflow.basedir, "src"))
 
+from directional_inference.config_checks import config_problems, schema_problems  # noqa: E402
 from directional_inference.booqa_methods import BOOQA_TABLES, METHODS, booqa_score_path, methods_for  # noqa: E402
 from directional_inference.experiments import (  # noqa: E402
     TABLE3_TRAINED_ON,
@@ -19,7 +22,23 @@ from directional_inference.levyholt import ALL_SUBSETS, SPLITS  # noqa: E402
 from directional_inference.phases import PHASES, phase  # noqa: E402
 from directional_inference.sns import VARIANTS  # noqa: E402
 
-validate(config, schema="../config/schema.yaml")
+
+def stop_for_config(problems):
+    """End the run before any job is planned, with one line per config problem (no traceback, no schema dump)."""
+    if problems:
+        print("Error in the config (config/config.yaml overlaid by --configfile and --config):", file=sys.stderr)
+        for problem in problems:
+            print(f"  {problem}", file=sys.stderr)
+        sys.exit(1)
+
+
+try:
+    validate(config, schema="../config/schema.yaml")
+except WorkflowError:
+    with open(os.path.join(workflow.basedir, "config", "schema.yaml"), encoding="utf-8") as schema:
+        stop_for_config(schema_problems(config, yaml.safe_load(schema)) or ["the config does not match config/schema.yaml"])
+stop_for_config(config_problems(config))
+
 
 PRETRAINED_MODELS = sorted(a for a, spec in config["models"].items() if isinstance(spec, str))
 TINY_MODELS = sorted(a for a, spec in config["models"].items() if isinstance(spec, dict))
@@ -263,20 +282,7 @@ def robustness_score_files():
     return [f"results/robustness/{lang}/scores/{MAIN_LM}/{t}.parquet" for lang in TABLE3_LANGUAGES for t in TABLE3_TRAINED_ON]
 
 
-def check_model_aliases():
-    """Every alias listed in training.language_models must be defined under models."""
-    unknown = sorted(set(config["training"]["language_models"]) - set(config["models"]))
-    if unknown:
-        raise ValueError(
-            f"config key training.language_models names {unknown}, which are not defined under 'models' "
-            f"(defined: {sorted(config['models'])})"
-        )
-
-
-
 def newscrawl_years(wildcards):
     """Years of News Crawl to fetch; they matter only for the newscrawl dataset (no re-run of the others)."""
     return config["resources"]["newscrawl"]["years"] if wildcards.dataset == "newscrawl" else []
 
-
-check_model_aliases()
