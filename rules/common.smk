@@ -162,7 +162,7 @@ CORPUS_DATASETS = {"reuters21578": "reuters21578", "newscrawl": "newscrawl", "cc
 
 
 def corpus_settings(wildcards):
-    """config['corpus'][lang]: source, window_days, max_articles."""
+    """config['corpus'][lang]: source, window_days, max_articles, years."""
     return config["corpus"][wildcards.lang]
 
 
@@ -233,7 +233,7 @@ def phase_targets(name):
     if name == "resources":
         return all_resources()
     if name == "corpus":
-        return [f"results/{lang}/corpus/articles.parquet" for lang in config["booqa"]["languages"]]
+        return [f"results/{lang}/corpus/{file}" for lang in config["booqa"]["languages"] for file in ("articles.parquet", "reading.json")]
     if name == "relations":
         shards = range(config["relations"]["shards"])
         return [f"results/{lang}/relations/{k}.parquet" for lang in config["booqa"]["languages"] for k in shards]
