@@ -56,10 +56,7 @@ rule score_booqa:
     output:
         "results/booqa_scores/{lang}/{split}/{method}.parquet",
     params:
-        cap_sns_zh=config["evaluation"]["evidence_cap_ss_zh"],
-        fuzzy=config["graphs"]["fuzzy_backoff"],
-        max_length=config["training"]["max_length"],
-        seed=config["seed"],
+        settings=booqa_scoring_settings,
     log:
         phase_log("evaluation", "score_booqa", "{lang}/{split}/{method}"),
     benchmark:

@@ -175,6 +175,49 @@ def corpus_source_directory(wildcards):
     return corpus_directory(wildcards.lang)
 
 
+def english_only(value):
+    """A param of English jobs only (None for Chinese ones), so that changing it re-runs no Chinese job."""
+    return lambda wildcards: value if wildcards.lang == "en" else None
+
+
+def booqa_settings(*keys):
+    """The named booqa config keys a job reads, as one param. Naming matters because Snakemake compares a job's
+    params as a set of value reprs: two unnamed params that swap values would go unnoticed."""
+    return {key: config["booqa"][key] for key in keys}
+
+
+def negative_settings(wildcards):
+    """What generate_booqa_negatives reads: the sense choice applies to English only (Chinese takes the first sense)."""
+    wsd = config["booqa"]["wsd"] if wildcards.lang == "en" else "first_sense"
+    return booqa_settings("felicity_min_pairs") | {"wsd": wsd}
+
+
+def card_parameters(wildcards):
+    """Construction parameters listed in a BoOQA dataset card: the booqa keys that apply to the language, and the
+    window length."""
+    skip = {"languages"}
+    if wildcards.lang != "en":
+        skip |= {"wsd", "wsd_encoder"}
+    elif config["booqa"]["wsd"] != "gloss_similarity":
+        skip.add("wsd_encoder")
+    parameters = {key: value for key, value in sorted(config["booqa"].items()) if key not in skip}
+    return parameters | {"window_days": config["corpus"][wildcards.lang]["window_days"]}
+
+
+def booqa_scoring_settings(wildcards):
+    """The config values one BoOQA method reads (LM: pooling; S&S: token limit, and the seeded Chinese evidence
+    cap; graphs: the fuzzy back-off), so that changing one re-runs only the methods that read it."""
+    family, _ = METHODS[wildcards.method]
+    if family == "lm":
+        return {"lm_pooling": config["evaluation"]["lm_pooling"]}
+    if family == "sns":
+        settings = {"max_length": config["training"]["max_length"]}
+        if wildcards.lang == "zh":
+            settings |= {"evidence_cap_ss_zh": config["evaluation"]["evidence_cap_ss_zh"], "seed": config["seed"]}
+        return settings
+    return {"fuzzy_backoff": config["graphs"]["fuzzy_backoff"]}
+
+
 def relation_shards(wildcards):
     return [f"results/{wildcards.lang}/relations/{k}.parquet" for k in range(config["relations"]["shards"])]
 

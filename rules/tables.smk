@@ -123,6 +123,9 @@ rule make_booqa_table:
     params:
         languages=config["booqa"]["languages"],
         runnable={lang: booqa_methods(lang) for lang in ["en", "zh"]},
+        # what decides why a method cannot run (its note in the table)
+        availability={"model_languages": config["evaluation"]["model_languages"], "measures": config["graphs"]["measures"],
+                      "lm_retrieval": config["evaluation"]["lm_retrieval"]},
         model=MAIN_LM,
         scale=config["scale"],
         auc_floor=config["evaluation"]["auc_precision_floor"],

@@ -7,11 +7,11 @@ from directional_inference.rulelog import log_to_file
 
 log_to_file(snakemake.log[0])
 params = snakemake.params
-evaluation = snakemake.config["evaluation"]
+available = params.availability
 
 
 def why_not(method, lang):
-    return why_not_runnable(method, lang, evaluation["model_languages"], snakemake.config["graphs"]["measures"], evaluation["lm_retrieval"])
+    return why_not_runnable(method, lang, available["model_languages"], available["measures"], available["lm_retrieval"])
 
 
 header, rows = booqa_table_rows(

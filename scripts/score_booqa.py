@@ -14,24 +14,24 @@ log_to_file(snakemake.log[0])
 import torch  # noqa: E402
 
 torch.set_num_threads(snakemake.threads)
-lang, method, params = snakemake.wildcards.lang, snakemake.wildcards.method, snakemake.params
+lang, method, settings = snakemake.wildcards.lang, snakemake.wildcards.method, snakemake.params.settings
 family, detail = METHODS[method]
 entries = pd.read_parquet(snakemake.input.split)
 evidence = pd.read_parquet(snakemake.input.evidence)
 if family == "lm":
     from directional_inference.encoders import SentenceEncoder
 
-    pooling = "cls" if snakemake.config["evaluation"]["lm_pooling"] == "cls" else "mean"
+    pooling = "cls" if settings["lm_pooling"] == "cls" else "mean"
     scores, ratio = booqa_scoring.lm_cosine(entries, evidence, SentenceEncoder(snakemake.input.model, pooling=pooling), lang, detail)
 elif family == "sns":
     from directional_inference.sns import PromptScorer
 
     if lang == "zh":  # the paper capped S&S evidence for Chinese
-        evidence = cap_per_entry(evidence, "entry", params.cap_sns_zh, params.seed)
-    scorer = PromptScorer(snakemake.input.model, max_length=params.max_length, symmetric=detail[0] == "sns_sym")
+        evidence = cap_per_entry(evidence, "entry", settings["evidence_cap_ss_zh"], settings["seed"])
+    scorer = PromptScorer(snakemake.input.model, max_length=settings["max_length"], symmetric=detail[0] == "sns_sym")
     scores, ratio = booqa_scoring.prompt_model(entries, evidence, scorer, lang)
 else:
-    scores, ratio = booqa_scoring.graph_scores(entries, evidence, pd.read_parquet(snakemake.input.graph), detail, fuzzy=params.fuzzy)
+    scores, ratio = booqa_scoring.graph_scores(entries, evidence, pd.read_parquet(snakemake.input.graph), detail, fuzzy=settings["fuzzy_backoff"])
 logging.info("%s on %s/%s: deduplication ratio %.2f", method, lang, snakemake.wildcards.split, ratio)
 frame = pd.DataFrame({"entry": entries["id"], "label": entries["label"].astype("int8"), "score": scores})
 with atomic_file(snakemake.output[0]) as tmp:

@@ -149,6 +149,12 @@ def test_split_export_and_card(tmp_path):
     assert len(records) == len(split) and records[0]["label"] is True and set(records[0]) == set(split.columns)
     card = dataset_card("en", "reuters21578", {"dev": split}, {"positive_budget": 3}, "smoke")
     assert "| dev | 3 | 6 | 1 |" in card and "Reuters-21578" in card and "`positive_budget`" in card
+    assert "Corpus reading" not in card
+    reading = {"files": 22, "records_read": 19043, "records_skipped": {"no <BODY> (brief or unprocessed story)": 2535},
+               "articles_dropped": {"duplicate text": 342}, "articles_kept": 18701}
+    card = dataset_card("en", "reuters21578", {"dev": split}, {"positive_budget": 3}, "smoke", reading=reading)
+    assert ("| records read from 22 files | 19043 |\n| skipped: no <BODY> (brief or unprocessed story) | 2535 |\n"
+            "| dropped: duplicate text | 342 |\n| articles kept | 18701 |") in card
 
 
 def test_hypothesis_only_splits_mask_arguments_and_remove_overlaps():

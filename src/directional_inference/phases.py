@@ -56,7 +56,7 @@ PHASES = (
     ),
     Phase(
         "booqa",
-        rules=("select_booqa_positives", "generate_booqa_negatives", "sample_booqa", "validate_booqa", "build_booqa_hyponly"),
+        rules=("select_booqa_positives", "generate_booqa_negatives", "sample_booqa", "write_booqa_card", "validate_booqa", "build_booqa_hyponly"),
         outs=("results/en/booqa", "results/zh/booqa", "results/en/booqa_hyponly", "results/zh/booqa_hyponly"),
         upstream=("resources", "corpus", "relations"),
         params=("seed", "booqa"),
