@@ -21,6 +21,7 @@ from directional_inference.inputs import datasets as downloadable_datasets  # no
 from directional_inference.levyholt import ALL_SUBSETS, SPLITS  # noqa: E402
 from directional_inference.phases import PHASES, phase  # noqa: E402
 from directional_inference.sns import VARIANTS  # noqa: E402
+from directional_inference.stale_locks import LockOwner, release_stale_locks  # noqa: E402
 
 
 def stop_for_config(problems):
@@ -38,6 +39,19 @@ except WorkflowError:
     with open(os.path.join(workflow.basedir, "config", "schema.yaml"), encoding="utf-8") as schema:
         stop_for_config(schema_problems(config, yaml.safe_load(schema)) or ["the config does not match config/schema.yaml"])
 stop_for_config(config_problems(config))
+
+# After kill -9 or a power loss the next run recovers by itself: the lock of a run that is gone is removed here
+# (src/directional_inference/stale_locks.py) and its unfinished jobs re-run (profiles/default: rerun-incomplete).
+# Only in the main Snakemake process: cluster and subprocess jobs re-parse this file and never touch locks.
+LOCK_OWNER = None
+if workflow.is_main_process:
+    release_stale_locks(".snakemake", report=lambda message: print(message, file=sys.stderr))
+    LOCK_OWNER = LockOwner(".snakemake")
+
+
+onstart:
+    if LOCK_OWNER is not None:  # the lock files this run holds, for a later run to recognise if this one dies
+        LOCK_OWNER.record_locks(getattr(workflow.persistence, "_lockfile", {}).values())
 
 
 PRETRAINED_MODELS = sorted(a for a, spec in config["models"].items() if isinstance(spec, str))

@@ -209,3 +209,9 @@ def test_missing_configfile_is_reported_by_snakemake_itself(workflow_copy):
     result = run_snakemake(workflow_copy, "-n", "--configfile", "nope.yaml", check=False)
     assert result.returncode != 0 and "No such file or directory: 'nope.yaml'" in result.stdout.strip().splitlines()[-1]
 
+
+def test_default_profile_is_loaded_and_every_profile_reruns_incomplete_jobs(workflow_copy):
+    result = run_snakemake(workflow_copy, "-n", "--configfile", "config/smoke.yaml")
+    assert "Using workflow specific profile profiles/default" in result.stdout + result.stderr
+    for profile in ("default", "local", "slurm"):
+        assert yaml.safe_load((REPO / "profiles" / profile / "config.yaml").read_text())["rerun-incomplete"] is True, profile
