@@ -33,8 +33,9 @@ rule retrieve_tfidf_evidence:
     output:
         "results/{lang}/evidence/{split}.tfidf.parquet",
     params:
-        top_articles=config["evaluation"]["tfidf_top_articles"],
-        sentences_per_article=config["evaluation"]["tfidf_sentences_per_article"],
+        # named, as in build_entailment_graph: a swap of the two numbers must re-run the job
+        settings={"top_articles": config["evaluation"]["tfidf_top_articles"],
+                  "sentences_per_article": config["evaluation"]["tfidf_sentences_per_article"]},
     log:
         phase_log("evaluation", "retrieve_tfidf_evidence", "{lang}/{split}"),
     benchmark:
