@@ -177,6 +177,9 @@ def test_reuters_file_cut_in_half_fails_instead_of_dropping_its_tail(reuters, tm
     line = cut.read_bytes().count(b"\n", 0, last_start) + 1
     with pytest.raises(InputFormatError, match=rf"reut2-000.sgm, line {line}, field 'REUTERS': .*end of the file \(is the file cut short\?\)"):
         list(read_reuters([cut]))
+    cut.write_bytes(data[: last_start + 20])  # cut inside the next element's opening tag
+    with pytest.raises(InputFormatError, match=rf"reut2-000.sgm, line {line}, field 'REUTERS': a <REUTERS> tag cut off at the end"):
+        list(read_reuters([cut]))
 
 
 def test_cctv_non_utf8_bytes_name_the_file_line_and_offset(tmp_path):

@@ -205,6 +205,9 @@ def _reuters_file(path: Path, report: ReadingReport) -> Iterator[Article]:
         title = _element(block, "TITLE", path, line_at) or ""
         report.read(path)
         yield Article(f"reuters-{int(new_id.group(1)):05d}", date, clean_text(title), _reuters_body(body))
+    tail = text.rfind("</REUTERS>") + 1  # 0 when there is none
+    if (unfinished := text.find("<REUTERS", tail)) >= 0 and not _REUTERS_OPEN.match(text, unfinished):
+        raise InputFormatError(str(path), text.count("\n", 0, unfinished) + 1, "REUTERS", "a <REUTERS> tag cut off at the end of the file")
 
 
 def read_reuters(paths: Iterable[str | Path], report: ReadingReport | None = None) -> Iterator[Article]:
