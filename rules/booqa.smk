@@ -9,7 +9,7 @@ rule select_booqa_positives:
         positives="results/{lang}/booqa/positives.parquet",
         counts="results/{lang}/booqa/predicate_counts.parquet",
     params:
-        settings=config["booqa"],
+        settings=booqa_settings("starring_min_articles", "starring_min_predicates", "felicity_min_pairs", "felicity_count"),
         seed=config["seed"],
     log:
         phase_log("booqa", "select_booqa_positives", "{lang}"),
@@ -36,7 +36,7 @@ rule generate_booqa_negatives:
     output:
         "results/{lang}/booqa/negatives.parquet",
     params:
-        settings=config["booqa"],
+        settings=negative_settings,  # the encoder is an input: its alias is in the path
     log:
         phase_log("booqa", "generate_booqa_negatives", "{lang}"),
     benchmark:
@@ -62,12 +62,9 @@ rule sample_booqa:
         dev_jsonl="results/{lang}/booqa/dev.jsonl",
         test_jsonl="results/{lang}/booqa/test.jsonl",
         reserved="results/{lang}/booqa/graph_windows.csv",
-        card="results/{lang}/booqa/README.md",
     params:
-        settings=config["booqa"],
+        settings=booqa_settings("positive_budget", "max_negatives_per_positive", "frequency_buckets", "dev_share", "graph_window_share"),
         seed=config["seed"],
-        corpus=corpus_settings,
-        scale=config["scale"],
     log:
         phase_log("booqa", "sample_booqa", "{lang}"),
     benchmark:
@@ -80,6 +77,31 @@ rule sample_booqa:
         "../envs/workflow.yaml"
     script:
         "../scripts/sample_booqa.py"
+
+
+rule write_booqa_card:
+    input:
+        dev="results/{lang}/booqa/dev.parquet",
+        test="results/{lang}/booqa/test.parquet",
+        reading="results/{lang}/corpus/reading.json",
+    output:
+        "results/{lang}/booqa/README.md",
+    params:
+        parameters=card_parameters,
+        source=lambda wildcards: config["corpus"][wildcards.lang]["source"],
+        scale=config["scale"],
+    log:
+        phase_log("booqa", "write_booqa_card", "{lang}"),
+    benchmark:
+        phase_benchmark("booqa", "write_booqa_card", "{lang}")
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    conda:
+        "../envs/workflow.yaml"
+    script:
+        "../scripts/write_booqa_card.py"
 
 
 rule build_booqa_hyponly:
@@ -120,7 +142,7 @@ rule validate_booqa:
     output:
         "results/{lang}/booqa/validation.json",
     params:
-        settings=config["booqa"],
+        settings=booqa_settings("felicity_min_pairs", "max_negatives_per_positive"),
     log:
         phase_log("booqa", "validate_booqa", "{lang}"),
     benchmark:

@@ -33,8 +33,9 @@ rule retrieve_tfidf_evidence:
     output:
         "results/{lang}/evidence/{split}.tfidf.parquet",
     params:
-        top_articles=config["evaluation"]["tfidf_top_articles"],
-        sentences_per_article=config["evaluation"]["tfidf_sentences_per_article"],
+        # named, as in build_entailment_graph: a swap of the two numbers must re-run the job
+        settings={"top_articles": config["evaluation"]["tfidf_top_articles"],
+                  "sentences_per_article": config["evaluation"]["tfidf_sentences_per_article"]},
     log:
         phase_log("evaluation", "retrieve_tfidf_evidence", "{lang}/{split}"),
     benchmark:
@@ -56,15 +57,8 @@ rule score_booqa:
     output:
         "results/booqa_scores/{lang}/{split}/{method}.parquet",
     params:
-        cap_sns_zh=config["evaluation"]["evidence_cap_ss_zh"],
-        lookup=graph_lookup(),
-        lm_pooling=config["evaluation"]["lm_pooling"],
-        lm_window=config["evaluation"]["lm_window"],
-        max_length=config["training"]["max_length"],
-        precision=config["training"]["precision"],
-        sym_sns_prompts=config["evaluation"]["sym_sns_prompts"],
+        settings=booqa_scoring_settings,
         torch_threads=config["training"]["threads"],
-        seed=config["seed"],
     log:
         phase_log("evaluation", "score_booqa", "{lang}/{split}/{method}"),
     benchmark:

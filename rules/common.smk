@@ -2,10 +2,13 @@
 import os
 import sys
 
+import yaml
+from snakemake.exceptions import WorkflowError
 from snakemake.utils import validate
 
 sys.path.insert(0, os.path.join(workflow.basedir, "src"))
 
+from directional_inference.config_checks import config_problems, schema_problems  # noqa: E402
 from directional_inference.booqa_methods import BOOQA_TABLES, METHODS, booqa_score_path, methods_for  # noqa: E402
 from directional_inference.experiments import (  # noqa: E402
     TABLE3_TRAINED_ON,
@@ -21,8 +24,38 @@ from directional_inference.inputs import datasets as downloadable_datasets  # no
 from directional_inference.levyholt import ALL_SUBSETS, CHINESE_PREFIX, CHINESE_SUBSETS, SPLITS, subset_conventions  # noqa: E402
 from directional_inference.phases import PHASES, phase  # noqa: E402
 from directional_inference.sns import VARIANTS  # noqa: E402
+from directional_inference.stale_locks import LockOwner, release_stale_locks  # noqa: E402
 
-validate(config, schema="../config/schema.yaml")
+
+def stop_for_config(problems):
+    """End the run before any job is planned, with one line per config problem (no traceback, no schema dump)."""
+    if problems:
+        print("Error in the config (config/config.yaml overlaid by --configfile and --config):", file=sys.stderr)
+        for problem in problems:
+            print(f"  {problem}", file=sys.stderr)
+        sys.exit(1)
+
+
+try:
+    validate(config, schema="../config/schema.yaml")
+except WorkflowError:
+    with open(os.path.join(workflow.basedir, "config", "schema.yaml"), encoding="utf-8") as schema:
+        stop_for_config(schema_problems(config, yaml.safe_load(schema)) or ["the config does not match config/schema.yaml"])
+stop_for_config(config_problems(config))
+
+# After kill -9 or a power loss the next run recovers by itself: the lock of a run that is gone is removed here
+# (src/directional_inference/stale_locks.py) and its unfinished jobs re-run (profiles/default: rerun-incomplete).
+# Only in the main Snakemake process: cluster and subprocess jobs re-parse this file and never touch locks.
+LOCK_OWNER = None
+if workflow.is_main_process:
+    release_stale_locks(".snakemake", report=lambda message: print(message, file=sys.stderr))
+    LOCK_OWNER = LockOwner(".snakemake")
+
+
+onstart:
+    if LOCK_OWNER is not None:  # the lock files this run holds, for a later run to recognise if this one dies
+        LOCK_OWNER.record_locks(getattr(workflow.persistence, "_lockfile", {}).values())
+
 
 PRETRAINED_MODELS = sorted(a for a, spec in config["models"].items() if isinstance(spec, str))
 TINY_MODELS = sorted(a for a, spec in config["models"].items() if isinstance(spec, dict))
@@ -182,7 +215,7 @@ CORPUS_DATASETS = {"reuters21578": "reuters21578", "newscrawl": "newscrawl", "cc
 
 
 def corpus_settings(wildcards):
-    """config['corpus'][lang]: source, window_days, max_articles."""
+    """config['corpus'][lang]: source, window_days, max_articles, years."""
     return config["corpus"][wildcards.lang]
 
 
@@ -193,6 +226,52 @@ def corpus_directory(lang):
 
 def corpus_source_directory(wildcards):
     return corpus_directory(wildcards.lang)
+
+
+def english_only(value):
+    """A param of English jobs only (None for Chinese ones), so that changing it re-runs no Chinese job."""
+    return lambda wildcards: value if wildcards.lang == "en" else None
+
+
+def booqa_settings(*keys):
+    """The named booqa config keys a job reads, as one param. Naming matters because Snakemake compares a job's
+    params as a set of value reprs: two unnamed params that swap values would go unnoticed."""
+    return {key: config["booqa"][key] for key in keys}
+
+
+def negative_settings(wildcards):
+    """What generate_booqa_negatives reads: the sense choice applies to English only (Chinese takes the first sense)."""
+    wsd = config["booqa"]["wsd"] if wildcards.lang == "en" else "first_sense"
+    return booqa_settings("felicity_min_pairs", "negatives_of_negated_predicates") | {"wsd": wsd}
+
+
+def card_parameters(wildcards):
+    """Construction parameters listed in a BoOQA dataset card: the booqa keys that apply to the language, and the
+    window length."""
+    skip = {"languages"}
+    if wildcards.lang != "en":
+        skip |= {"wsd", "wsd_encoder"}
+    elif config["booqa"]["wsd"] != "gloss_similarity":
+        skip.add("wsd_encoder")
+    parameters = {key: value for key, value in sorted(config["booqa"].items()) if key not in skip}
+    return parameters | {"window_days": config["corpus"][wildcards.lang]["window_days"]}
+
+
+def booqa_scoring_settings(wildcards):
+    """The config values one BoOQA method reads (LM: its variant's pooling and the language's sentence window; S&S:
+    token limit, number format, 'S&S's prompts, and the seeded Chinese evidence cap; graphs: the lookup and its
+    back-off), so that changing one re-runs only the methods that read it."""
+    family, detail = METHODS[wildcards.method]
+    if family == "lm":
+        return {"lm_pooling": config["evaluation"]["lm_pooling"][detail], "lm_window": config["evaluation"]["lm_window"][wildcards.lang]}
+    if family == "sns":
+        settings = {"max_length": config["training"]["max_length"], "precision": config["training"]["precision"]}
+        if detail[0] == "sns_sym":
+            settings["sym_sns_prompts"] = config["evaluation"]["sym_sns_prompts"]
+        if wildcards.lang == "zh":
+            settings |= {"evidence_cap_ss_zh": config["evaluation"]["evidence_cap_ss_zh"], "seed": config["seed"]}
+        return settings
+    return {"lookup": graph_lookup()}
 
 
 def relation_shards(wildcards):
@@ -277,7 +356,7 @@ def phase_targets(name):
     if name == "resources":
         return all_resources()
     if name == "corpus":
-        return [f"results/{lang}/corpus/articles.parquet" for lang in config["booqa"]["languages"]]
+        return [f"results/{lang}/corpus/{file}" for lang in config["booqa"]["languages"] for file in ("articles.parquet", "reading.json")]
     if name == "relations":
         shards = range(config["relations"]["shards"])
         return [f"results/{lang}/relations/{k}.parquet" for lang in config["booqa"]["languages"] for k in shards]
@@ -352,20 +431,7 @@ def robustness_score_files():
     return [f"results/robustness/{lang}/scores/{MAIN_LMS[lang]}/{t}.parquet" for lang in TABLE3_LANGUAGES for t in TABLE3_TRAINED_ON]
 
 
-def check_model_aliases():
-    """Every alias listed in training.language_models must be defined under models."""
-    unknown = sorted(set(config["training"]["language_models"] + config["training"]["language_models_zh"]) - set(config["models"]))
-    if unknown:
-        raise ValueError(
-            f"config key training.language_models names {unknown}, which are not defined under 'models' "
-            f"(defined: {sorted(config['models'])})"
-        )
-
-
-
 def newscrawl_years(wildcards):
     """Years of News Crawl to fetch; they matter only for the newscrawl dataset (no re-run of the others)."""
     return config["resources"]["newscrawl"]["years"] if wildcards.dataset == "newscrawl" else []
 
-
-check_model_aliases()

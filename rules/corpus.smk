@@ -5,9 +5,10 @@ rule build_corpus:
     input:
         corpus_source_directory,
     output:
-        "results/{lang}/corpus/articles.parquet",
+        articles="results/{lang}/corpus/articles.parquet",
+        reading="results/{lang}/corpus/reading.json",  # records read and skipped per file (for the dataset card)
     params:
-        settings=corpus_settings,  # source, window_days, max_articles
+        settings=corpus_settings,  # source, window_days, max_articles, years
     log:
         phase_log("corpus", "build_corpus", "{lang}"),
     benchmark:

@@ -10,8 +10,9 @@ rule build_entailment_graph:
     output:
         "results/{lang}/graphs/for_{split}.parquet",
     params:
-        min_arg_pairs=config["graphs"]["min_arg_pairs_per_predicate"],
-        min_predicates=config["graphs"]["min_predicates_per_arg_pair"],
+        # named: Snakemake compares params as a set of value reprs, so two unnamed cut-offs that swap would go unnoticed
+        cutoffs={"min_arg_pairs": config["graphs"]["min_arg_pairs_per_predicate"],
+                 "min_predicates": config["graphs"]["min_predicates_per_arg_pair"]},
     log:
         phase_log("graphs", "build_entailment_graph", "{lang}/{split}"),
     benchmark:

@@ -8,8 +8,9 @@ rule extract_relations:
         "results/{lang}/relations/{shard}.parquet",
     params:
         shards=config["relations"]["shards"],
-        spacy_model=config["relations"]["spacy_model"],
-        batch_size=config["relations"]["batch_size"],
+        # spaCy settings apply to English only: changing them re-runs no Chinese shard
+        spacy_model=english_only(config["relations"]["spacy_model"]),
+        batch_size=english_only(config["relations"]["batch_size"]),
     log:
         phase_log("relations", "extract_relations", "{lang}/{shard}"),
     benchmark:

@@ -1,12 +1,17 @@
-"""Rule build_corpus: one language's news corpus as results/<lang>/corpus/articles.parquet."""
+"""Rule build_corpus: one language's news corpus as results/<lang>/corpus/articles.parquet, and reading.json: the
+records read and skipped per raw file and the articles dropped (duplicates, years, max_articles)."""
 
-from directional_inference.atomic import atomic_file
-from directional_inference.corpus import build_articles, corpus_files, read_corpus
+import json
+
+from directional_inference.atomic import atomic_file, write_text_atomic
+from directional_inference.corpus import ReadingReport, build_articles, corpus_files, read_corpus
 from directional_inference.rulelog import log_to_file
 
 log_to_file(snakemake.log[0])
 settings = snakemake.params.settings
 files = corpus_files(settings["source"], snakemake.input[0], settings["years"])
-table = build_articles(read_corpus(settings["source"], files), settings["window_days"], settings["max_articles"], settings["years"])
-with atomic_file(snakemake.output[0]) as tmp:
+report = ReadingReport(settings["source"], snakemake.input[0])
+table = build_articles(read_corpus(settings["source"], files, report), settings["window_days"], settings["max_articles"], settings["years"], report)
+with atomic_file(snakemake.output.articles) as tmp:
     table.to_parquet(tmp, index=False)
+write_text_atomic(snakemake.output.reading, json.dumps(report.summary(), indent=1, ensure_ascii=False) + "\n")

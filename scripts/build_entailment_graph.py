@@ -15,7 +15,7 @@ relations = load_relations(snakemake.input.relations, pd.read_parquet(snakemake.
 held_out = set(pd.read_parquet(snakemake.input.split)["window"])
 training = relations[~relations["window"].isin(held_out)]
 logging.info("graph from %d relations of %d windows (%d windows held out)", len(training), training["window"].nunique(), len(held_out))
-graph = build_graphs(training, min_arg_pairs=snakemake.params.min_arg_pairs, min_predicates=snakemake.params.min_predicates)
+graph = build_graphs(training, **snakemake.params.cutoffs)
 logging.info("%d edges over %d predicates", len(graph), graph["premise"].nunique())
 with atomic_file(snakemake.output[0]) as tmp:
     graph.to_parquet(tmp, index=False)

@@ -10,13 +10,12 @@ from directional_inference.relations import load_relations
 from directional_inference.rulelog import log_to_file
 
 log_to_file(snakemake.log[0])
-params = snakemake.params
+settings = snakemake.params.settings
 articles = pd.read_parquet(snakemake.input.articles)
 entries = pd.read_parquet(snakemake.input.split)
 own = source_sentences(entries, load_relations(snakemake.input.relations, articles))
-evidence = tfidf_evidence(entries, articles, own, snakemake.wildcards.lang, top_articles=params.top_articles,
-                          sentences_per_article=params.sentences_per_article)
-logging.info("%d sentences from the top-%d articles of %d of %d entries", len(evidence), params.top_articles,
+evidence = tfidf_evidence(entries, articles, own, snakemake.wildcards.lang, **settings)
+logging.info("%d sentences from the top-%d articles of %d of %d entries", len(evidence), settings["top_articles"],
              evidence["entry"].nunique(), len(entries))
 with atomic_file(snakemake.output[0]) as tmp:
     evidence.to_parquet(tmp, index=False)

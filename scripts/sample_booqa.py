@@ -1,9 +1,9 @@
-"""Rule sample_booqa: frequency-matched bundles per window, split into dev and test; Parquet, JSON lines and a card."""
+"""Rule sample_booqa: frequency-matched bundles per window, split into dev and test; Parquet and JSON lines."""
 
 import pandas as pd
 
-from directional_inference.atomic import atomic_file, write_text_atomic
-from directional_inference.booqa.release import dataset_card, write_split
+from directional_inference.atomic import atomic_file
+from directional_inference.booqa.release import write_split
 from directional_inference.booqa.sampling import sample_bundles
 from directional_inference.rulelog import log_to_file
 
@@ -25,6 +25,3 @@ write_split(splits["dev"], output.dev, output.dev_jsonl)
 write_split(splits["test"], output.test, output.test_jsonl)
 with atomic_file(output.reserved) as tmp:
     splits["reserved_windows"].to_csv(tmp, index=False)
-parameters = {k: settings[k] for k in sorted(settings) if k != "languages"} | {"window_days": snakemake.params.corpus["window_days"]}
-card = dataset_card(snakemake.wildcards.lang, snakemake.params.corpus["source"], {"dev": splits["dev"], "test": splits["test"]}, parameters, snakemake.params.scale)
-write_text_atomic(output.card, card)

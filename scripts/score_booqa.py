@@ -9,28 +9,28 @@ from directional_inference.atomic import atomic_file
 from directional_inference.booqa_methods import METHODS
 from directional_inference.evidence import cap_per_entry
 from directional_inference.rulelog import log_to_file
-
 from directional_inference.sns.training import set_threads
 
 log_to_file(snakemake.log[0])
 set_threads(snakemake.params.torch_threads)
-lang, method, params = snakemake.wildcards.lang, snakemake.wildcards.method, snakemake.params
+lang, method, settings = snakemake.wildcards.lang, snakemake.wildcards.method, snakemake.params.settings
 family, detail = METHODS[method]
 entries = pd.read_parquet(snakemake.input.split)
 evidence = pd.read_parquet(snakemake.input.evidence)
 if family == "lm":
-    scores, ratio = booqa_scoring.lm_scores(entries, evidence, snakemake.input.model, lang, detail, pooling=params.lm_pooling[detail],
-                                            window=params.lm_window[lang], nltk_data=snakemake.input.get("wordnet"))
+    scores, ratio = booqa_scoring.lm_scores(entries, evidence, snakemake.input.model, lang, detail, pooling=settings["lm_pooling"],
+                                            window=settings["lm_window"], nltk_data=snakemake.input.get("wordnet"))
 elif family == "sns":
     from directional_inference.sns.model import PromptScorer
 
     if lang == "zh":  # the paper capped S&S evidence for Chinese
-        evidence = cap_per_entry(evidence, "entry", params.cap_sns_zh, params.seed)
-    symmetric = detail[0] == "sns_sym" and params.sym_sns_prompts == "symmetric"
-    scorer = PromptScorer(snakemake.input.model, max_length=params.max_length, symmetric=symmetric, lang=lang, precision=params.precision)
+        evidence = cap_per_entry(evidence, "entry", settings["evidence_cap_ss_zh"], settings["seed"])
+    symmetric = settings.get("sym_sns_prompts") == "symmetric"
+    scorer = PromptScorer(snakemake.input.model, max_length=settings["max_length"], symmetric=symmetric, lang=lang,
+                          precision=settings["precision"])
     scores, ratio = booqa_scoring.prompt_model(entries, evidence, scorer, lang)
 else:
-    scores, ratio = booqa_scoring.graph_scores(entries, evidence, pd.read_parquet(snakemake.input.graph), detail, **params.lookup)
+    scores, ratio = booqa_scoring.graph_scores(entries, evidence, pd.read_parquet(snakemake.input.graph), detail, **settings["lookup"])
 logging.info("%s on %s/%s: deduplication ratio %.2f", method, lang, snakemake.wildcards.split, ratio)
 frame = pd.DataFrame({"entry": entries["id"], "label": entries["label"].astype("int8"), "score": scores, "group": entries["bundle_id"]})
 with atomic_file(snakemake.output[0]) as tmp:

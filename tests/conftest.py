@@ -73,6 +73,21 @@ def copy_workflow(destination: Path) -> Path:
     return destination
 
 
+def copy_run(source: Path, destination: Path) -> Path:
+    """A cheap copy of a finished run: the workflow, results/ and Snakemake's metadata copied with their times, and
+    resources/ hard-linked (a job never writes an input in place; outputs are replaced by rename). Snakemake's
+    locks and this workflow's lock-owner records are not copied."""
+    ignore = shutil.ignore_patterns("__pycache__", "*.egg-info", "locks", "lock-owners")
+    destination.mkdir(parents=True)
+    for name in (*WORKFLOW_FILES, "results", ".snakemake"):
+        if (source / name).is_dir():
+            shutil.copytree(source / name, destination / name, symlinks=True, ignore=ignore)
+        elif (source / name).exists():
+            shutil.copy2(source / name, destination / name)
+    shutil.copytree(source / "resources", destination / "resources", symlinks=True, copy_function=os.link)
+    return destination
+
+
 def tool_environment() -> dict[str, str]:
     """The environment with this interpreter's scripts (snakemake, dvc) first on PATH."""
     env = os.environ.copy()

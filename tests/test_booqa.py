@@ -222,6 +222,23 @@ def test_split_export_and_card(tmp_path):
     assert len(records) == len(split) and records[0]["label"] is True and set(records[0]) == set(split.columns)
     card = dataset_card("en", "reuters21578", {"dev": split}, {"positive_budget": 3}, "smoke")
     assert "| dev | 3 | 6 | 1 |" in card and "Reuters-21578" in card and "`positive_budget`" in card
+    assert "Corpus reading" not in card
+    reading = {"files": 22, "records_read": 19043, "records_skipped": {"no <BODY> (brief or unprocessed story)": 2535},
+               "articles_dropped": {"duplicate text": 342}, "articles_kept": 18701}
+    card = dataset_card("en", "reuters21578", {"dev": split}, {"positive_budget": 3}, "smoke", reading=reading)
+    assert ("| records read from 22 files | 19043 |\n| skipped: no <BODY> (brief or unprocessed story) | 2535 |\n"
+            "| dropped: duplicate text | 342 |\n| articles kept | 18701 |") in card
+
+
+def test_jsonl_loads_with_hugging_face_datasets(tmp_path):
+    import datasets
+
+    positives, negatives = _bundles({"w1": 3})
+    split = sample_bundles(positives, negatives, {"w1": 10}, budget=3, max_negatives=2, buckets=[60, 100], dev_share=1.0, graph_share=0.0, seed=1)["dev"]
+    write_split(split, tmp_path / "dev.parquet", tmp_path / "dev.jsonl")
+    loaded = datasets.load_dataset("json", data_files={"dev": str(tmp_path / "dev.jsonl")}, cache_dir=str(tmp_path / "cache"))["dev"]
+    assert loaded.num_rows == len(split) == 9 and loaded.column_names == list(split.columns)
+    assert loaded["label"] == split["label"].tolist() and loaded["proposition"] == split["proposition"].tolist()
 
 
 def test_hypothesis_only_splits_mask_arguments_and_remove_overlaps():

@@ -136,3 +136,82 @@ def test_paper_scale_plans_newscrawl_and_clue(workflow_copy):
     assert "resources/newscrawl" in result.stdout and "resources/clue-news2016zh" in result.stdout
     assert "resources/models/roberta-base" in result.stdout
     assert config["resources"]["clue_news2016zh"] is None
+
+
+# --- checks of relations between values, and short messages --------------------------------------------------------
+
+def test_every_scale_passes_the_relation_checks():
+    from directional_inference.config_checks import config_problems
+
+    for overlay in ((), ("smoke.yaml",), ("paper.yaml",)):
+        config = load_config(*overlay)
+        validate(config, str(SCHEMA))
+        assert config_problems(config) == [], overlay
+
+
+def test_relation_problems_are_one_message_each():
+    from directional_inference.config_checks import config_problems
+
+    config = load_config("smoke.yaml")
+    validate(config, str(SCHEMA))
+    config["evaluation"]["lm_encoder"] = "nosuchmodel"
+    config["training"]["learning_rate_range"] = [1e-3, 1e-5]
+    config["booqa"]["frequency_buckets"] = [60, 300, 100, 500]
+    config["booqa"]["languages"] = []
+    config["corpus"]["zh"]["years"] = [2016, 2014]
+    assert config_problems(config) == [
+        "config key evaluation.lm_encoder names model alias 'nosuchmodel', not defined under 'models' (known aliases: minilm, tiny)",
+        "config key training.learning_rate_range is reversed: [0.001, 1e-05] (write [low, high], e.g. [1e-05, 0.001])",
+        "config key corpus.zh.years is reversed: [2016, 2014] (write [low, high], e.g. [2014, 2016])",
+        "config key booqa.languages is empty: give at least one value",
+        "config key booqa.frequency_buckets must be strictly increasing: 100 follows 300 (sorted without repeats: [60, 100, 300, 500])",
+    ]
+
+
+def test_bad_config_stops_before_planning_with_one_line_per_problem(workflow_copy):
+    bad = workflow_copy / "bad-values.yaml"
+    bad.write_text(yaml.safe_dump({
+        "evaluation": {"lm_encoder": "nosuchmodel"},
+        "booqa": {"wsd_encoder": "nope", "frequency_buckets": [60, 100, 90], "languages": []},
+        "training": {"weight_decay_range": [0.1, 0.001], "grad_accumulation_range": [4, 1]},
+    }))
+    result = run_snakemake(workflow_copy, "-n", "--configfile", str(bad), check=False)
+    output = result.stdout + result.stderr
+    assert result.returncode != 0 and "MissingInputException" not in output and "Traceback" not in output
+    problems = [line.strip() for line in output.splitlines() if line.startswith("  config key")]
+    assert problems == [
+        "config key evaluation.lm_encoder names model alias 'nosuchmodel', not defined under 'models' (known aliases: minilm)",
+        "config key booqa.wsd_encoder names model alias 'nope', not defined under 'models' (known aliases: minilm)",
+        "config key training.weight_decay_range is reversed: [0.1, 0.001] (write [low, high], e.g. [0.001, 0.1])",
+        "config key training.grad_accumulation_range is reversed: [4, 1] (write [low, high], e.g. [1, 4])",
+        "config key booqa.languages is empty: give at least one value",
+        "config key booqa.frequency_buckets must be strictly increasing: 90 follows 100 (sorted without repeats: [60, 90, 100])",
+    ]
+
+
+def test_unknown_key_names_the_key_and_the_allowed_keys_not_the_schema(workflow_copy):
+    result = run_snakemake(workflow_copy, "-n", "--config", "sead=3", check=False)
+    output = result.stdout + result.stderr
+    allowed = "booqa, corpus, evaluation, graphs, hypothesis_only, levyholt, mirror, models, relations, resources, scale, seed, training"
+    assert result.returncode != 0 and f"unknown config key sead; allowed at the top level: {allowed}" in output
+    assert "description" not in output and len(output.splitlines()) < 10  # the schema printed 1,100 lines
+    bad = workflow_copy / "bad-tiny.yaml"
+    bad.write_text(yaml.safe_dump({"models": {"tiny2": {"tiny": {"layerz": 2}}}, "training": {"batch_size": "x"}}))
+    result = run_snakemake(workflow_copy, "-n", "--configfile", str(bad), check=False)
+    output = result.stdout + result.stderr
+    assert "unknown config key models.tiny2.tiny.layerz; allowed under 'models.tiny2.tiny': architecture, heads, hidden_size, layers, vocab_size" in output
+    assert "config key training.batch_size: 'x' is not of type 'integer'" in output
+
+
+def test_missing_configfile_is_reported_by_snakemake_itself(workflow_copy):
+    # Snakemake 9 reads --configfile before loading the Snakefile, so this workflow cannot shorten its message:
+    # a FileNotFoundError traceback whose last line names the file (README, "Scales").
+    result = run_snakemake(workflow_copy, "-n", "--configfile", "nope.yaml", check=False)
+    assert result.returncode != 0 and "No such file or directory: 'nope.yaml'" in result.stdout.strip().splitlines()[-1]
+
+
+def test_default_profile_is_loaded_and_every_profile_reruns_incomplete_jobs(workflow_copy):
+    result = run_snakemake(workflow_copy, "-n", "--configfile", "config/smoke.yaml")
+    assert "Using workflow specific profile profiles/default" in result.stdout + result.stderr
+    for profile in ("default", "local", "slurm"):
+        assert yaml.safe_load((REPO / "profiles" / profile / "config.yaml").read_text())["rerun-incomplete"] is True, profile

@@ -11,6 +11,7 @@ import pytest
 
 from directional_inference.corpus import (
     Article,
+    ReadingReport,
     build_articles,
     corpus_files,
     read_cctv,
@@ -129,3 +130,112 @@ def test_years_select_articles_and_dated_files(tmp_path):
     assert len(corpus_files("cctv", tmp_path)) == 4
     with pytest.raises(InputFormatError, match="in the years 2020-2021"):
         corpus_files("cctv", tmp_path, [2020, 2021])
+
+
+def _reuters(*elements: str) -> str:
+    return '<!DOCTYPE lewis SYSTEM "lewis.dtd">\n' + "".join(elements)
+
+
+def _element(new_id: int, body: str | None = "Text.", close: bool = True) -> str:
+    body_part = "" if body is None else f"<BODY>{body}</BODY>"
+    return (f'<REUTERS TOPICS="NO" NEWID="{new_id}">\n<DATE>26-FEB-1987 15:01:01.79</DATE>\n'
+            f"<TEXT><TITLE>T{new_id}</TITLE>{body_part}</TEXT>\n" + ("</REUTERS>\n" if close else ""))
+
+
+def test_reuters_counts_what_it_reads_and_skips_per_file(reuters, caplog):
+    caplog.set_level("INFO")
+    report = ReadingReport("reuters21578", reuters)
+    articles = list(read_reuters([reuters / "reut2-000.sgm"], report))
+    # reut2-000.sgm: 1000 <REUTERS> elements, 925 with a <BODY> (grep -c), the other 75 are briefs / unprocessed
+    summary = report.summary()
+    assert len(articles) == 925 and summary["records_read"] == 925
+    assert summary["records_skipped"] == {"no <BODY> (brief or unprocessed story)": 75}
+    assert summary["files_with_skipped_records"] == {"reut2-000.sgm": {"read": 925, "skipped": {"no <BODY> (brief or unprocessed story)": 75}}}
+    assert "reut2-000.sgm: 925 articles read, 75 records skipped (no <BODY> (brief or unprocessed story): 75)" in caplog.text
+
+
+def test_reuters_element_without_closing_tag_fails_naming_file_line_and_field(tmp_path):
+    bad = tmp_path / "reut2-998.sgm"
+    bad.write_text(_reuters(_element(1), _element(2, close=False), _element(3)))
+    # the second element starts on line 6: the old reader merged it into the third and lost one article silently
+    with pytest.raises(InputFormatError, match=r"reut2-998.sgm, line 6, field 'REUTERS': .*before the next <REUTERS>"):
+        list(read_reuters([bad]))
+
+
+def test_reuters_body_without_closing_tag_fails(tmp_path):
+    bad = tmp_path / "reut2-997.sgm"
+    bad.write_text(_reuters(_element(1), _element(2, body="Text without its end tag.</TEXT>\n<BODY", close=True).replace("</BODY>", "")))
+    with pytest.raises(InputFormatError, match=r"reut2-997.sgm, line 8, field 'BODY': <BODY> is not closed"):
+        list(read_reuters([bad]))
+
+
+def test_reuters_file_cut_in_half_fails_instead_of_dropping_its_tail(reuters, tmp_path):
+    data = (reuters / "reut2-000.sgm").read_bytes()
+    cut = tmp_path / "reut2-000.sgm"
+    cut.write_bytes(data[: len(data) // 2])
+    last_start = cut.read_bytes().rfind(b"<REUTERS")
+    line = cut.read_bytes().count(b"\n", 0, last_start) + 1
+    with pytest.raises(InputFormatError, match=rf"reut2-000.sgm, line {line}, field 'REUTERS': .*end of the file \(is the file cut short\?\)"):
+        list(read_reuters([cut]))
+    cut.write_bytes(data[: last_start + 20])  # cut inside the next element's opening tag
+    with pytest.raises(InputFormatError, match=rf"reut2-000.sgm, line {line}, field 'REUTERS': a <REUTERS> tag cut off at the end"):
+        list(read_reuters([cut]))
+
+
+def test_cctv_non_utf8_bytes_name_the_file_line_and_offset(tmp_path):
+    day = tmp_path / "20160108.json"
+    day.write_bytes(b'{"videoList": [\n{"video_id": "V1", "video_title": "\xff\xfe"}]}')
+    # line 1 is 16 bytes with its newline; line 2 has 35 bytes before the bad byte: offset 51
+    with pytest.raises(InputFormatError, match=r"20160108.json, line 2: byte 0xff at offset 51 of the file is not UTF-8"):
+        list(read_cctv([day]))
+
+
+def test_cctv_string_entries_are_skipped_and_counted_or_refused_when_they_may_hold_a_story(tmp_path):
+    detail = {"id": "V1", "content": "<p>国务院召开常务会议。</p>"}
+    day = tmp_path / "20160109.json"
+    day.write_text(json.dumps({"videoList": [{"video_id": "V1", "video_detail": detail}, "http://tv.cctv.com/2016/01/09/V2.shtml",
+                                             {"video_id": "V3", "video_detail": None}]}), encoding="utf-8")
+    report = ReadingReport("cctv")
+    assert [a.article_id for a in read_cctv([day], report)] == ["cctv-V1"]
+    assert report.summary()["records_skipped"] == {"no video_detail": 1, "videoList entry that is a string, not an object": 1}
+    day.write_text(json.dumps({"videoList": [{"video_id": "V1", "video_detail": detail}, json.dumps({"video_id": "V2"})]}), encoding="utf-8")
+    with pytest.raises(InputFormatError, match=r"20160109.json, field 'videoList\[1\]': a string holding an encoded object"):
+        list(read_cctv([day]))
+    day.write_text(json.dumps({"videoList": [["V1"]]}), encoding="utf-8")
+    with pytest.raises(InputFormatError, match=r"field 'videoList\[0\]': a list, not an object"):
+        list(read_cctv([day]))
+
+
+def test_clue_non_utf8_line_and_skipped_records(tmp_path):
+    path = tmp_path / "news2016zh_valid.json"
+    good = json.dumps({"news_id": "n1", "time": "03-05", "title": "标题", "content": "内容。"}, ensure_ascii=False).encode()
+    empty = json.dumps({"news_id": "n2", "time": "03-05", "content": " "}).encode()
+    path.write_bytes(good + b"\n" + empty + b"\n\n" + good.replace("内容".encode(), b"\xe5\x86") + b"\n")
+    report = ReadingReport("clue")
+    with pytest.raises(InputFormatError, match=r"news2016zh_valid.json, line 4: byte 0xe5 at column \d+ is not UTF-8"):
+        list(read_clue([path], report))
+    assert report.summary()["records_skipped"] == {"blank line": 1, "empty content": 1} and report.summary()["records_read"] == 1
+    path.write_bytes(good + b"\n" + good[: len(good) // 2])  # a file cut in the middle of a line
+    with pytest.raises(InputFormatError, match=r"line 2: not JSON \(a line cut short\?\)"):
+        list(read_clue([path]))
+
+
+def test_newscrawl_gzip_cut_short_names_the_file(tmp_path):
+    path = tmp_path / "news-docs.2014.en.filtered.gz"
+    document = f"20140529\t{base64.b64encode(b'Apple acquired Beats.').decode()}\t{base64.b64encode(b'raw').decode()}\n"
+    data = gzip.compress((document * 2000).encode())
+    path.write_bytes(data[: len(data) // 2])
+    with pytest.raises(InputFormatError, match=r"news-docs.2014.en.filtered.gz, line \d+: the gzip stream is damaged or cut short"):
+        list(read_newscrawl([path]))
+
+
+def test_build_articles_reports_what_it_drops():
+    articles = [Article("a", dt.date(2013, 12, 31), "T", "One."), Article("b", dt.date(2014, 1, 1), "T", "Two."),
+                Article("c", dt.date(2014, 1, 2), "T", "Two."), Article("d", dt.date(2014, 1, 3), "T", "Three."),
+                Article("e", dt.date(2014, 1, 4), "T", "Four.")]
+    report = ReadingReport()
+    table = build_articles(articles, 3, max_articles=2, years=[2014, 2016], report=report)
+    assert list(table["article_id"]) == ["b", "d"]
+    summary = report.summary()
+    assert summary["articles_dropped"] == {"beyond max_articles (2)": 1, "duplicate text": 1, "outside the years 2014-2016": 1}
+    assert summary["articles_kept"] == 2

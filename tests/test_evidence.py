@@ -95,3 +95,15 @@ def test_tfidf_chinese_uses_characters_and_is_deterministic():
     assert list(first["sentence"]) == ["天气晴朗。"]
     again = tfidf_evidence(entries, articles, pd.Series({"q": "阿里巴巴收购网易。"}), "zh", top_articles=1, sentences_per_article=100)
     pd.testing.assert_frame_equal(first, again)
+
+
+def test_retrieval_logs_its_progress(caplog):
+    from directional_inference.evidence import tfidf_evidence
+
+    caplog.set_level("INFO")
+    retrieve_evidence(_entries(), _relations(), cap=10, seed=1)
+    # e1 and e1-n0 share apple/beats with 4 relations of w1 each (8 rows); e2 matches nothing
+    assert "8 relations of 3 entries' windows share an entry's argument pair" in caplog.text
+    entries = pd.DataFrame([{"id": "e1", "window": "w1", "proposition": "apple buy beats"}])
+    tfidf_evidence(entries, _window_articles(), pd.Series(dtype=object), "en", top_articles=2, sentences_per_article=100)
+    assert "TF-IDF ranking: 1/1 windows (100.0%)" in caplog.text and "sentence splitting: 2/2 articles (100.0%)" in caplog.text

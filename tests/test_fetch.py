@@ -146,3 +146,48 @@ def test_clue_without_path_says_where_to_get_it_and_which_key(tmp_path):
     sums = collect_clue_news(tmp_path / "src", tmp_path / "clue")
     assert set(sums) == {"news2016zh_train.json", "news2016zh_valid.json"}
     assert (tmp_path / "clue" / "SHA256SUMS").is_file()
+
+
+def _corrupt_mirror(tmp_path):
+    mirror_dir = tmp_path / "mirror"
+    (mirror_dir / "levyholt").mkdir(parents=True)
+    (mirror_dir / "levyholt" / "dev_s.txt").write_bytes(PAYLOAD[:-1] + b"X")  # one byte changed on disk
+    (mirror_dir / "MANIFEST.tsv").write_text(f"path\tsha256\nlevyholt/dev_s.txt\t{hashlib.sha256(PAYLOAD).hexdigest()}\n")
+    return mirror_dir
+
+
+def test_corrupt_mirror_copy_and_failed_download_are_both_named(tmp_path):
+    mirror_dir = _corrupt_mirror(tmp_path)
+    with pytest.raises(InputUnavailableError) as error:
+        fetch_input(_item("http://127.0.0.1:9/dev_s.txt"), tmp_path / "dev_s.txt", [Mirror(mirror_dir)])
+    message = str(error.value)
+    expected, actual = hashlib.sha256(PAYLOAD).hexdigest(), hashlib.sha256(PAYLOAD[:-1] + b"X").hexdigest()
+    assert f"the mirror copy {mirror_dir / 'levyholt' / 'dev_s.txt'} failed its checksum (expected sha256 {expected}, actual {actual})" in message
+    assert "and the download from its URL failed: download failed" in message and "http://127.0.0.1:9/dev_s.txt" in message
+    assert not (tmp_path / "dev_s.txt").exists()
+
+
+def test_corrupt_mirror_copy_is_reported_when_the_url_serves_the_file(server, tmp_path, caplog):
+    handler, base = server
+    handler.files["/dev_s.txt"] = PAYLOAD
+    mirror_dir = _corrupt_mirror(tmp_path)
+    fetch_input(_item(f"{base}/dev_s.txt"), tmp_path / "dev_s.txt", [Mirror(mirror_dir)])
+    assert (tmp_path / "dev_s.txt").read_bytes() == PAYLOAD
+    assert f"the mirror copy {mirror_dir / 'levyholt' / 'dev_s.txt'} failed its checksum" in caplog.text
+
+
+def test_download_progress_is_logged(server, tmp_path, caplog, monkeypatch):
+    import functools
+
+    from directional_inference import fetch as fetch_module
+    from directional_inference.progress import ProgressLog
+
+    monkeypatch.setattr(fetch_module, "ProgressLog", functools.partial(ProgressLog, interval=0))  # a line per 1 MiB block
+    handler, base = server
+    payload = b"x" * (3 << 20)
+    handler.files["/big.txt"] = payload
+    caplog.set_level("INFO")
+    fetch_input(_item(f"{base}/big.txt", data=payload), tmp_path / "big.txt", [])
+    lines = [r.getMessage() for r in caplog.records if r.getMessage().startswith("downloading levyholt/dev/dev_s.txt")]
+    assert len(lines) == 4 and lines[0].startswith("downloading levyholt/dev/dev_s.txt: 1048576/3145728 bytes (33.3%)")
+    assert "(done in" in lines[-1]

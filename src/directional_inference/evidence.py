@@ -6,10 +6,15 @@ evidence -> hypothesis and take the maximum; an entry without evidence gets the 
 
 from __future__ import annotations
 
+import logging
+
 import numpy as np
 import pandas as pd
 
+from .progress import logged
 from .relations import with_pair_keys
+
+log = logging.getLogger(__name__)
 
 EVIDENCE_COLUMNS = ["entry", "pred", "subj", "obj", "aligned", "sentence"]
 
@@ -28,11 +33,13 @@ def retrieve_evidence(entries: pd.DataFrame, relations: pd.DataFrame, *, cap: in
     queries = with_pair_keys(entries[["id", "window", "subj", "obj", "pred", "article_id", "sentence_id"]])
     context = with_pair_keys(relations[["window", "subj", "obj", "pred", "article_id", "sentence_id", "sentence"]])
     matched = queries.merge(context, on=["window", "arg_a", "arg_b"], suffixes=("_q", ""))
+    log.info("%d relations of %d entries' windows share an entry's argument pair", len(matched), len(entries))
     own_sentence = (matched["article_id"] == matched["article_id_q"]) & (matched["sentence_id"] == matched["sentence_id_q"])
     matched = matched[~own_sentence & (matched["pred"] != matched["pred_q"])]
     matched = matched.drop_duplicates(["id", "pred", "subj", "obj", "article_id", "sentence_id"])
     matched = matched.assign(aligned=matched["subj"] == matched["subj_q"])
     matched = matched.sort_values(["id", "article_id", "sentence_id", "pred", "subj"], kind="mergesort")
+    log.info("%d after removing own sentences, own predicates and repeats; capping at %d per entry", len(matched), cap)
     matched = cap_per_entry(matched, "id", cap, seed)
     return matched.rename(columns={"id": "entry"})[EVIDENCE_COLUMNS].reset_index(drop=True)
 
@@ -95,7 +102,8 @@ def tfidf_evidence(entries: pd.DataFrame, articles: pd.DataFrame, own_sentences:
     nlp = english_sentencizer() if lang == "en" else None
     analyzer = "word" if lang == "en" else "char"
     ranked = []
-    for window, queries in entries.groupby("window", sort=True):
+    windows = entries.groupby("window", sort=True)
+    for window, queries in logged(windows, "TF-IDF ranking", total=windows.ngroups, unit="windows"):
         pool = articles[articles["window"] == window].reset_index(drop=True)
         if pool.empty:
             continue
@@ -111,7 +119,9 @@ def tfidf_evidence(entries: pd.DataFrame, articles: pd.DataFrame, own_sentences:
         return pd.DataFrame(columns=TFIDF_COLUMNS)
     chosen = pd.DataFrame(ranked, columns=["entry", "article_id"])
     texts = articles.set_index("article_id")["text"]
-    sentences = {a: split_sentences(texts[a], lang, nlp)[:sentences_per_article] for a in pd.unique(chosen["article_id"])}
+    retrieved = pd.unique(chosen["article_id"])
+    sentences = {a: split_sentences(texts[a], lang, nlp)[:sentences_per_article]
+                 for a in logged(retrieved, "sentence splitting", total=len(retrieved), unit="articles")}
     sentences = pd.DataFrame([(a, s) for a, found in sentences.items() for s in found], columns=["article_id", "sentence"])
     evidence = chosen.merge(sentences, on="article_id", how="inner", sort=False)
     own = {entry: " ".join(text.split()) for entry, text in own_sentences.items() if isinstance(text, str)}

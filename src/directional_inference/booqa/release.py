@@ -28,10 +28,32 @@ def write_split(frame: pd.DataFrame, parquet: str | Path, jsonl: str | Path) -> 
         tmp.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
 
 
-def dataset_card(lang: str, source: str, splits: dict[str, pd.DataFrame], parameters: dict, scale: str) -> str:
-    """README.md of a BoOQA release: what it is, how it was built, counts, fields and licences."""
+def corpus_reading_rows(reading: dict) -> str:
+    """Table rows of the corpus reading report (``corpus.ReadingReport.summary``): records read and skipped by
+    reason, articles dropped by reason, articles kept."""
+    rows = [f"| records read from {reading['files']} files | {reading['records_read']} |"]
+    rows += [f"| skipped: {reason} | {count} |" for reason, count in reading["records_skipped"].items()]
+    rows += [f"| dropped: {reason} | {count} |" for reason, count in reading["articles_dropped"].items()]
+    rows.append(f"| articles kept | {reading['articles_kept']} |")
+    return "\n".join(rows)
+
+
+def dataset_card(lang: str, source: str, splits: dict[str, pd.DataFrame], parameters: dict, scale: str,
+                 reading: dict | None = None) -> str:
+    """README.md of a BoOQA release: what it is, how it was built, counts, fields and licences; with ``reading``
+    (the corpus reading report), what the corpus reader skipped and dropped."""
     counts = "\n".join(f"| {name} | {int(f['label'].sum())} | {int((~f['label']).sum())} | {f['window'].nunique()} |" for name, f in splits.items())
     params = "\n".join(f"| `{key}` | {value} |" for key, value in sorted(parameters.items()))
+    corpus = "" if reading is None else f"""
+## Corpus reading
+
+Records of the raw corpus files that were skipped (with the reason) and articles dropped before windowing
+(`results/{lang}/corpus/reading.json` lists the files).
+
+| what | count |
+|---|---|
+{corpus_reading_rows(reading)}
+"""
     return f"""# BoOQA ({'English' if lang == 'en' else 'Chinese'}), {scale} scale
 
 Boolean open-domain QA built automatically from news (Li et al., Findings of EMNLP 2022, section 4.1): each
@@ -54,7 +76,7 @@ Open Wordnet (Bond & Wang; permissive licence with attribution).
 | key | value |
 |---|---|
 {params}
-
+{corpus}
 ## Fields
 
 `id`, `bundle_id`, `window` (context window, `YYYY_MM-DD_MM-DD`), `label` (true = positive), `subj`, `pred`, `obj`,

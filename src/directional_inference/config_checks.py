@@ -1,0 +1,93 @@
+"""Checks of the merged config that the JSON schema cannot express, and short messages for schema errors.
+
+The Snakefile (rules/common.smk) stops with one line per problem, before any job is planned: an unknown or
+mistyped key names the key and the keys allowed there (not the whole schema); a model alias must be defined
+under ``models``; ranges must not be reversed; bucket boundaries must increase; lists that drive the workflow
+must not be empty.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+# Every config key whose value is a model alias (or a list of them) from config['models'].
+MODEL_ALIAS_KEYS = ("training.language_models", "training.language_models_zh", "evaluation.lm_encoder", "evaluation.lm_encoder_zh",
+                    "booqa.wsd_encoder")
+# [low, high] pairs; equal ends are allowed (a fixed value).
+RANGE_KEYS = ("training.learning_rate_range", "training.weight_decay_range", "training.grad_accumulation_range",
+              "corpus.en.years", "corpus.zh.years")
+NON_EMPTY_KEYS = ("booqa.languages", "training.language_models")
+INCREASING_KEYS = ("booqa.frequency_buckets",)
+
+
+def _get(config: Mapping, dotted: str):
+    value = config
+    for part in dotted.split("."):
+        if not isinstance(value, Mapping) or part not in value:
+            return None
+        value = value[part]
+    return value
+
+
+def config_problems(config: Mapping) -> list[str]:
+    """Every relation between config values that is wrong, one message each (empty: the config is fine)."""
+    problems = []
+    models = sorted(config.get("models") or {})
+    for key in MODEL_ALIAS_KEYS:
+        value = _get(config, key)
+        aliases = value if isinstance(value, list) else [value] if value is not None else []
+        unknown = [alias for alias in aliases if alias not in models]
+        if unknown:
+            problems.append(f"config key {key} names model alias{'es' if len(unknown) > 1 else ''} "
+                            f"{', '.join(repr(a) for a in unknown)}, not defined under 'models' (known aliases: {', '.join(models) or 'none'})")
+    for key in RANGE_KEYS:
+        value = _get(config, key)
+        if isinstance(value, list) and len(value) == 2 and value[0] > value[1]:
+            problems.append(f"config key {key} is reversed: {value} (write [low, high], e.g. {[value[1], value[0]]})")
+    for key in NON_EMPTY_KEYS:
+        if _get(config, key) == []:
+            problems.append(f"config key {key} is empty: give at least one value")
+    for key in INCREASING_KEYS:
+        value = _get(config, key)
+        if isinstance(value, list):
+            bad = [(a, b) for a, b in zip(value, value[1:]) if b <= a]
+            if bad:
+                problems.append(f"config key {key} must be strictly increasing: {bad[0][1]} follows {bad[0][0]} "
+                                f"(sorted without repeats: {sorted(set(value))})")
+    return problems
+
+
+def _where(path: Iterable) -> str:
+    return ".".join(str(part) for part in path)
+
+
+def schema_error_message(error) -> str:
+    """One line for a ``jsonschema.ValidationError``: the key and what is wrong, never the schema itself."""
+    if error.validator in ("oneOf", "anyOf") and error.context:
+        deepest = max(error.context, key=lambda e: len(e.absolute_path))
+        if len(deepest.absolute_path) > len(error.absolute_path):
+            return schema_error_message(deepest)  # e.g. a mistyped key inside a tiny-model spec
+    where = _where(error.absolute_path)
+    if error.validator == "additionalProperties" and isinstance(error.instance, Mapping):
+        allowed = sorted(error.schema.get("properties", {}))
+        extra = sorted(set(error.instance) - set(allowed))
+        keys = ", ".join(f"{where + '.' if where else ''}{key}" for key in extra)
+        section = f"under '{where}'" if where else "at the top level"
+        return f"unknown config key {keys}; allowed {section}: {', '.join(allowed)}"
+    if error.validator == "propertyNames":
+        return f"config key {where}: name {error.instance!r} is not allowed ({error.message})"
+    value = repr(error.instance)
+    if len(value) > 80:
+        value = value[:77] + "..."
+    if error.validator in ("oneOf", "anyOf"):
+        return f"config key {where}: {value} has none of the allowed forms"
+    message = error.message if len(error.message) <= 200 else error.message[:197] + "..."
+    return f"config key {where or '(top level)'}: {message}"
+
+
+def schema_problems(config: Mapping, schema: Mapping) -> list[str]:
+    """Every schema violation of ``config`` as a one-line message, in key order."""
+    from jsonschema import Draft202012Validator
+
+    errors = sorted(Draft202012Validator(schema).iter_errors(config), key=lambda e: [str(p) for p in e.absolute_path])
+    return [schema_error_message(error) for error in errors]
