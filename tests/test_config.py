@@ -199,7 +199,7 @@ def test_unknown_key_names_the_key_and_the_allowed_keys_not_the_schema(workflow_
     bad.write_text(yaml.safe_dump({"models": {"tiny2": {"tiny": {"layerz": 2}}}, "training": {"batch_size": "x"}}))
     result = run_snakemake(workflow_copy, "-n", "--configfile", str(bad), check=False)
     output = result.stdout + result.stderr
-    assert "unknown config key models.tiny2.tiny.layerz; allowed under 'models.tiny2.tiny': architecture, heads, hidden_size, layers, vocab_size" in output
+    assert "unknown config key models.tiny2.tiny.layerz; allowed under 'models.tiny2.tiny': architecture, heads, hidden_size, language, layers, vocab_size" in output
     assert "config key training.batch_size: 'x' is not of type 'integer'" in output
 
 
