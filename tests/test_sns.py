@@ -218,3 +218,18 @@ def test_chinese_prompts_train_a_model_with_a_chinese_tokenizer(tmp_path):
 
 
 SEED_ZH = 47110815
+
+
+def test_a_dev_set_without_both_classes_keeps_the_last_point(tiny_model, tmp_path):
+    only_positives = [e for e in ENTRIES if e.label][:4]
+    result = train_prompt_model(tiny_model, ENTRIES, only_positives, Hyperparameters(0, 1e-3, 0.0, 1), settings(epochs=2), tmp_path / "out",
+                                tmp_path / "ck")
+    assert [(p["epoch"], p["batch"]) for p in result.evaluations] == [(0, 6), (1, 6)] and result.best == result.evaluations[-1]
+    assert math.isnan(result.best["dev_auc_selection"])
+    write_scores(tmp_path / "dev.parquet", only_positives, result.dev_scores)
+    write_evaluations(tmp_path / "eval.csv", result.evaluations, result.best)
+    (tmp_path / "w").mkdir()
+    (tmp_path / "w" / "config.json").write_text("{}")
+    chosen = select_best_trial([Hyperparameters(0, 1e-3, 0.0, 1)], [str(tmp_path / "dev.parquet")], [str(tmp_path / "eval.csv")],
+                               [str(tmp_path / "w")], 0.51, tmp_path / "selection.csv", tmp_path / "best")
+    assert chosen == 0 and pd.read_csv(tmp_path / "selection.csv")["dev_auc_selection"].isna().all()

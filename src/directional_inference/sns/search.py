@@ -59,7 +59,7 @@ def write_evaluations(path: str | os.PathLike, evaluations: Sequence[dict], best
     lines = [",".join(EVALUATION_COLUMNS + ("best",))]
     for point in evaluations:
         values = [str(point["epoch"]), str(point["batch"]), str(point["step"]), f"{point['dev_auc_selection']:.6f}", f"{point['dev_auc_norm']:.6f}"]
-        lines.append(",".join(values + [str(int(point == best))]))
+        lines.append(",".join(values + [str(int((point["epoch"], point["batch"]) == (best["epoch"], best["batch"])))]))
     write_text_atomic(path, "\n".join(lines) + "\n")
 
 
@@ -79,6 +79,7 @@ def select_best_trial(
     """
     import shutil
 
+    import numpy as np
     import pandas as pd
 
     from ..metrics import evaluate_scores
@@ -86,11 +87,14 @@ def select_best_trial(
     rows = []
     for trial, scores_file, evaluations_file in zip(trials, dev_score_files, evaluation_files):
         frame = pd.read_parquet(scores_file)
-        metrics = evaluate_scores(frame["score"].to_numpy(), frame["label"].to_numpy(), selection_floor=floor)
+        if frame["label"].any() and not frame["label"].all():
+            metrics = evaluate_scores(frame["score"].to_numpy(), frame["label"].to_numpy(), selection_floor=floor)
+        else:  # no dev AUC without both classes: the trials tie, the first is kept
+            metrics = dict.fromkeys(("auc_selection", "auc50", "auc_norm", "best_f1"), float("nan"))
         evaluations = pd.read_csv(evaluations_file)
         best_point = evaluations[evaluations["best"] == 1].iloc[0]
         rows.append((trial, metrics, best_point, len(evaluations)))
-    best = max(range(len(rows)), key=lambda i: (rows[i][1]["auc_selection"], -rows[i][0].trial))
+    best = max(range(len(rows)), key=lambda i: (np.nan_to_num(rows[i][1]["auc_selection"], nan=-1.0), -rows[i][0].trial))
     lines = ["trial,learning_rate,weight_decay,grad_accumulation,best_epoch,best_batch,best_step,evaluations,"
              "dev_auc_selection,dev_auc50,dev_auc_norm,dev_best_f1,selected"]
     for index, (t, m, point, count) in enumerate(rows):

@@ -163,13 +163,18 @@ def train_prompt_model(
         else:
             log.info("checkpoint %s belongs to another run (data, model or settings differ): starting afresh", checkpoint)
 
+    usable_dev = bool(dev_labels.any() and not dev_labels.all())
+    if not usable_dev:
+        log.warning("dev has %d entries, %d positive: no dev AUC can be computed, the last point is kept", len(dev), int(dev_labels.sum()))
+
     def evaluate(epoch: int, batch: int) -> None:
         scores = scorer.scores(dev_pairs, what="dev evaluation")
-        metrics = evaluate_scores(scores, dev_labels, selection_floor=selection_floor)
+        nan = float("nan")
+        metrics = evaluate_scores(scores, dev_labels, selection_floor=selection_floor) if usable_dev else {"auc_selection": nan, "auc_norm": nan}
         point = {"epoch": epoch, "batch": batch, "step": state["steps"], "dev_auc_selection": metrics["auc_selection"],
                  "dev_auc_norm": metrics["auc_norm"]}
         state["evaluations"].append(point)
-        if state["best"] is None or metrics["auc_selection"] > state["best"]["point"]["dev_auc_selection"]:
+        if state["best"] is None or not usable_dev or metrics["auc_selection"] > state["best"]["point"]["dev_auc_selection"]:
             state["best"] = {"point": point, "dev_scores": torch.tensor(scores),
                              "model": {k: v.detach().clone().cpu() for k, v in model.state_dict().items()}}
         log.info("dev evaluation at epoch %d, batch %d: AUC(p>=%.2f) %.4f, AUCnorm %.4f (best so far: epoch %d, batch %d)", epoch, batch,
