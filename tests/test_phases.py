@@ -72,3 +72,9 @@ def test_metrics_summary_holds_every_table_number(tmp_path):
     summary = metrics_summary({"table5": tmp_path / "table5.csv", "table4": tmp_path / "table4.csv"})
     assert summary["table5"] == {"lm_rel": {"en_auc_norm": 17.8, "en_auc_norm_low": 12.1, "en_auc_norm_high": 23.0, "en_entries": 795}}
     assert summary["table4"] == {"en/dev": {"positives": 302, "negatives": 459, "positive_rate": 0.3968}}  # the paper's columns left out
+
+
+def test_no_stage_lists_a_path_twice():
+    for name, stage in yaml.safe_load(render(REPO))["stages"].items():
+        paths = list(stage["outs"]) + list(stage.get("metrics", [])) + [next(iter(p)) if isinstance(p, dict) else p for p in stage.get("plots", [])]
+        assert len(paths) == len(set(paths)), name  # DVC refuses a file listed twice
