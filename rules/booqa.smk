@@ -9,7 +9,7 @@ rule select_booqa_positives:
         positives="results/{lang}/booqa/positives.parquet",
         counts="results/{lang}/booqa/predicate_counts.parquet",
     params:
-        settings=config["booqa"],
+        settings=language_booqa_settings,
         seed=config["seed"],
     log:
         phase_log("booqa", "select_booqa_positives", "{lang}"),
@@ -36,7 +36,7 @@ rule generate_booqa_negatives:
     output:
         "results/{lang}/booqa/negatives.parquet",
     params:
-        settings=config["booqa"],
+        settings=language_booqa_settings,
     log:
         phase_log("booqa", "generate_booqa_negatives", "{lang}"),
     benchmark:
@@ -64,7 +64,7 @@ rule sample_booqa:
         reserved="results/{lang}/booqa/graph_windows.csv",
         card="results/{lang}/booqa/README.md",
     params:
-        settings=config["booqa"],
+        settings=language_booqa_settings,
         seed=config["seed"],
         corpus=corpus_settings,
         scale=config["scale"],
@@ -118,7 +118,7 @@ rule validate_booqa:
     output:
         "results/{lang}/booqa/validation.json",
     params:
-        settings=config["booqa"],
+        settings=language_booqa_settings,
     log:
         phase_log("booqa", "validate_booqa", "{lang}"),
     benchmark:

@@ -6,6 +6,7 @@ from snakemake.utils import validate
 
 sys.path.insert(0, os.path.join(workflow.basedir, "src"))
 
+from directional_inference.booqa_config import booqa_settings  # noqa: E402
 from directional_inference.booqa_methods import BOOQA_TABLES, METHODS, booqa_score_path, methods_for  # noqa: E402
 from directional_inference.experiments import (  # noqa: E402
     TABLE3_TRAINED_ON,
@@ -42,6 +43,11 @@ wildcard_constraints:
     test="|".join(LEVYHOLT_SETS),
     trial=r"\d+",
     trained_on="|".join(TABLE3_TRAINED_ON),
+
+
+def language_booqa_settings(wildcards):
+    """BoOQA thresholds of wildcards.lang: the shared booqa settings with booqa.overrides.<lang> laid over them."""
+    return booqa_settings(config["booqa"], wildcards.lang)
 
 
 def phase_log(phase, rule, pattern):

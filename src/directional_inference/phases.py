@@ -52,7 +52,7 @@ PHASES = (
         outs=("results/en/relations", "results/zh/relations"),
         upstream=("corpus",),
         params=("relations",),
-        modules=("relations.py",),
+        modules=("relations.py", "chinese.py"),
     ),
     Phase(
         "booqa",
@@ -61,7 +61,8 @@ PHASES = (
         upstream=("resources", "corpus", "relations"),
         params=("seed", "booqa"),
         modules=("booqa/__init__.py", "booqa/positives.py", "booqa/senses.py", "booqa/negatives.py", "booqa/sampling.py",
-                 "booqa/validation.py", "booqa/release.py", "booqa/hyponly.py", "relations.py", "encoders.py", "wordnet.py", "levyholt.py"),
+                 "booqa/validation.py", "booqa/release.py", "booqa/hyponly.py", "booqa_config.py", "relations.py", "chinese.py", "encoders.py",
+                 "wordnet.py", "levyholt.py"),
     ),
     Phase(
         "levyholt",
@@ -85,7 +86,7 @@ PHASES = (
         outs=("results/en/graphs", "results/zh/graphs"),
         upstream=("corpus", "relations", "booqa"),
         params=("graphs.min_arg_pairs_per_predicate", "graphs.min_predicates_per_arg_pair"),
-        modules=("graphs.py", "relations.py"),
+        modules=("graphs.py", "relations.py", "chinese.py"),
     ),
     Phase(
         "evaluation",
@@ -112,7 +113,7 @@ PHASES = (
         params=("seed", "training.max_length", "evaluation.evidence_cap", "evaluation.evidence_cap_ss_zh", "evaluation.model_languages",
                 "evaluation.lm_encoder", "evaluation.lm_retrieval", "evaluation.lm_pooling", "evaluation.tfidf_top_articles",
                 "evaluation.tfidf_sentences_per_article", "graphs.fuzzy_backoff", "graphs.measures"),
-        modules=("sns.py", "levyholt.py", "evidence.py", "booqa_scoring.py", "booqa_methods.py", "encoders.py", "relations.py"),
+        modules=("sns.py", "levyholt.py", "evidence.py", "booqa_scoring.py", "booqa_methods.py", "encoders.py", "relations.py", "chinese.py"),
     ),
     Phase(
         "tables",
@@ -127,7 +128,7 @@ PHASES = (
         params=("scale", "evaluation.auc_precision_floor", "evaluation.model_languages", "evaluation.lm_retrieval", "training.language_models",
                 "graphs.measures", "graphs.fuzzy_backoff", "relations.spacy_model"),
         modules=("levyholt_tables.py", "metrics.py", "paper_values.py", "experiments.py", "booqa/release.py", "booqa_methods.py",
-                 "levyholt_graphs.py", "booqa_scoring.py", "relations.py", "levyholt.py"),
+                 "levyholt_graphs.py", "booqa_scoring.py", "relations.py", "chinese.py", "levyholt.py"),
         metrics=("results/metrics.json",),
         plots=("results/pr_curves.csv",),
     ),
