@@ -163,7 +163,7 @@ TITLES = (  # a word ending in one of these is a title (国家主席, 副总理,
     "执行官", "教皇", "同志", "先生", "女士", "夫人", "发言人", "主教", "酋长", "埃米尔", "常委", "总干事", "特使", "元首",
 )
 SHARING_CONJUNCTIONS = {"并", "并且", "同时", "还", "又", "也"}
-NON_PREDICATES = {"到", "至"}  # 北京到通辽铁路, 定州至武汉段: from ... to, not a relation
+NON_PREDICATES = {"到", "至", "有关", "应予", "应予以"}  # 北京到通辽铁路, 定州至武汉段: from ... to; 有关部门: an adjective
 NEGATIONS = {"不", "没", "没有", "未", "不再", "从未", "尚未", "并未", "并不", "绝不", "从不", "未能", "不能", "无法"}
 ASPECT_PARTICLES = {"了", "着", "过"}
 POSTVERBAL_PREPOSITIONS = {"于", "在", "到", "给", "向", "往", "自", "至", "为", "成"}
@@ -172,13 +172,14 @@ CLAUSE_OPENERS = {"由于", "因为", "随着", "尽管", "虽然", "如果", "�
 CONJUNCTIONS = {"和", "与", "及", "以及", "、", "或", "兼"}
 CLAUSE_CONJUNCTIONS = {"但", "但是", "而", "而且", "并且", "因此", "所以", "因而", "如果", "虽然", "尽管", "即使", "只要", "不仅",
                        "不但", "同时", "此外", "另外", "然而", "于是", "因为", "由于", "从而", "否则", "可是", "并"}
-FOLLOWING_PREPOSITIONS = {"对", "向", "为", "给", "到", "于", "在", "从", "同", "与", "跟", "至", "自", "往"}  # after an object
+FOLLOWING_PREPOSITIONS = {"对", "向", "为", "给", "到", "于", "从", "至", "自", "往"}  # after an object, in a clause with no verb or 的 after them
+FOLLOWING_DIRECTIONS = {"后", "之后", "以后", "前", "之前", "时", "时候", "之际", "期间"}  # 收复阿勒颇后，(not 党的十八大以来)
 CLOSING_PUNCTUATION = set("，。；！？：…）)」』”’!?;:,.")
 CLAUSE_PUNCTUATION = set("，。；！？：!?;:,")  # before a subject (not 、 or a closing quote: the phrase would be cut)
 SENTENCE_ADVERBS = {"同时", "此外", "另外", "随后", "而", "但", "则", "于是", "最终", "如今", "当时", "然而", "因此", "所以"}
 ADVERBIAL_NOUNS = {  # nouns to LAC that act as adverbs: 全方位提升, 两国关系长期保持
     "全方位", "平行", "全面", "大力", "全力", "同步", "重点", "集中", "全程", "近日", "日前", "当天", "当日", "届时", "长期", "总体",
-    "整体", "始终", "一直", "全力以赴", "双双", "首次", "率先",
+    "整体", "始终", "一直", "全力以赴", "双双", "首次", "率先", "高度", "高质量", "进一步", "大幅", "深入",
 }
 TIME_NOUNS = {"时", "时候", "之际", "期间", "以来", "之后", "以后", "之前", "以前", "前后"}  # 报告事项时 -> 事项 + 时
 # V1 V2 is one predicate when V1 is a modal or control verb (要贯彻, 继续支持, 主持召开) or V2 a directional or
@@ -219,6 +220,8 @@ def merge_quoted(tagged: Sequence[tuple[str, str]]) -> list[tuple[str, str]]:
             tag = "f"
         elif word in ADVERBIAL_NOUNS:
             tag = "d"
+        elif tag == "f" and len(word) > 1 and word.endswith("部"):  # 北部, 东南部: the head of 塔里木盆地北部
+            tag = "n"
         elif tag == "m" and _DAY_NUMBER.match(word):  # 回良玉2号抵达...: a date, not a quantity
             tag = "TIME"
         if word == "我" and i + 1 < len(tagged) and tagged[i + 1][0] in {"国", "军"}:  # 我国, 我军: nouns, not pronouns
@@ -411,9 +414,10 @@ def _ends_clause(tagged: Sequence[tuple[str, str]], k: int) -> bool:
     if tag == "w":
         return word in CLOSING_PUNCTUATION
     if tag == "f":
-        return _ends_clause(tagged, k + 1) and not _is(tagged, k + 1, {"f"})
-    if tag == "p":
-        return word in FOLLOWING_PREPOSITIONS
+        return word in FOLLOWING_DIRECTIONS and _ends_clause(tagged, k + 1) and not _is(tagged, k + 1, {"f"})
+    if tag == "p":  # 派医疗队到灾区; not 赞赏中国在...发挥的作用 or 推动X同Y对接 (the phrase is cut before its head)
+        end = next((j for j in range(k + 1, len(tagged)) if tagged[j][1] == "w" and tagged[j][0] in CLAUSE_PUNCTUATION), len(tagged))
+        return word in FOLLOWING_PREPOSITIONS and not any(t in {"v", "vn"} or w == "的" for w, t in tagged[k + 1:end])
     if tag == "c":
         return word in CLAUSE_CONJUNCTIONS
     if tag == "u":
@@ -424,8 +428,9 @@ def _ends_clause(tagged: Sequence[tuple[str, str]], k: int) -> bool:
 
 
 def _argument_ok(text: str, type_: str) -> bool:
-    """Not a lone character (家住, 掉入坑) unless a name; some letter or hanzi."""
-    return bool(_HAS_WORD.search(text)) and (len(text) > 1 or type_ != "thing")
+    """Not a lone character (家住, 掉入坑) unless a name, not a phrase with a fused comitative preposition (同代表们
+    审议: LAC's noun), some letter or hanzi."""
+    return bool(_HAS_WORD.search(text)) and (len(text) > 1 or type_ != "thing") and not (len(text) > 1 and text[0] in "同与跟")
 
 
 def _predicate_and_object(tagged: Sequence[tuple[str, str]], k: int) -> tuple[str, _Phrase | None, int] | None:
