@@ -117,6 +117,11 @@ def test_chinese_grammar_on_hand_tagged_words():
     # V1 V2 with V1 neither modal nor control: V2 starts a modifier of the object (启动 退出程序), no relation
     tagged = [("俄罗斯", "LOC"), ("启动", "v"), ("退出", "v"), ("程序", "n"), ("。", "w")]
     assert list(chinese_relations(tagged)) == []
+    # a quantity before a place name belongs to the phrase (一个中国原则); an envoy of a person is not that person
+    tagged = [("蒙方", "n"), ("奉行", "v"), ("一个", "m"), ("中国", "LOC"), ("原则", "n"), ("。", "w")]
+    assert list(chinese_relations(tagged)) == [("蒙方", "奉行", "一个中国原则", "thing", "thing")]
+    tagged = [("习近平", "PER"), ("总书记", "n"), ("特使", "n"), ("访问", "v"), ("越南", "LOC"), ("。", "w")]
+    assert list(chinese_relations(tagged)) == [("习近平总书记特使", "访问", "越南", "thing", "location")]
     # a bare quantity remainder or a lone common-noun character is no argument
     tagged = [("美国", "LOC"), ("新增", "v"), ("4", "m"), ("万人", "n"), ("。", "w")]
     assert list(chinese_relations(tagged)) == []

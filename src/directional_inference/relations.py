@@ -160,8 +160,8 @@ NAME_TAGS = {"PER", "LOC", "ORG"}
 TITLES = (  # a word ending in one of these is a title (国家主席, 副总理, 中央军委主席)
     "主席", "书记", "总理", "总统", "首相", "国王", "女王", "王储", "亲王", "委员长", "秘书长", "部长", "外长", "大使", "省长",
     "市长", "州长", "议长", "总督", "主任", "院长", "校长", "局长", "司令员", "政委", "司令", "领导人", "总裁", "董事长",
-    "执行官", "教皇", "同志", "先生", "女士", "夫人", "发言人", "主教", "酋长", "埃米尔", "常委", "总干事", "特使", "元首",
-)
+    "执行官", "教皇", "同志", "先生", "女士", "主教", "酋长", "埃米尔", "常委", "总干事", "元首",
+)  # not 特使, 发言人, 夫人: 习近平总书记特使 is another person
 SHARING_CONJUNCTIONS = {"并", "并且", "同时", "还", "又", "也"}
 NON_PREDICATES = {"到", "至", "有关", "应予", "应予以"}  # 北京到通辽铁路, 定州至武汉段: from ... to; 有关部门: an adjective
 NEGATIONS = {"不", "没", "没有", "未", "不再", "从未", "尚未", "并未", "并不", "绝不", "从不", "未能", "不能", "无法"}
@@ -259,7 +259,7 @@ def _core(tagged: Sequence[tuple[str, str]], i: int) -> tuple[int, int] | None:
     """(start, end) of the noun phrase core starting at ``i``: a leading quantity skipped, then nominal words up
     to the last head word of the run; None if there is no head."""
     start = i
-    while i < len(tagged) and _is_quantity(*tagged[i]):
+    while i < len(tagged) and _is_quantity(*tagged[i]) and not _is(tagged, i + 1, {"LOC"}):  # keep 一个中国原则
         i += 1
     if i > start and i < len(tagged) and tagged[i][0].startswith(_NUMBER_START):
         return None  # 4 万人: the rest of a number
