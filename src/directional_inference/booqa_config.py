@@ -1,7 +1,7 @@
 """BoOQA thresholds per language: the shared ``booqa`` settings with ``booqa.overrides.<lang>`` laid over them.
 
 The paper uses one set of thresholds for both languages; a small corpus of one language (the default scale's
-CCTV sample) may need others, so any threshold below can be set per language. ``overrides`` itself and
+CCTV stories) may need others, so any threshold below can be set per language. ``overrides`` itself and
 ``languages`` are not part of a language's settings.
 """
 

