@@ -9,6 +9,7 @@ from snakemake.utils import validate
 sys.path.insert(0, os.path.join(workflow.basedir, "src"))
 
 from directional_inference.config_checks import config_problems, schema_problems  # noqa: E402
+from directional_inference.booqa_config import booqa_settings as language_settings  # noqa: E402
 from directional_inference.booqa_methods import BOOQA_TABLES, METHODS, booqa_score_path, methods_for  # noqa: E402
 from directional_inference.experiments import (  # noqa: E402
     TABLE3_TRAINED_ON,
@@ -83,6 +84,11 @@ wildcard_constraints:
     test="|".join(LEVYHOLT_SETS),
     trial=r"\d+",
     trained_on="|".join(TABLE3_TRAINED_ON),
+
+
+def language_booqa_settings(wildcards):
+    """BoOQA thresholds of wildcards.lang: the shared booqa settings with booqa.overrides.<lang> laid over them."""
+    return language_settings(config["booqa"], wildcards.lang)
 
 
 def phase_log(phase, rule, pattern):
@@ -234,15 +240,21 @@ def english_only(value):
 
 
 def booqa_settings(*keys):
-    """The named booqa config keys a job reads, as one param. Naming matters because Snakemake compares a job's
-    params as a set of value reprs: two unnamed params that swap values would go unnoticed."""
-    return {key: config["booqa"][key] for key in keys}
+    """The named booqa config keys a job reads, for its language (booqa.overrides.<lang> over the shared values), as
+    one param. Naming matters because Snakemake compares a job's params as a set of value reprs: two unnamed params
+    that swap values would go unnoticed."""
+
+    def settings(wildcards):
+        language = language_booqa_settings(wildcards)
+        return {key: language[key] for key in keys}
+
+    return settings
 
 
 def negative_settings(wildcards):
     """What generate_booqa_negatives reads: the sense choice applies to English only (Chinese takes the first sense)."""
     wsd = config["booqa"]["wsd"] if wildcards.lang == "en" else "first_sense"
-    return booqa_settings("felicity_min_pairs", "negatives_of_negated_predicates") | {"wsd": wsd}
+    return booqa_settings("felicity_min_pairs", "negatives_of_negated_predicates")(wildcards) | {"wsd": wsd}
 
 
 def card_parameters(wildcards):
@@ -253,7 +265,7 @@ def card_parameters(wildcards):
         skip |= {"wsd", "wsd_encoder"}
     elif config["booqa"]["wsd"] != "gloss_similarity":
         skip.add("wsd_encoder")
-    parameters = {key: value for key, value in sorted(config["booqa"].items()) if key not in skip}
+    parameters = {key: value for key, value in sorted(language_booqa_settings(wildcards).items()) if key not in skip}
     return parameters | {"window_days": config["corpus"][wildcards.lang]["window_days"]}
 
 

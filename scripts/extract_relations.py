@@ -1,4 +1,4 @@
-"""Rule extract_relations: relations of one shard of a language's articles (spaCy for English, jieba for Chinese)."""
+"""Rule extract_relations: relations of one shard of a language's articles (spaCy for English, LAC for Chinese)."""
 
 import logging
 

@@ -58,7 +58,7 @@ def test_paper_scale_resets_every_threshold_the_default_scale_changes():
     default_overrides = dict(_leaves(yaml.safe_load((REPO / "config" / "config.yaml").read_text())))
     for where, _ in default_overrides.items():
         section, *rest = where.split(".")
-        if section not in ("booqa", "training", "graphs", "evaluation", "levyholt", "hypothesis_only"):
+        if section not in ("booqa", "training", "graphs", "evaluation", "levyholt", "hypothesis_only") or where.startswith("booqa.overrides."):
             continue
         spec = schema["properties"][section]
         for part in rest:
@@ -68,6 +68,28 @@ def test_paper_scale_resets_every_threshold_the_default_scale_changes():
             value = value[part]
         if "paper" in spec.get("description", "") and where not in WORKFLOW_ONLY and where != "training.max_length":
             assert value == spec["default"], f"paper.yaml keeps the default scale's {where}={value}, not the paper's {spec['default']}"
+    assert not paper["booqa"].get("overrides"), "paper.yaml keeps per-language BoOQA thresholds; the paper has one set"
+
+
+def test_per_language_booqa_thresholds():
+    from directional_inference.booqa_config import booqa_settings
+
+    config = load_config()
+    validate(config, str(SCHEMA))
+    english, chinese = booqa_settings(config["booqa"], "en"), booqa_settings(config["booqa"], "zh")
+    assert "overrides" not in english and "languages" not in english
+    assert english["starring_min_predicates"] == config["booqa"]["starring_min_predicates"] == 2
+    assert (chinese["starring_min_predicates"], chinese["felicity_min_pairs"]) == (1, 3)
+    assert chinese["starring_min_articles"] == english["starring_min_articles"]  # not overridden: the shared value
+    smoke = load_config("smoke.yaml")
+    assert booqa_settings(smoke["booqa"], "zh")["felicity_min_pairs"] == 2  # the smoke overlay's own zh value
+    assert booqa_settings({"starring_min_articles": 15, "overrides": {"zh": {"starring_min_articles": None}}}, "zh") == {"starring_min_articles": 15}
+    with pytest.raises(ValueError, match="wsd cannot be set per language"):
+        booqa_settings({"wsd": "first_sense", "overrides": {"zh": {"wsd": "gloss_similarity"}}}, "zh")
+    bad = copy.deepcopy(config)
+    bad["booqa"]["overrides"]["zh"]["wsd"] = "first_sense"
+    with pytest.raises(Exception, match="wsd"):
+        validate(bad, str(SCHEMA))
 
 
 def _numeric_keys(schema: dict, path: str):

@@ -80,11 +80,8 @@ def test_after_sigkill_the_same_command_recovers_byte_identical_artefacts(smoke_
     assert not list(work.glob("resources/.*.part")) and not list(work.glob("results/**/.*.part"))
 
 
-# Targets in three phases: Chinese relations (jieba), a training trial (torch), a dataset card.
+# Targets in three phases: Chinese relations (LAC), a training trial (torch), a dataset card.
 SIDE_BY_SIDE = ("results/zh/relations/1.parquet", "results/models/tiny/sns/directional/trial-0/dev_scores.parquet", "results/en/booqa/README.md")
-# jieba writes its dictionary cache to $TMPDIR/jieba.cache under that fixed name: issue #11 item 3 (the Chinese
-# segmentation's owner) moves it into the project; drop this exception when that lands.
-KNOWN_SHARED = {"jieba.cache"}
 
 
 def test_two_runs_side_by_side_share_no_state(smoke_repo, tmp_path):
@@ -109,4 +106,4 @@ def test_two_runs_side_by_side_share_no_state(smoke_repo, tmp_path):
     # nothing written outside each run's directory: no file in the shared HOME or TMPDIR (empty directories that
     # Snakemake and torch create for their own temporaries are allowed)
     left = sorted(str(p.relative_to(tmp_path)) for p in (*shared_home.rglob("*"), *shared_tmp.rglob("*")) if p.is_file())
-    assert [p for p in left if Path(p).name not in KNOWN_SHARED] == []
+    assert left == []

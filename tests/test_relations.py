@@ -1,4 +1,4 @@
-"""Relation extraction on sentences with known relations (spaCy English, jieba Chinese)."""
+"""Relation extraction on sentences with known relations (spaCy English, LAC Chinese), expected values by hand."""
 
 from __future__ import annotations
 
@@ -52,19 +52,133 @@ def test_english_rows_keep_article_sentence_and_window(nlp):
     assert (row.article_id, row.sentence_id, row.window, row.sentence) == ("a1", 1, "1987_03-01_03-03", "Apple acquired Beats.")
 
 
-def test_chinese_pattern_on_tagged_words():
-    tagged = [("国务院", "nt"), ("总理", "n"), ("李克强", "nr"), ("主持", "v"), ("召开", "v"), ("国务院", "nt"), ("常务会议", "n"), ("。", "x")]
-    assert list(chinese_relations(tagged)) == [("国务院总理李克强", "主持召开", "国务院常务会议", "person", "thing")]
-    negated = [("中国", "ns"), ("不", "d"), ("同意", "v"), ("了", "ul"), ("日本", "ns")]
-    assert list(chinese_relations(negated)) == [("中国", "不同意", "日本", "location", "location")]
-    with_preposition = [("代表团", "n"), ("抵达", "v"), ("于", "p"), ("北京", "ns")]
-    assert list(chinese_relations(with_preposition)) == [("代表团", "抵达于", "北京", "thing", "location")]
+# --- Chinese: LAC tags and the head-final grammar --------------------------------------------------------
+
+
+def _zh(sentence):
+    from directional_inference.chinese import lac_tagger
+
+    return list(chinese_relations(lac_tagger()(sentence)))
+
+
+@pytest.mark.parametrize(
+    "sentence, expected",
+    [
+        # The four faults of the jieba pattern (issue 12), on the corpus sentences they came from, turned right:
+        # a whole noun phrase, not "中国 作为 世界"
+        ("李克强表示，中国作为世界第二大经济体，今年一季度经济平稳前行。", [("中国", "作为", "世界第二大经济体", "location", "thing")]),
+        # a classifier is not the subject ("名 受伤 人员"): the quantity 143名 is dropped, the phrase kept
+        ("目前，143名受伤人员已全部安置在昆明12家医院，其中重伤73人、轻伤70人。", [("受伤人员", "安置在", "昆明12家医院", "thing", "thing")]),
+        # "全会精神 进行 全面": 全会精神 is the object of 贯彻 and the object of 进行 is a coordination ending the clause
+        ("日前，学习贯彻党的十九届五中全会精神中央宣讲团走进湖北、天津等地的学校，对全会精神进行全面宣讲和详细解读。", []),
+        # "地区 遭到 极端": the subject is a modified phrase (巴格达以西的...) and 极端组织袭击 a whole phrase; only the
+        # second clause is a relation the grammar can read
+        ("当天早些时候，伊拉克安全部队在巴格达以西的阿布格莱布地区遭到极端组织袭击，双方随后展开激战。", [("双方", "展开", "激战", "thing", "thing")]),
+        # entities: an ORG subject, a name in apposition to its titles, a locative adjunct skipped
+        ("叙政府军收复阿勒颇重要区域", [("叙政府军", "收复", "阿勒颇重要区域", "organization", "thing")]),
+        ("4月13日，国家主席习近平在人民大会堂会见美国国务卿克里。", [("习近平", "会见", "克里", "person", "person")]),
+        ("国家主席、中央军委主席习近平2日下午在人民大会堂会见了沙特国防副大臣哈立德亲王一行。", [("习近平", "会见", "哈立德", "person", "person")]),
+        # serial verbs after a control verb, the aspect particle dropped, a clause with no object after the comma
+        ("国务院总理温家宝17日主持召开国务院常务会议，分析当前经济形势，安排部署四季度经济工作。",
+         [("温家宝", "主持召开", "国务院常务会议", "person", "thing")]),
+        ("李克强阐述了中方原则立场，着重指出，当前乌克兰局势十分敏感。", [("李克强", "阐述", "中方原则立场", "person", "thing")]),
+        # negation (并不 -> 不) and phrases with 的
+        ("不过，事件的亲历者并不同意警方的说法。", [("事件的亲历者", "不同意", "警方的说法", "thing", "thing")]),
+        # coordinated names: one relation each
+        ("王沪宁、刘延东、李源潮、栗战书一起参加主题团日活动。", [(name, "参加", "主题团日活动", "person", "thing") for name in ("王沪宁", "刘延东", "李源潮", "栗战书")]),
+        # an object that is the subject of an embedded clause (支持缅甸实现...) is no object
+        ("感谢中方坚定支持缅甸实现和平稳定、民族和解、经济发展，期待加快推进两国各领域合作。", []),
+        # a relative clause before the head (收复...的行动) gives nothing
+        ("俄罗斯国防部16号表示，叙利亚政府军收复阿勒颇东部地区的行动已经结束。", []),
+    ],
+)
+def test_chinese_relations_of_corpus_sentences(sentence, expected):
+    assert _zh(sentence) == expected
+
+
+def test_chinese_grammar_on_hand_tagged_words():
+    # a following verb phrase shares the subject after 并 or after a comma; a pronoun is no subject
+    tagged = [("习近平", "PER"), ("抵达", "v"), ("北京", "LOC"), ("，", "w"), ("出席", "v"), ("峰会", "n"), ("并", "c"),
+              ("会见", "v"), ("了", "u"), ("美国", "LOC"), ("总统", "n"), ("奥巴马", "PER"), ("。", "w")]
+    assert list(chinese_relations(tagged)) == [("习近平", "抵达", "北京", "person", "location"), ("习近平", "出席", "峰会", "person", "thing"),
+                                              ("习近平", "会见", "奥巴马", "person", "person")]
+    assert list(chinese_relations([("他", "r"), ("会见", "v"), ("奥巴马", "PER")])) == []
+    # 没有 before a verb negates; a post-verbal preposition joins the predicate; a title after a name is apposition
+    tagged = [("普京", "PER"), ("总统", "n"), ("没有", "v"), ("出席", "v"), ("峰会", "n"), ("。", "w")]
+    assert list(chinese_relations(tagged)) == [("普京", "不出席", "峰会", "person", "thing")]
+    tagged = [("代表团", "n"), ("抵达", "v"), ("于", "p"), ("北京", "LOC")]
+    assert list(chinese_relations(tagged)) == [("代表团", "抵达于", "北京", "thing", "location")]
+    # a subject after a verb or a preposition is that word's object, not a subject ("全会精神 进行 ...")
+    tagged = [("贯彻", "v"), ("全会", "n"), ("精神", "n"), ("进行", "v"), ("部署", "vn"), ("。", "w")]
+    assert list(chinese_relations(tagged)) == []
+    # an object cut before its head (遭到 极端 组织 “博科圣地” 侵扰) is no object; the quoted name joins the phrase
+    tagged = [("地区", "n"), ("遭到", "v"), ("极端", "a"), ("组织", "n"), ("“", "w"), ("博科圣地", "ORG"), ("”", "w"), ("侵扰", "v")]
+    assert list(chinese_relations(tagged)) == []
+    # V1 V2 with V1 neither modal nor control: V2 starts a modifier of the object (启动 退出程序), no relation
+    tagged = [("俄罗斯", "LOC"), ("启动", "v"), ("退出", "v"), ("程序", "n"), ("。", "w")]
+    assert list(chinese_relations(tagged)) == []
+    # a quantity before a place name belongs to the phrase (一个中国原则); an envoy of a person is not that person
+    tagged = [("蒙方", "n"), ("奉行", "v"), ("一个", "m"), ("中国", "LOC"), ("原则", "n"), ("。", "w")]
+    assert list(chinese_relations(tagged)) == [("蒙方", "奉行", "一个中国原则", "thing", "thing")]
+    tagged = [("习近平", "PER"), ("总书记", "n"), ("特使", "n"), ("访问", "v"), ("越南", "LOC"), ("。", "w")]
+    assert list(chinese_relations(tagged)) == [("习近平总书记特使", "访问", "越南", "thing", "location")]
+    # a bare quantity remainder or a lone common-noun character is no argument
+    tagged = [("美国", "LOC"), ("新增", "v"), ("4", "m"), ("万人", "n"), ("。", "w")]
+    assert list(chinese_relations(tagged)) == []
+
+
+def test_chinese_titles_and_quotes():
+    from directional_inference.relations import merge_quoted
+
+    assert merge_quoted([("《", "w"), ("巴黎", "LOC"), ("协定", "n"), ("》", "w")]) == [("巴黎协定", "nw")]
+    assert merge_quoted([("“", "w"), ("北溪", "nz"), ("-", "w"), ("1", "m"), ("”", "w")]) == [("北溪-1", "nz")]
+    assert merge_quoted([("我", "r"), ("国", "n")]) == [("我国", "n")]
+    tagged = [("中共中央", "ORG"), ("总书记", "n"), ("、", "w"), ("国家主席", "n"), ("、", "w"), ("中央军委", "ORG"), ("主席", "n"),
+              ("习近平", "PER"), ("会见", "v"), ("奥巴马", "PER"), ("和", "c"), ("奥朗德", "PER"), ("。", "w")]
+    assert list(chinese_relations(tagged)) == [("习近平", "会见", "奥巴马", "person", "person"), ("习近平", "会见", "奥朗德", "person", "person")]
+    tagged = [("习近平", "PER"), ("总书记", "n"), ("发表", "v"), ("《", "w"), ("求是", "nz"), ("》", "w"), ("文章", "n"), ("。", "w")]
+    assert list(chinese_relations(tagged)) == [("习近平", "发表", "求是文章", "person", "thing")]
 
 
 def test_chinese_extraction_end_to_end():
-    relations = list(extract_chinese([("z", "w", "中国政府支持联合国决议。今天天气很好！")]))
-    assert [(r.sentence_id, r.subj, r.pred, r.obj, r.subj_type) for r in relations] == [(0, "中国政府", "支持", "联合国决议", "organization")]
+    relations = list(extract_chinese([("z", "w", "叙政府军收复阿勒颇重要区域。今天天气很好！")]))
+    assert [(r.article_id, r.sentence_id, r.window, r.subj, r.pred, r.obj) for r in relations] == [
+        ("z", 0, "w", "叙政府军", "收复", "阿勒颇重要区域")]
     assert chinese_sentences("第一句。第二句！\n第三句") == ["第一句。", "第二句！", "第三句"]
+
+
+def test_chinese_predicate_tokens_follow_lac():
+    from directional_inference.booqa.negatives import predicate_tokens
+
+    assert predicate_tokens("不同意", "zh") == ["不", "同意"]
+    assert predicate_tokens("主持召开", "zh") == ["主持", "召开"]
+    assert predicate_tokens("安置在", "zh") == ["安置", "在"]
+    assert predicate_tokens("be acquired by", "en") == ["be", "acquired", "by"]
+
+
+def test_chinese_segmentation_does_not_read_the_shared_temp_directory(tmp_path):
+    """jieba read $TMPDIR/jieba.cache with marshal, unchecked (issue 11): a planted cache changed segmentation.
+    The workflow no longer uses jieba; LAC reads only its wheel. A bogus jieba cache in TMPDIR changes nothing."""
+    import json
+    import marshal
+    import os
+    import subprocess
+    import sys
+
+    code = ("import json, sys; from directional_inference.booqa.negatives import predicate_tokens; "
+            "from directional_inference.relations import extract_chinese; "
+            "rows = [(r.subj, r.pred, r.obj) for r in extract_chinese([('a', 'w', '李克强阐述了中方原则立场。')])]; "
+            "print(json.dumps([predicate_tokens('主持召开', 'zh'), rows, 'jieba' in sys.modules], ensure_ascii=False))")
+
+    def run(tmpdir):
+        env = dict(os.environ, TMPDIR=str(tmpdir))
+        return json.loads(subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout)
+
+    clean, planted = tmp_path / "clean", tmp_path / "planted"
+    clean.mkdir()
+    planted.mkdir()
+    (planted / "jieba.cache").write_bytes(marshal.dumps(({"主": 1, "持召": 9, "主持召开": 0}, 10)))
+    assert run(clean) == run(planted) == [["主持", "召开"], [["李克强", "阐述", "中方原则立场"]], False]
 
 
 def test_shards_cover_every_article_once():

@@ -52,7 +52,7 @@ PHASES = (
         outs=("results/en/relations", "results/zh/relations"),
         upstream=("corpus",),
         params=("relations",),
-        modules=("relations.py",),
+        modules=("relations.py", "chinese.py"),
     ),
     Phase(
         "booqa",
@@ -61,7 +61,8 @@ PHASES = (
         upstream=("resources", "corpus", "relations"),
         params=("seed", "booqa", "hypothesis_only", "scale"),  # scale: the dataset card names it
         modules=("booqa/__init__.py", "booqa/positives.py", "booqa/senses.py", "booqa/negatives.py", "booqa/sampling.py",
-                 "booqa/validation.py", "booqa/release.py", "booqa/hyponly.py", "relations.py", "encoders.py", "wordnet.py", "levyholt.py"),
+                 "booqa/validation.py", "booqa/release.py", "booqa/hyponly.py", "booqa_config.py", "relations.py", "chinese.py", "encoders.py",
+                 "wordnet.py", "levyholt.py"),
     ),
     Phase(
         "levyholt",
@@ -85,7 +86,7 @@ PHASES = (
         outs=("results/en/graphs", "results/zh/graphs"),
         upstream=("corpus", "relations", "booqa"),
         params=("graphs.min_arg_pairs_per_predicate", "graphs.min_predicates_per_arg_pair"),
-        modules=("graphs.py", "relations.py"),
+        modules=("graphs.py", "relations.py", "chinese.py"),
     ),
     Phase(
         "evaluation",
@@ -113,7 +114,7 @@ PHASES = (
                 "evaluation.lm_encoder_zh", "training.language_models_zh",
                 "evaluation.lm_encoder", "evaluation.lm_retrieval", "evaluation.lm_pooling", "evaluation.lm_window", "evaluation.tfidf_top_articles",
                 "evaluation.tfidf_sentences_per_article", "graphs.fuzzy_backoff", "graphs.fuzzy_top", "graphs.fuzzy_min_count", "graphs.measures"),
-        modules=("sns/__init__.py", "sns/prompts.py", "sns/model.py", "sns/training.py", "sns/search.py", "levyholt.py", "evidence.py", "booqa_scoring.py", "booqa_methods.py", "encoders.py", "relations.py"),
+        modules=("sns/__init__.py", "sns/prompts.py", "sns/model.py", "sns/training.py", "sns/search.py", "levyholt.py", "evidence.py", "booqa_scoring.py", "booqa_methods.py", "encoders.py", "relations.py", "chinese.py"),
     ),
     Phase(
         "tables",
@@ -131,7 +132,7 @@ PHASES = (
                 "graphs.measures", "graphs.fuzzy_backoff", "graphs.fuzzy_top", "graphs.fuzzy_min_count", "relations.spacy_model"),
         modules=("tables/__init__.py", "tables/common.py", "tables/levyholt.py", "tables/booqa.py", "tables/figures.py", "tables/summary.py",
                  "metrics.py", "paper_values.py", "experiments.py", "booqa/release.py", "booqa_methods.py",
-                 "levyholt_graphs.py", "booqa_scoring.py", "relations.py", "levyholt.py"),
+                 "levyholt_graphs.py", "booqa_scoring.py", "relations.py", "chinese.py", "levyholt.py"),
         metrics=("results/metrics.json",),
         plots=("results/pr_curves.csv", "results/booqa_pr_curves.csv"),
     ),

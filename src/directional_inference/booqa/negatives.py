@@ -23,11 +23,13 @@ FUNCTION_WORDS = {"not", "be", "to", "in", "on", "at", "by", "of", "for", "with"
 
 
 def predicate_tokens(pred: str, lang: str) -> list[str]:
+    """Words of a predicate: English words; Chinese words as LAC segments them, the segmentation the Chinese
+    predicates were built from ("不同意" -> 不 同意, "主持召开" -> 主持 召开)."""
     if lang == "en":
         return pred.split()
-    import jieba
+    from ..chinese import predicate_tokens as chinese_predicate_tokens
 
-    return [token for token in jieba.cut(pred) if token.strip()]
+    return chinese_predicate_tokens(pred)
 
 
 def join_tokens(tokens: Sequence[str], lang: str) -> str:
