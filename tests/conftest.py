@@ -75,7 +75,7 @@ def copy_workflow(destination: Path) -> Path:
 
 def copy_run(source: Path, destination: Path) -> Path:
     """A cheap copy of a finished run: the workflow, results/ and Snakemake's metadata copied with their times, and
-    resources/ hard-linked (a job never writes an input in place; outputs are replaced by rename). Snakemake's
+    resources/ hard-linked but for WordNet (a job never writes an input in place; outputs are replaced by rename). Snakemake's
     locks and this workflow's lock-owner records are not copied."""
     ignore = shutil.ignore_patterns("__pycache__", "*.egg-info", "locks", "lock-owners")
     destination.mkdir(parents=True)
@@ -84,7 +84,10 @@ def copy_run(source: Path, destination: Path) -> Path:
             shutil.copytree(source / name, destination / name, symlinks=True, ignore=ignore)
         elif (source / name).exists():
             shutil.copy2(source / name, destination / name)
-    shutil.copytree(source / "resources", destination / "resources", symlinks=True, copy_function=os.link)
+    # NLTK refuses multiply-linked files (a hard link could point outside its root): WordNet is copied
+    shutil.copytree(source / "resources", destination / "resources", symlinks=True, copy_function=os.link,
+                    ignore=shutil.ignore_patterns("nltk_data"))
+    shutil.copytree(source / "resources" / "nltk_data", destination / "resources" / "nltk_data", symlinks=True)
     return destination
 
 

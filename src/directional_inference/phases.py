@@ -32,7 +32,7 @@ COMMON_MODULES = ("__init__.py", "atomic.py", "errors.py", "rulelog.py", "phases
 PHASES = (
     Phase(
         "resources",
-        rules=("fetch_dataset", "build_wordnet", "collect_clue_news", "fetch_model", "build_tiny_model"),
+        rules=("fetch_dataset", "build_wordnet", "collect_clue_news", "collect_chinese_levyholt", "fetch_model", "build_tiny_model"),
         outs=("resources",),
         upstream=(),
         params=("resources", "models", "seed"),
@@ -66,7 +66,7 @@ PHASES = (
     ),
     Phase(
         "levyholt",
-        rules=("build_levyholt_subsets",),
+        rules=("build_levyholt_subsets", "build_chinese_levyholt_subsets"),
         outs=("results/levyholt",),
         upstream=("resources",),
         params=("levyholt", "hypothesis_only.premise"),

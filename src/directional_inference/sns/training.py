@@ -197,6 +197,8 @@ def train_prompt_model(
                 scheduler.step()
                 optimizer.zero_grad()
                 state["steps"] += 1
+            if batch_index == 0:
+                log.info("epoch %d batch %d/%d loss %.4f", epoch, batch_index, batches_per_epoch, loss.item() * accumulation)
             progress.advance()
             state["next_batch"] = batch_index + 1
             evaluated = (batch_index + 1) % check_every == 0 and (batch_index + 1) // check_every <= settings.evaluations_per_epoch
