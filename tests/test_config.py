@@ -237,3 +237,27 @@ def test_default_profile_is_loaded_and_every_profile_reruns_incomplete_jobs(work
     assert "Using workflow specific profile profiles/default" in result.stdout + result.stderr
     for profile in ("default", "local", "slurm"):
         assert yaml.safe_load((REPO / "profiles" / profile / "config.yaml").read_text())["rerun-incomplete"] is True, profile
+
+
+def test_training_budgets_of_each_scale():
+    """The default scale spends epochs and data on the headline models (Tables 1, 2, 5 and Figure 2's H-only
+    Directional) and less on the rest; smoke and paper scale train every model alike. Expected values are read off
+    config.yaml's budget list by hand (first matching entry wins)."""
+    from directional_inference.experiments import training_budget
+
+    def budget(config, model):
+        variant, subset = model.split("/")
+        resolved = training_budget(config["training"], config["levyholt"], variant, subset)
+        return resolved["trials"], resolved["epochs"], resolved["max_train"], resolved["max_dev"]
+
+    default = load_config()
+    assert budget(default, "sns/directional") == (1, 4, None, None)
+    assert budget(default, "hyponly/directional") == (1, 4, None, None)
+    assert budget(default, "sns/full") == budget(default, "sns/symmetric") == (1, 3, 1000, 300)
+    assert budget(default, "sns/para_dirtrue") == budget(default, "sns_sym/para_dirfalse") == (1, 3, None, None)
+    assert budget(default, "sns_sym/full") == (1, 2, 1000, 300)
+    assert budget(default, "sns/dirtrue_unrel") == budget(default, "hyponly/booqa") == (1, 2, 600, 200)
+    smoke, paper = load_config("smoke.yaml"), load_config("paper.yaml")
+    for model in ("sns/directional", "sns_sym/full", "hyponly/booqa"):
+        assert budget(smoke, model) == (1, 1, 120, 60)
+        assert budget(paper, model) == (100, 5, None, None)
