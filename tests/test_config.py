@@ -181,12 +181,15 @@ def test_relation_problems_are_one_message_each():
     config["booqa"]["frequency_buckets"] = [60, 300, 100, 500]
     config["booqa"]["languages"] = []
     config["corpus"]["zh"]["years"] = [2016, 2014]
+    config["training"]["budgets"] = [{"models": ["sns/*"], "max_train": 121}, {"models": ["*"], "max_dev": 60}]
     assert config_problems(config) == [
         "config key evaluation.lm_encoder names model alias 'nosuchmodel', not defined under 'models' (known aliases: minilm, tiny)",
         "config key training.learning_rate_range is reversed: [0.001, 1e-05] (write [low, high], e.g. [1e-05, 0.001])",
         "config key corpus.zh.years is reversed: [2016, 2014] (write [low, high], e.g. [2014, 2016])",
         "config key booqa.languages is empty: give at least one value",
         "config key booqa.frequency_buckets must be strictly increasing: 100 follows 300 (sorted without repeats: [60, 100, 300, 500])",
+        "config key training.budgets[0].max_train is 121, above levyholt.max_train (120), which caps the subset files it "
+        "samples from: raise levyholt.max_train or set it to null",
     ]
 
 
@@ -251,12 +254,10 @@ def test_training_budgets_of_each_scale():
         return resolved["trials"], resolved["epochs"], resolved["max_train"], resolved["max_dev"]
 
     default = load_config()
-    assert budget(default, "sns/directional") == (1, 4, None, None)
-    assert budget(default, "hyponly/directional") == (1, 4, None, None)
-    assert budget(default, "sns/full") == budget(default, "sns/symmetric") == (1, 3, 1000, 300)
-    assert budget(default, "sns/para_dirtrue") == budget(default, "sns_sym/para_dirfalse") == (1, 3, None, None)
-    assert budget(default, "sns_sym/full") == (1, 2, 1000, 300)
-    assert budget(default, "sns/dirtrue_unrel") == budget(default, "hyponly/booqa") == (1, 2, 600, 200)
+    assert budget(default, "sns/directional") == budget(default, "hyponly/directional") == (1, 4, 600, 200)
+    assert budget(default, "sns/full") == budget(default, "sns/symmetric") == (1, 3, 600, 200)
+    assert budget(default, "sns/para_dirtrue") == budget(default, "sns_sym/para_dirfalse") == (1, 3, 600, 200)
+    assert budget(default, "sns_sym/full") == budget(default, "sns/dirtrue_unrel") == budget(default, "hyponly/booqa") == (1, 2, 600, 200)
     smoke, paper = load_config("smoke.yaml"), load_config("paper.yaml")
     for model in ("sns/directional", "sns_sym/full", "hyponly/booqa"):
         assert budget(smoke, model) == (1, 1, 120, 60)

@@ -54,6 +54,12 @@ def config_problems(config: Mapping) -> list[str]:
             if bad:
                 problems.append(f"config key {key} must be strictly increasing: {bad[0][1]} follows {bad[0][0]} "
                                 f"(sorted without repeats: {sorted(set(value))})")
+    for index, budget in enumerate(_get(config, "training.budgets") or []):
+        for size in ("max_train", "max_dev"):
+            cap = _get(config, f"levyholt.{size}")
+            if budget.get(size) is not None and cap is not None and budget[size] > cap:
+                problems.append(f"config key training.budgets[{index}].{size} is {budget[size]}, above levyholt.{size} ({cap}), "
+                                f"which caps the subset files it samples from: raise levyholt.{size} or set it to null")
     return problems
 
 
