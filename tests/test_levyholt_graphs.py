@@ -88,3 +88,14 @@ def test_table17_rows_put_the_paper_beside_and_note_what_cannot_run():
     assert float(by_key["binc"]["auc50_low"]) <= float(by_key["binc"]["auc50"]) <= float(by_key["binc"]["auc50_high"])
     assert by_key["lin"]["auc50"] == "" and "graphs.measures" in by_key["lin"]["note"]
     assert by_key["egt2"]["auc50_paper"] == 63.3 and "not reachable offline" in by_key["egt2"]["note"]
+
+
+def test_a_graph_that_scores_no_entry_gives_no_number():
+    """Every entry scores 0 (the only edges are typed person#person, the entries thing#thing or living_thing#thing):
+    a constant score's AUC50 reflects only the positive rate, so the row has no number and says why."""
+    graph = GRAPH.assign(subj_type="person", obj_type="person")
+    header, rows = table17_rows(_parsed(), graph, ["binc"], nlp=None, lookup={"fuzzy": "same_type_pair"}, graph_name="g",
+                                scale="smoke", evaluation=Evaluation(0.5, 100, 1))
+    binc = dict(zip(header, rows[0]))
+    assert binc["graph"] == "binc" and (binc["auc50"], binc["auc50_low"], binc["auc50_high"]) == ("", "", "")
+    assert binc["coverage"] == "0.0000" and "scores no entry" in binc["note"] and "any_type_pair" in binc["note"]

@@ -80,6 +80,11 @@ def with_graph_predicates(subset: pd.DataFrame, nlp) -> pd.DataFrame:
     )
 
 
+NO_COVERAGE_NOTE = ("no number: the graph scores no entry (a local graph is typed with the corpus's entity classes, LevyHolt "
+                    "with FIGER types, and the typed lookup needs the same type pair; graphs.fuzzy_backoff: any_type_pair "
+                    "ignores the types)")
+
+
 def score_subset(subset: pd.DataFrame, graph: pd.DataFrame, measure: str, **lookup) -> np.ndarray:
     """Edge weight premise -> hypothesis of every entry of ``with_graph_predicates(...)`` (0 without one); ``lookup``:
     the back-off settings of ``booqa_scoring.graph_scores``."""
@@ -114,6 +119,9 @@ def table17_rows(subset: pd.DataFrame, graph: pd.DataFrame | None, measures: lis
             rows.append([name, label, "", "", "", paper, "", len(subset), graph_name, scale, why_not or "not run: measure not in graphs.measures"])
             continue
         scores = score_subset(subset, graph, name, **lookup)
+        if not np.any(scores > 0):  # a constant score is no result: its AUC50 only reflects the positive rate
+            rows.append([name, label, "", "", "", paper, "0.0000", len(subset), graph_name, scale, NO_COVERAGE_NOTE])
+            continue
         m = measure(pd.DataFrame({"entry": subset["id"], "label": subset["label"].astype("int8"), "score": scores, "group": groups}), evaluation)
         rows.append([name, label, *with_interval(m, "auc50"), paper, f"{np.mean(scores > 0):.4f}", len(subset), graph_name, scale, ""])
     for key, label, paper in PAPER_ONLY:
