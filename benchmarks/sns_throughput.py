@@ -6,11 +6,11 @@ On LevyHolt Directional (the authors' released train / test files, from the mirr
   ``sns.training``) against plain forward+backward of the classifier on tensors of the same shapes (the chunks of
   similar-length sentences the scorer makes of each batch);
 * scoring: prompt sentences per second of ``PromptScorer.scores`` against plain forward passes of the same shapes;
-* each in fp32 and under bf16 autocast, and the share of padding tokens in the batches;
-* with ``--auc``: AUCnorm on Directional test of a model trained in fp32 and one trained in bf16 (same data, seed and
-  hyper-parameters), to see whether bf16 keeps AUC within noise.
+* each in fp32 and under bf16 autocast, and the share of padding tokens in the batches.
 
-    BOOQA_MIRROR=../shared/mirror .venv/bin/python benchmarks/sns_throughput.py [--threads 2] [--batches 12] [--auc]
+Whether bf16 changes AUC is ``benchmarks/precision_auc.py``.
+
+    BOOQA_MIRROR=../shared/mirror .venv/bin/python benchmarks/sns_throughput.py [--threads 2] [--batches 12]
 
 Writes ``benchmarks/results/sns_throughput.json``. Run it on an otherwise idle machine.
 """
@@ -21,11 +21,9 @@ import argparse
 import json
 import platform
 import random
-import tempfile
 import time
 from pathlib import Path
 
-import numpy as np
 
 
 def _entries(mirror: Path, split: str):
@@ -114,58 +112,46 @@ def measure(model_dir: str, train, test, *, precision: str, batch_size: int, bat
     }
 
 
-def auc_check(model_dir: str, train, dev, test, *, threads: int, seed: int) -> dict:
-    """AUCnorm on Directional test after training in fp32 and in bf16 (4 epochs, lr 5e-5, batch 8)."""
-    from directional_inference.metrics import evaluate_scores
-    from directional_inference.sns.training import Hyperparameters, TrainingSettings, set_threads, train_prompt_model
+def machine(threads: int) -> dict:
+    """The CPU a benchmark ran on (lscpu's model name, its bf16 flags) and what ``precision: auto`` takes there."""
+    import torch
 
-    set_threads(threads)
-    out = {}
-    labels = np.array([e.label for e in test])
-    for precision in ("fp32", "bf16"):
-        with tempfile.TemporaryDirectory() as tmp:
-            start = time.perf_counter()
-            settings = TrainingSettings(epochs=4, batch_size=8, max_length=128, seed=seed, symmetric=False, precision=precision)
-            result = train_prompt_model(model_dir, train, dev, Hyperparameters(0, 5e-5, 0.01, 1), settings, Path(tmp) / "m", Path(tmp) / "c")
-            seconds = time.perf_counter() - start
-            m = evaluate_scores(result.scorer.scores(test), labels)
-        out[precision] = {"test_auc_norm": m["auc_norm"], "dev_auc_selection": result.best["dev_auc_selection"], "seconds": seconds}
-    return out
+    from directional_inference.compute import NATIVE_BF16_CPU_FLAGS, cpu_flags, resolve_precision
+
+    model = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
+                  if line.startswith("model name")), platform.processor() or platform.machine()) if Path("/proc/cpuinfo").is_file() else platform.machine()
+    flags = cpu_flags()
+    return {"cpu": model, "bf16_flags": sorted(f for f in NATIVE_BF16_CPU_FLAGS if f in flags), "auto_precision": resolve_precision("auto")[0],
+            "threads": threads, "torch": torch.__version__}
 
 
 def main() -> None:
     import os
 
-    import torch
-
     from directional_inference.models import resolve_model
-    from directional_inference.sns.training import set_threads
+    from directional_inference.compute import set_threads
 
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--batch-size", type=int, default=8)
     parser.add_argument("--batches", type=int, default=12)
     parser.add_argument("--test", type=int, default=200, help="test pairs scored")
-    parser.add_argument("--auc", action="store_true", help="also train fp32 and bf16 models and compare test AUCnorm")
     parser.add_argument("--seed", type=int, default=47110815)
     parser.add_argument("--output", default="benchmarks/results/sns_throughput.json")
     args = parser.parse_args()
     mirror = Path(os.environ.get("BOOQA_MIRROR", "../shared/mirror").split(":")[0])
     set_threads(args.threads)
     model_dir = str(resolve_model("sentence-transformers/all-MiniLM-L6-v2"))
-    train, dev, test = _entries(mirror, "train"), _entries(mirror, "dev"), _entries(mirror, "test")
+    train, test = _entries(mirror, "train"), _entries(mirror, "test")
     test_sample = random.Random(args.seed).sample(test, args.test)
     results = {
-        "machine": {"cpu": platform.processor() or platform.machine(), "threads": args.threads, "torch": torch.__version__,
-                    "bf16_supported": bool(getattr(torch.backends, "mkldnn", None) and torch.backends.mkldnn.is_available())},
+        "machine": machine(args.threads),
         "model": "all-MiniLM-L6-v2 (22.7M parameters) as a 2-label sequence classifier",
         "data": f"LevyHolt Directional (authors' files): {args.batches} training batches of {args.batch_size} pairs "
                 f"(8 prompt sentences each), {args.test} test pairs",
         "runs": [measure(model_dir, train, test_sample, precision=p, batch_size=args.batch_size, batches=args.batches, seed=args.seed)
                  for p in ("fp32", "bf16")],
     }
-    if args.auc:
-        results["auc"] = auc_check(model_dir, train, dev, test, threads=args.threads, seed=args.seed)
     Path(args.output).parent.mkdir(parents=True, exist_ok=True)
     Path(args.output).write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
     print(json.dumps(results, indent=1))

@@ -84,20 +84,27 @@ rule write_booqa_card:
         dev="results/{lang}/booqa/dev.parquet",
         test="results/{lang}/booqa/test.parquet",
         reading="results/{lang}/corpus/reading.json",
+        # evidence per entry, retrieved as retrieve_booqa_evidence does (its files are of a later phase)
+        articles="results/{lang}/corpus/articles.parquet",
+        relations=relation_shards,
+        wordnet="resources/nltk_data",
     output:
-        "results/{lang}/booqa/README.md",
+        card="results/{lang}/booqa/README.md",
+        density="results/{lang}/booqa/evidence_density.csv",
     params:
         parameters=card_parameters,
         source=lambda wildcards: config["corpus"][wildcards.lang]["source"],
         scale=config["scale"],
+        cap=config["evaluation"]["evidence_cap"],
+        seed=config["seed"],
     log:
         phase_log("booqa", "write_booqa_card", "{lang}"),
     benchmark:
         phase_benchmark("booqa", "write_booqa_card", "{lang}")
     threads: 1
     resources:
-        mem_mb=1000,
-        runtime=5,
+        mem_mb=4000,
+        runtime=60,
     conda:
         "../envs/workflow.yaml"
     script:

@@ -6,6 +6,7 @@ rule retrieve_booqa_evidence:
         articles="results/{lang}/corpus/articles.parquet",
         relations=relation_shards,
         split="results/{lang}/booqa/{split}.parquet",
+        wordnet="resources/nltk_data",  # the entry's predicate is excluded up to voice (passive participles -> verbs)
     output:
         "results/{lang}/evidence/{split}.parquet",
     params:

@@ -12,7 +12,9 @@ from directional_inference.config_checks import config_problems, schema_problems
 from directional_inference.booqa_config import booqa_settings as language_settings  # noqa: E402
 from directional_inference.booqa_methods import BOOQA_TABLES, METHODS, booqa_score_path, methods_for  # noqa: E402
 from directional_inference.experiments import (  # noqa: E402
+    BOOQA_MODELS,
     TABLE3_TRAINED_ON,
+    model_record_files,
     levyholt_score_directory,
     scored_models,
     training_budget,
@@ -22,6 +24,9 @@ from directional_inference.experiments import (  # noqa: E402
     trained_models,
 )
 from directional_inference.inputs import datasets as downloadable_datasets  # noqa: E402
+from directional_inference.tables.findings import CLAIMS, runnable_claims  # noqa: E402
+from directional_inference.tables.findings import score_path as claim_score_path  # noqa: E402
+from directional_inference.models import model_kind  # noqa: E402
 from directional_inference.levyholt import ALL_SUBSETS, CHINESE_PREFIX, CHINESE_SUBSETS, SPLITS, subset_conventions  # noqa: E402
 from directional_inference.phases import PHASES, phase  # noqa: E402
 from directional_inference.sns import VARIANTS  # noqa: E402
@@ -211,6 +216,17 @@ def all_levyholt_scores(wildcards=None):
     return [f for lm in config["training"]["language_models"] for f in levyholt_scores_of(lm)]
 
 
+def levyholt_model_records(wildcards=None):
+    """Selection and sanity files of every model the LevyHolt tables show (their precision, training and sanity columns)."""
+    return [f for lm in config["training"]["language_models"] for v, s in scored_models() for f in model_record_files(lm, v, s)]
+
+
+def booqa_model_records(wildcards=None):
+    """Selection and sanity files of the S&S models of the BoOQA tables, per language that has them."""
+    return sorted({f for lang in SNS_LANGUAGES if lang in config["booqa"]["languages"] for v, s in BOOQA_MODELS
+                   for f in model_record_files(MAIN_LMS[lang], v, language_subset(s, lang))})
+
+
 def levyholt_model_infos(wildcards=None):
     """(alias, name) of every fine-tuned language model, in config order (the first is the main model)."""
     names = {a: (s if isinstance(s, str) else f"tiny-{s['tiny'].get('architecture', 'bert')}") for a, s in config["models"].items()}
@@ -316,6 +332,11 @@ def booqa_models():
     return {"lm": {lang: lm_encoder(lang) for lang in ("en", "zh")}, "sns": MAIN_LMS}
 
 
+def lm_encoder_kinds():
+    """What each LM encoder alias is (a sentence encoder trained on NLI pairs is not the paper's unsupervised LM)."""
+    return {alias: model_kind(config["models"][alias]) for alias in sorted({lm_encoder(lang) for lang in ("en", "zh")})}
+
+
 def table_evaluation():
     """How table numbers are computed: the AUC50 precision floor and the bootstrap of their intervals."""
     return {"auc_floor": config["evaluation"]["auc_precision_floor"], "resamples": config["evaluation"]["bootstrap_resamples"],
@@ -356,11 +377,13 @@ def booqa_table_scores(wildcards):
 
 
 def trained_model_files():
-    """selection.csv and best/ of every search (language model x variant x training subset), English and Chinese."""
+    """selection.csv and best/ of every search (language model x variant x training subset), English and Chinese, and
+    the sanity check of every selected model that reads premises (S&S and 'S&S)."""
     searches = [(lm, v, s) for lm in LANGUAGE_MODELS["en"] for v, s in trained_models()]
     if "zh" in SNS_LANGUAGES:
         searches += [(lm, v, s) for lm in LANGUAGE_MODELS["zh"] for v, s in chinese_trained_models()]
-    return [f"results/models/{lm}/{v}/{s}/{name}" for lm, v, s in searches for name in ("selection.csv", "best")]
+    return [f"results/models/{lm}/{v}/{s}/{name}" for lm, v, s in searches
+            for name in ("selection.csv", "best") + (("sanity.csv",) if v != "hyponly" else ())]
 
 
 def phase_targets(name):
@@ -374,7 +397,7 @@ def phase_targets(name):
         return [f"results/{lang}/relations/{k}.parquet" for lang in config["booqa"]["languages"] for k in shards]
     if name == "booqa":
         names = ["positives.parquet", "predicate_counts.parquet", "negatives.parquet", "dev.parquet", "test.parquet",
-                 "dev.jsonl", "test.jsonl", "graph_windows.csv", "README.md", "validation.json"]
+                 "dev.jsonl", "test.jsonl", "graph_windows.csv", "README.md", "evidence_density.csv", "validation.json"]
         files = [f"results/{lang}/booqa/{n}" for lang in config["booqa"]["languages"] for n in names]
         return files + [f"results/{lang}/booqa_hyponly/{s}.tsv" for lang in config["booqa"]["languages"] for s in SPLITS]
     if name == "levyholt":
@@ -398,6 +421,11 @@ def is_symmetric(wildcards):
     return wildcards.get("variant") == "sns_sym"
 
 
+def subset_language(wildcards):
+    """Language of a model's prompts: Chinese LevyHolt subsets carry the zh_ prefix (Table 3's BoOQA model: its lang)."""
+    return "zh" if wildcards.get("subset", "").startswith(CHINESE_PREFIX) else wildcards.get("lang", "en")
+
+
 def trial_settings(wildcards):
     """TrainingSettings of one trial: training.* with the model's budget and its batch size and accumulation factor
     for its variant (the authors' scripts: large models take smaller batches and scaled accumulation)."""
@@ -412,8 +440,9 @@ def trial_settings(wildcards):
         "max_length": training["max_length"],
         "seed": config["seed"],
         "symmetric": is_symmetric(wildcards),
-        "lang": "zh" if wildcards.get("subset", "").startswith(CHINESE_PREFIX) else wildcards.get("lang", "en"),
+        "lang": subset_language(wildcards),
         "evaluations_per_epoch": budget["evaluations_per_epoch"],
+        "patience": budget["patience"],
         "precision": training["precision"],
     }
 
@@ -437,6 +466,23 @@ def robustness_model(wildcards):
     if wildcards.trained_on == "booqa":
         return f"results/robustness/{wildcards.lang}/{wildcards.lm}/best"
     return f"results/models/{wildcards.lm}/hyponly/{language_subset(wildcards.trained_on, wildcards.lang)}/best"
+
+
+def findings_claims():
+    """Numbers of the paper's claims this config can test (tables.findings.CLAIMS)."""
+    english = booqa_methods("en") if "en" in config["booqa"]["languages"] else []
+    return runnable_claims(english, TABLE3_LANGUAGES)
+
+
+def findings_inputs(wildcards=None):
+    """Score sets and model records of the testable claims, and the English evidence density (thin-evidence reasons)."""
+    used = [s for k in findings_claims() for s in (CLAIMS[k].a, CLAIMS[k].b) if s is not None]
+    scores = {levyholt_score_directory(MAIN_LM, *s.key[:2]) if s.kind == "levyholt" else claim_score_path(s, MAIN_LM) for s in used}
+    records = {f for s in used if s.model for f in model_record_files(MAIN_LM, *s.model)}
+    inputs = {"scores": sorted(scores), "records": sorted(records)}
+    if "en" in config["booqa"]["languages"]:
+        inputs["density"] = "results/en/booqa/evidence_density.csv"
+    return inputs
 
 
 def robustness_score_files():

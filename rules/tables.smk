@@ -3,7 +3,8 @@
 
 rule make_levyholt_table:
     input:
-        all_levyholt_scores,
+        scores=all_levyholt_scores,
+        records=levyholt_model_records,
     output:
         report("results/{table}.csv", caption="../report/levyholt_table.rst", category="LevyHolt", labels={"table": "{table}"}),
     wildcard_constraints:
@@ -47,6 +48,31 @@ rule plot_mesh_figure:
         "../envs/workflow.yaml"
     script:
         "../scripts/plot_mesh_figure.py"
+
+
+rule make_findings:
+    input:
+        unpack(findings_inputs),
+    output:
+        csv=report("results/findings.csv", caption="../report/findings.rst", category="Findings"),
+        markdown="results/findings.md",
+    params:
+        claims=findings_claims(),
+        lm=MAIN_LM,
+        scale=config["scale"],
+        evaluation=table_evaluation(),
+    log:
+        phase_log("tables", "make_findings", "all"),
+    benchmark:
+        phase_benchmark("tables", "make_findings", "all")
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=10,
+    conda:
+        "../envs/workflow.yaml"
+    script:
+        "../scripts/make_findings.py"
 
 
 rule collect_metrics:
@@ -94,6 +120,7 @@ rule make_table4:
     input:
         splits=expand("results/{lang}/booqa/{split}.parquet", lang=config["booqa"]["languages"], split=["dev", "test"]),
         validations=expand("results/{lang}/booqa/validation.json", lang=config["booqa"]["languages"]),
+        densities=expand("results/{lang}/booqa/evidence_density.csv", lang=config["booqa"]["languages"]),
     output:
         report("results/table4.csv", caption="../report/table4.rst", category="BoOQA"),
     params:
@@ -117,6 +144,7 @@ rule make_table4:
 rule make_booqa_table:
     input:
         scores=booqa_table_scores,
+        records=booqa_model_records,
         validations=expand("results/{lang}/booqa/validation.json", lang=config["booqa"]["languages"]),
     output:
         report("results/{booqa_table}.csv", caption="../report/booqa_table.rst", category="BoOQA", labels={"table": "{booqa_table}"}),
@@ -126,6 +154,7 @@ rule make_booqa_table:
         languages=config["booqa"]["languages"],
         runnable={lang: booqa_methods(lang) for lang in ["en", "zh"]},
         models=booqa_models(),
+        model_kinds=lm_encoder_kinds(),
         sns_languages=SNS_LANGUAGES,
         model_languages=config["evaluation"]["model_languages"],
         measures=config["graphs"]["measures"],

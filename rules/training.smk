@@ -79,3 +79,31 @@ rule select_sns_model:
     script:
         "../scripts/select_sns_model.py"
 
+
+
+rule check_sns_model:
+    input:
+        model="results/models/{lm}/{variant}/{subset}/best",
+    output:
+        "results/models/{lm}/{variant}/{subset}/sanity.csv",
+    wildcard_constraints:
+        variant="sns|sns_sym",  # H-only models never see the premise
+    params:
+        max_length=config["training"]["max_length"],
+        symmetric=is_symmetric,
+        lang=subset_language,
+        precision=config["training"]["precision"],
+        torch_threads=config["training"]["threads"],
+    log:
+        phase_log("training", "check_sns_model", "{lm}/{variant}/{subset}"),
+    benchmark:
+        phase_benchmark("training", "check_sns_model", "{lm}/{variant}/{subset}")
+    threads: config["training"]["threads"]
+    resources:
+        mem_mb=2000,
+        runtime=10,
+        gpu=config["training"]["gpus"],
+    conda:
+        "../envs/workflow.yaml"
+    script:
+        "../scripts/check_sns_model.py"

@@ -1,10 +1,11 @@
 """Rule make_booqa_table: Table 5 (BoOQA test), 15 (dev) or 16 (test, LM retrieval variants), ours with intervals beside
 the paper's, notes for methods that cannot run."""
 
-from directional_inference.booqa_methods import BOOQA_TABLES, booqa_score_path, why_not_runnable
+from directional_inference.booqa_methods import BOOQA_TABLES, METHODS, booqa_score_path, why_not_runnable
+from directional_inference.experiments import language_subset, model_directory
 from directional_inference.rulelog import log_to_file
 from directional_inference.tables.booqa import booqa_table_rows
-from directional_inference.tables.common import Evaluation, write_csv
+from directional_inference.tables.common import Evaluation, read_model_record, write_csv
 
 log_to_file(snakemake.log[0])
 params = snakemake.params
@@ -14,8 +15,14 @@ def why_not(method, lang):
     return why_not_runnable(method, lang, params.model_languages, params.measures, params.retrievals, params.sns_languages)
 
 
+def record(method, lang):
+    variant, subset = METHODS[method][1]
+    return read_model_record(model_directory(params.models["sns"][lang], variant, language_subset(subset, lang)))
+
+
 header, rows = booqa_table_rows(
     BOOQA_TABLES[snakemake.wildcards.booqa_table], params.languages, params.runnable, booqa_score_path,
     models=params.models, scale=params.scale, evaluation=Evaluation(**params.evaluation), why_not=why_not,
+    model_kinds=params.model_kinds, record=record,
 )
 write_csv(snakemake.output[0], header, rows)

@@ -1,24 +1,31 @@
 """Rule make_levyholt_table: Table 1, 2 or 6, or the numbers of Figure 1 / 2, beside the paper's, with intervals."""
 
 from directional_inference.experiments import levyholt_score_path as score_path
+from directional_inference.experiments import model_directory
 from directional_inference.rulelog import log_to_file
 from directional_inference.tables import levyholt as tables
-from directional_inference.tables.common import Evaluation, write_csv
+from directional_inference.tables.common import Evaluation, read_model_record, write_csv
 
 log_to_file(snakemake.log[0])
 params = snakemake.params
 models = [tables.ModelInfo(alias, name) for alias, name in params.models]
 table, scale, evaluation, conventions = snakemake.wildcards.table, params.scale, Evaluation(**params.evaluation), params.conventions
+
+
+def record(alias, variant, subset):
+    return read_model_record(model_directory(alias, variant, subset))
+
+
 if table == "table1":
-    header, rows = tables.table1_rows(models, score_path, scale, evaluation, conventions)
+    header, rows = tables.table1_rows(models, score_path, scale, evaluation, conventions, record)
 elif table == "table2":
-    header, rows = tables.table2_rows(models, score_path, scale, evaluation, conventions)
+    header, rows = tables.table2_rows(models, score_path, scale, evaluation, conventions, record)
 elif table == "table6":
-    header, rows = tables.table6_rows(models, score_path, scale, evaluation)
+    header, rows = tables.table6_rows(models, score_path, scale, evaluation, record)
 else:
     variant = "sns" if table == "figure1" else "hyponly"
     header, rows = [], []
     for model in models:
-        header, model_rows = tables.mesh_rows(model, variant, score_path, scale, evaluation, conventions)
+        header, model_rows = tables.mesh_rows(model, variant, score_path, scale, evaluation, conventions, record)
         rows += model_rows
 write_csv(snakemake.output[0], header, rows)

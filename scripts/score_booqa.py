@@ -9,7 +9,7 @@ from directional_inference.atomic import atomic_file
 from directional_inference.booqa_methods import METHODS
 from directional_inference.evidence import cap_per_entry
 from directional_inference.rulelog import log_to_file
-from directional_inference.sns.training import set_threads
+from directional_inference.compute import set_threads
 
 log_to_file(snakemake.log[0])
 set_threads(snakemake.params.torch_threads)
@@ -32,6 +32,10 @@ elif family == "sns":
 else:
     scores, ratio = booqa_scoring.graph_scores(entries, evidence, pd.read_parquet(snakemake.input.graph), detail, **settings["lookup"])
 logging.info("%s on %s/%s: deduplication ratio %.2f", method, lang, snakemake.wildcards.split, ratio)
-frame = pd.DataFrame({"entry": entries["id"], "label": entries["label"].astype("int8"), "score": scores, "group": entries["bundle_id"]})
+covered = booqa_scoring.covered_entries(entries, evidence, scores, family)
+logging.info("%s on %s/%s: %d of %d entries scored from evidence (coverage %.3f)", method, lang, snakemake.wildcards.split, covered.sum(),
+             len(entries), covered.mean() if len(entries) else float("nan"))
+frame = pd.DataFrame({"entry": entries["id"], "label": entries["label"].astype("int8"), "score": scores, "group": entries["bundle_id"],
+                      "covered": covered})
 with atomic_file(snakemake.output[0]) as tmp:
     frame.to_parquet(tmp, index=False)

@@ -4,7 +4,7 @@ from directional_inference.levyholt import read_subset_tsv
 from directional_inference.rulelog import log_to_file
 from directional_inference.scores import write_scores
 from directional_inference.sns.model import PromptScorer
-from directional_inference.sns.training import set_threads
+from directional_inference.compute import set_threads
 
 log_to_file(snakemake.log[0])
 params = snakemake.params

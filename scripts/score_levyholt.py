@@ -6,7 +6,7 @@ import logging
 from directional_inference.rulelog import log_to_file
 from directional_inference.scores import score_test_sets
 from directional_inference.sns.model import PromptScorer
-from directional_inference.sns.training import set_threads
+from directional_inference.compute import set_threads
 
 log_to_file(snakemake.log[0])
 params = snakemake.params

@@ -4,7 +4,8 @@ from directional_inference.levyholt import read_subset_tsv, stratified_sample
 from directional_inference.scores import write_scores
 from directional_inference.rulelog import log_to_file
 from directional_inference.sns.search import read_trials, write_evaluations
-from directional_inference.sns.training import TrainingSettings, set_threads, train_prompt_model
+from directional_inference.compute import set_threads
+from directional_inference.sns.training import TrainingSettings, train_prompt_model
 
 log_to_file(snakemake.log[0])
 params, wildcards, output = snakemake.params, snakemake.wildcards, snakemake.output

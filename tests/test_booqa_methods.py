@@ -35,3 +35,54 @@ def test_auc_norm_uses_the_positive_rate_of_the_scored_split(tmp_path):
     assert table["lm_tfidf"]["en_auc_norm"] == "" and "en: not run (why lm_tfidf en)" in table["lm_tfidf"]["note"]
     assert "zh: language not built" in table["lm_rel"]["note"] and table["lm_rel"]["model"] == "m"
     assert table["lm_rel_roberta"]["en_auc_norm_paper"] == 4.8 and table["lm_rel_roberta"]["note"].startswith("not run")
+
+
+def write_selection(directory, *, best_is_last, stop_reason="patience: no better dev AUC in 3 evaluations"):
+    """A selection.csv of two trials as select_best_trial writes it, trial 1 selected."""
+    from directional_inference.sns.search import SELECTION_COLUMNS
+
+    directory.mkdir(parents=True, exist_ok=True)
+    rows = []
+    for trial, selected in ((0, 0), (1, 1)):
+        values = dict(trial=trial, learning_rate=5.2e-5, weight_decay=0.01, grad_accumulation=1, best_epoch=1, best_batch=274, best_step=823,
+                      evaluations=8, dev_auc_selection=0.6, dev_auc50=0.7, dev_auc_norm=0.65, dev_best_f1=0.7, train_pairs=4388, dev_pairs=1098,
+                      precision="bf16", stopped_epoch=2, stopped_batch=137, stopped_step=960, stop_reason=stop_reason,
+                      best_is_last=int(best_is_last), selected=selected)
+        rows.append(values)
+    pd.DataFrame(rows, columns=list(SELECTION_COLUMNS)).to_csv(directory / "selection.csv", index=False)
+
+
+def test_a_model_record_says_how_the_selected_model_was_trained_and_whether_it_is_sane(tmp_path):
+    from directional_inference.sns.sanity import format_rows, judge, sanity_cases
+    from directional_inference.tables.common import read_model_record
+
+    write_selection(tmp_path / "m", best_is_last=False)
+    record = read_model_record(tmp_path / "m")  # no sanity.csv: an H-only model
+    assert record.precision == "bf16" and record.sanity == "not applicable (hypothesis-only)" and not record.undertrained
+    assert record.training == ("4388 train / 1098 dev pairs; best dev point epoch 1 batch 274, stopped epoch 2 batch 137 "
+                               "(patience: no better dev AUC in 3 evaluations)")
+    cases = sanity_cases("en")
+    (tmp_path / "m" / "sanity.csv").write_text(format_rows(judge(cases, [0.5] * len(cases))))
+    write_selection(tmp_path / "m", best_is_last=True, stop_reason="maximum of 3 epochs")
+    record = read_model_record(tmp_path / "m")
+    assert record.undertrained and record.training.endswith("(maximum of 3 epochs); POSSIBLY UNDERTRAINED (best point = last evaluation)")
+    assert not record.sane and record.sanity.endswith("FAILED (non_entailment below threshold)")
+
+
+def test_lm_rows_say_what_their_encoder_is_and_sns_rows_carry_their_records(tmp_path):
+    from directional_inference.models import MINILM, model_kind
+    from directional_inference.tables.common import ModelRecord
+
+    labels = np.array([1, 0, 1, 0], dtype="int8")
+    path = tmp_path / "s.parquet"
+    pd.DataFrame({"entry": ["a", "b", "c", "d"], "label": labels, "score": [0.9, 0.8, 0.7, 0.6], "group": ["x", "x", "y", "y"]}).to_parquet(path)
+    record = ModelRecord("fp32", "4388 train / 1098 dev pairs", "identity 100%: passed")
+    header, rows = booqa_table_rows(BOOQA_TABLES["table16"], ["en"], {"en": ["lm_rel", "sns_full"], "zh": []}, lambda lang, split, method: path,
+                                    models={"lm": {"en": "minilm"}, "sns": {"en": "minilm"}}, scale="default", evaluation=Evaluation(0.5, 50, 1),
+                                    why_not=lambda method, lang: "no", model_kinds={"minilm": model_kind(MINILM)},
+                                    record=lambda method, lang: record)
+    table = {row[0]: dict(zip(header, row)) for row in rows}
+    assert "sentence encoder trained on" in table["lm_rel"]["model"] and "SNLI, MultiNLI" in table["lm_rel"]["model"]
+    assert "not the paper's unsupervised" in table["lm_rel"]["model"] and table["lm_rel"]["training"] == ""
+    assert (table["sns_full"]["model"], table["sns_full"]["precision"], table["sns_full"]["training"], table["sns_full"]["sanity"]) == (
+        "minilm", "fp32", "4388 train / 1098 dev pairs", "identity 100%: passed")

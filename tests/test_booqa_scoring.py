@@ -199,3 +199,13 @@ def test_reversed_evidence_in_an_induced_same_type_graph():
     aligned_evidence = reversed_evidence.assign(subj="y", obj="x", aligned=True)
     assert graph_scores(entries, reversed_evidence, graph, "binc")[0][0] == pytest.approx(math.sqrt(lin * i_p / s_p))
     assert graph_scores(entries, aligned_evidence, graph, "binc")[0][0] == 0.0  # "y beat x" does not support "y lose to x"
+
+
+def test_coverage_counts_entries_scored_from_evidence_not_by_default():
+    from directional_inference.booqa_scoring import covered_entries
+
+    # e1 has two pieces of evidence, e2 one, e3 none (ENTRIES / EVIDENCE above)
+    scores = np.array([0.7, 0.0, 0.0])
+    assert list(covered_entries(ENTRIES, EVIDENCE, scores, "lm")) == [True, True, False]
+    # a graph scores an entry only where its evidence found an edge of positive weight
+    assert list(covered_entries(ENTRIES, EVIDENCE, scores, "graph")) == [True, False, False]

@@ -181,7 +181,7 @@ def test_relation_problems_are_one_message_each():
     config["booqa"]["frequency_buckets"] = [60, 300, 100, 500]
     config["booqa"]["languages"] = []
     config["corpus"]["zh"]["years"] = [2016, 2014]
-    config["training"]["budgets"] = [{"models": ["sns/*"], "max_train": 121}, {"models": ["*"], "max_dev": 60}]
+    config["training"]["budgets"] = [{"models": ["*"], "max_train": 121}, {"models": ["sns/*"], "max_dev": 60}]
     assert config_problems(config) == [
         "config key evaluation.lm_encoder names model alias 'nosuchmodel', not defined under 'models' (known aliases: minilm, tiny)",
         "config key training.learning_rate_range is reversed: [0.001, 1e-05] (write [low, high], e.g. [1e-05, 0.001])",
@@ -243,22 +243,44 @@ def test_default_profile_is_loaded_and_every_profile_reruns_incomplete_jobs(work
 
 
 def test_training_budgets_of_each_scale():
-    """The default scale spends epochs and data on the headline models (Tables 1, 2, 5 and Figure 2's H-only
-    Directional) and less on the rest; smoke and paper scale train every model alike. Expected values are read off
-    config.yaml's budget list by hand (first matching entry wins)."""
+    """The default scale trains every model of Tables 1, 2 and 5 alike on its whole subset, with early stopping, and
+    cuts only the mesh (X-Unrelated edges, SherLIiC, the H-only models other than Directional); smoke and paper scale
+    train every model alike. Expected values are read off config.yaml's budget list by hand (first matching entry wins)."""
     from directional_inference.experiments import training_budget
 
     def budget(config, model):
         variant, subset = model.split("/")
         resolved = training_budget(config["training"], config["levyholt"], variant, subset)
-        return resolved["trials"], resolved["epochs"], resolved["max_train"], resolved["max_dev"]
+        return resolved["trials"], resolved["epochs"], resolved["patience"], resolved["max_train"], resolved["max_dev"]
 
     default = load_config()
-    assert budget(default, "sns/directional") == budget(default, "hyponly/directional") == (1, 4, 600, 200)
-    assert budget(default, "sns/full") == budget(default, "sns/symmetric") == (1, 3, 600, 200)
-    assert budget(default, "sns/para_dirtrue") == budget(default, "sns_sym/para_dirfalse") == (1, 3, 600, 200)
-    assert budget(default, "sns_sym/full") == budget(default, "sns/dirtrue_unrel") == budget(default, "hyponly/booqa") == (1, 2, 600, 200)
+    for model in ("sns/directional", "sns/symmetric", "sns/full", "sns_sym/full", "sns/para_dirtrue", "sns_sym/para_dirtrue",
+                  "sns/para_dirfalse", "sns_sym/para_dirfalse", "hyponly/directional", "hyponly/booqa"):
+        assert budget(default, model) == (1, 3, 3, None, None), model
+    for model in ("sns/dirtrue_unrel", "sns/dirfalse_unrel", "sns/sherliic", "hyponly/full", "hyponly/symmetric", "hyponly/para_dirtrue",
+                  "hyponly/dirfalse_unrel"):
+        assert budget(default, model) == (1, 2, 3, 600, 200), model
     smoke, paper = load_config("smoke.yaml"), load_config("paper.yaml")
     for model in ("sns/directional", "sns_sym/full", "hyponly/booqa"):
-        assert budget(smoke, model) == (1, 1, 120, 60)
-        assert budget(paper, model) == (100, 5, None, None)
+        assert budget(smoke, model) == (1, 1, 3, 120, 60)  # patience from config.yaml; one evaluation an epoch never exhausts it
+        assert budget(paper, model) == (100, 5, None, None, None)
+
+
+def test_models_a_table_compares_must_get_the_same_budget():
+    from directional_inference.config_checks import config_problems
+
+    config = load_config()
+    validate(config, str(SCHEMA))
+    config["training"]["budgets"] = [{"models": ["sns/full"], "epochs": 5}]
+    assert config_problems(config) == [
+        "config key training.budgets: Table 1 compares models trained with different budgets (sns/directional: epochs 3; "
+        "sns/symmetric: epochs 3; sns/full: epochs 5): give them one training.budgets entry so that no comparison is decided by compute",
+        "config key training.budgets: Table 5 compares models trained with different budgets (sns/full: epochs 5; sns_sym/full: epochs 3; "
+        "sns/symmetric: epochs 3; sns/directional: epochs 3): give them one training.budgets entry so that no comparison is decided by compute",
+    ]
+    config["training"]["budgets"] = [{"models": ["sns_sym/para_dirtrue"], "max_train": 100, "patience": 1}]
+    assert config_problems(config) == [
+        "config key training.budgets: Table 2 (para_dirtrue) compares models trained with different budgets (sns/para_dirtrue: patience 3, "
+        "max_train None; sns_sym/para_dirtrue: patience 1, max_train 100): give them one training.budgets entry so that no comparison "
+        "is decided by compute",
+    ]

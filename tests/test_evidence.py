@@ -1,11 +1,14 @@
-"""Evidence retrieval: same window and argument pair, own sentence and same predicate excluded, seeded cap."""
+"""Evidence retrieval: same window and argument pair, own sentence and same predicate (up to voice) excluded, seeded cap."""
 
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
 
+from directional_inference.booqa.negatives import RelationKeys
 from directional_inference.evidence import max_over_evidence, retrieve_evidence
+
+KEYS = RelationKeys("en")  # no WordNet: English predicates compare as strings
 
 
 def _relations():
@@ -30,7 +33,7 @@ def _entries():
 
 
 def test_exclusions_and_argument_order():
-    evidence = retrieve_evidence(_entries(), _relations(), cap=10, seed=1)
+    evidence = retrieve_evidence(_entries(), _relations(), cap=10, seed=1, relation_keys=KEYS)
     e1 = evidence[evidence["entry"] == "e1"]
     assert sorted(e1["pred"]) == ["buy", "join"]
     assert dict(zip(e1["pred"], e1["aligned"])) == {"buy": True, "join": False}
@@ -40,17 +43,82 @@ def test_exclusions_and_argument_order():
     assert "e2" not in set(evidence["entry"])
 
 
+class _Participles:
+    """WordNet's ``morphy`` for the participles below (the real WordNet maps them alike, see test_booqa)."""
+
+    def morphy(self, word, pos):
+        return {"acquired": "acquire", "bought": "buy", "sold": "sell"}.get(word)
+
+
+def _frame(rows, columns):
+    return pd.DataFrame([dict(zip(columns, row)) for row in rows])
+
+
+def _found(evidence, entry):
+    rows = evidence[evidence["entry"] == entry]
+    return sorted(zip(rows["sentence"], rows["pred"], rows["aligned"]))
+
+
+def test_the_entry_predicate_in_the_other_voice_is_no_evidence():
+    relations = _frame([
+        ("w3", "google", "acquire", "youtube", "g1", 0),  # the own sentence of entry g
+        ("w3", "youtube", "be acquired by", "google", "g2", 0),  # g's relation in the passive; the own sentence of gp
+        ("w3", "google", "be acquired by", "youtube", "g3", 0),  # passive of "youtube acquire google"
+        ("w3", "youtube", "acquire", "google", "g4", 0),  # g's predicate string, arguments swapped
+        ("w3", "youtube", "not be acquired by", "google", "g5", 0),  # "google not acquire youtube"
+        ("w3", "youtube", "be bought by", "google", "g6", 0),  # "google buy youtube": another predicate
+        ("w3", "youtube", "be sold to", "google", "g7", 0),  # no agent: not the passive of an active predicate
+    ], ["window", "subj", "pred", "obj", "article_id", "sentence_id"]).assign(sentence=lambda f: f["article_id"] + "/0")
+    entries = _frame([
+        ("g", "w3", "google", "acquire", "youtube", "g1", 0),
+        ("gp", "w3", "youtube", "be acquired by", "google", "g2", 0),
+        ("gn", "w3", "google", "not acquire", "youtube", "g9", 0),
+    ], ["id", "window", "subj", "pred", "obj", "article_id", "sentence_id"])
+    evidence = retrieve_evidence(entries, relations, cap=10, seed=1, relation_keys=RelationKeys("en", _Participles()))
+    # g: g2-g4 are "acquire" up to voice (g1 is its own sentence); negation, other verbs and "be sold to" remain
+    assert _found(evidence, "g") == [("g5/0", "not be acquired by", False), ("g6/0", "be bought by", False),
+                                     ("g7/0", "be sold to", False)]
+    # a passive entry: its active forms in either order are its predicate too; the rest is in its argument order
+    assert _found(evidence, "gp") == [("g5/0", "not be acquired by", True), ("g6/0", "be bought by", True),
+                                      ("g7/0", "be sold to", True)]
+    # a negated entry: only the negated predicate, in either voice, is its own; the affirmative is evidence
+    assert _found(evidence, "gn") == [("g1/0", "acquire", True), ("g2/0", "be acquired by", False), ("g3/0", "be acquired by", True),
+                                      ("g4/0", "acquire", False), ("g6/0", "be bought by", False), ("g7/0", "be sold to", False)]
+    # without WordNet the passive participle is not mapped: the strings compare as they are
+    by_string = retrieve_evidence(entries, relations, cap=10, seed=1, relation_keys=KEYS)
+    assert [pred for _, pred, _ in _found(by_string, "g")] == ["be acquired by", "be acquired by", "not be acquired by", "be bought by",
+                                                               "be sold to"]
+
+
+def test_chinese_bei_passive_of_the_entry_predicate_is_no_evidence():
+    relations = _frame([
+        ("w4", "阿里巴巴", "收购", "网易", "z1", 0),  # the own sentence of entry z
+        ("w4", "网易", "被收购", "阿里巴巴", "z2", 0),
+        ("w4", "阿里巴巴", "收购", "网易", "z3", 0),
+        ("w4", "阿里巴巴", "不收购", "网易", "z4", 0),
+        ("w4", "阿里巴巴", "控股", "网易", "z5", 0),
+        ("w4", "网易", "不被收购", "阿里巴巴", "z6", 0),
+    ], ["window", "subj", "pred", "obj", "article_id", "sentence_id"]).assign(sentence=lambda f: f["article_id"] + "/0")
+    entries = _frame([
+        ("z", "w4", "阿里巴巴", "收购", "网易", "z1", 0),
+        ("zn", "w4", "阿里巴巴", "不收购", "网易", "z9", 0),
+    ], ["id", "window", "subj", "pred", "obj", "article_id", "sentence_id"])
+    evidence = retrieve_evidence(entries, relations, cap=10, seed=1, relation_keys=RelationKeys("zh"))
+    assert _found(evidence, "z") == [("z4/0", "不收购", True), ("z5/0", "控股", True), ("z6/0", "不被收购", False)]
+    assert _found(evidence, "zn") == [("z1/0", "收购", True), ("z2/0", "被收购", False), ("z3/0", "收购", True), ("z5/0", "控股", True)]
+
+
 def test_cap_is_seeded_and_deterministic():
     many = pd.concat([_relations()] + [pd.DataFrame([{"window": "w1", "subj": "apple", "pred": f"p{k}", "obj": "beats", "article_id": f"b{k}",
                                                       "sentence_id": 0, "sentence": f"b{k}"}]) for k in range(30)], ignore_index=True)
-    first = retrieve_evidence(_entries(), many, cap=5, seed=7)
+    first = retrieve_evidence(_entries(), many, cap=5, seed=7, relation_keys=KEYS)
     assert first.groupby("entry").size().max() == 5
-    assert first.equals(retrieve_evidence(_entries(), many, cap=5, seed=7))
-    assert not first.equals(retrieve_evidence(_entries(), many, cap=5, seed=8))
+    assert first.equals(retrieve_evidence(_entries(), many, cap=5, seed=7, relation_keys=KEYS))
+    assert not first.equals(retrieve_evidence(_entries(), many, cap=5, seed=8, relation_keys=KEYS))
 
 
 def test_max_over_evidence_with_floor_for_no_evidence():
-    evidence = retrieve_evidence(_entries(), _relations(), cap=10, seed=1)
+    evidence = retrieve_evidence(_entries(), _relations(), cap=10, seed=1, relation_keys=KEYS)
     scores = np.arange(len(evidence), dtype=float)
     best = max_over_evidence(_entries(), evidence, scores, floor=-1.0)
     expected_e1 = scores[(evidence["entry"] == "e1").to_numpy()].max()
@@ -101,7 +169,7 @@ def test_retrieval_logs_its_progress(caplog):
     from directional_inference.evidence import tfidf_evidence
 
     caplog.set_level("INFO")
-    retrieve_evidence(_entries(), _relations(), cap=10, seed=1)
+    retrieve_evidence(_entries(), _relations(), cap=10, seed=1, relation_keys=KEYS)
     # e1 and e1-n0 share apple/beats with 4 relations of w1 each (8 rows); e2 matches nothing
     assert "8 relations of 3 entries' windows share an entry's argument pair" in caplog.text
     entries = pd.DataFrame([{"id": "e1", "window": "w1", "proposition": "apple buy beats"}])

@@ -84,7 +84,9 @@ def test_table17_rows_put_the_paper_beside_and_note_what_cannot_run():
     header, rows = table17_rows(_parsed(), GRAPH, ["binc", "weeds"], nlp=None, lookup={"fuzzy": "any_type_pair"}, graph_name="g", scale="smoke",
                                 evaluation=Evaluation(0.5, 100, 1))
     by_key = {row[0]: dict(zip(header, row)) for row in rows}
-    assert by_key["binc"]["auc50_paper"] == 54.7 and by_key["binc"]["coverage"] == "0.6667" and by_key["binc"]["note"] == ""
+    assert by_key["binc"]["auc50_paper"] == 54.7 and by_key["binc"]["coverage"] == "0.6667"
+    # entries 0 and 1 have both predicates as nodes and an edge between them; entry 2's hypothesis is unreadable
+    assert by_key["binc"]["note"] == "the local graph has both predicates of an entry as nodes for 2 of the 3 entries and an edge between them (any typing) for 2"
     assert float(by_key["binc"]["auc50_low"]) <= float(by_key["binc"]["auc50"]) <= float(by_key["binc"]["auc50_high"])
     assert by_key["lin"]["auc50"] == "" and "graphs.measures" in by_key["lin"]["note"]
     assert by_key["egt2"]["auc50_paper"] == 63.3 and "not reachable offline" in by_key["egt2"]["note"]
@@ -98,4 +100,18 @@ def test_a_graph_that_scores_no_entry_gives_no_number():
                                 scale="smoke", evaluation=Evaluation(0.5, 100, 1))
     binc = dict(zip(header, rows[0]))
     assert binc["graph"] == "binc" and (binc["auc50"], binc["auc50_low"], binc["auc50_high"]) == ("", "", "")
-    assert binc["coverage"] == "0.0000" and "scores no entry" in binc["note"] and "any_type_pair" in binc["note"]
+    assert binc["coverage"] == "0.0000" and binc["note"].startswith("no number: the method scores no entry")
+    assert "nodes for 2 of the 3 entries and an edge between them (any typing) for 2; the typed lookup scores fewer" in binc["note"]
+    assert "any_type_pair" in binc["note"]
+
+
+def test_a_graph_that_reaches_few_entries_says_the_corpus_is_too_small():
+    """One edge among 3 entries is above a tenth; among 11 (the same 3 and 8 unreadable ones) it is not."""
+    from directional_inference.levyholt_graphs import graph_reach, reach_note
+
+    graph = GRAPH.iloc[[0]]  # soar with -> have only: entry 1
+    assert graph_reach(_parsed(), graph) == {"entries": 3, "nodes": 2, "edges": 1}
+    many = pd.concat([_parsed()] + [_parsed().iloc[[2]]] * 8, ignore_index=True)
+    reach = graph_reach(many, graph)
+    assert reach == {"entries": 11, "nodes": 2, "edges": 1}
+    assert reach_note(reach, 1 / 11).endswith("for 1: the corpus is too small for this test, whatever the typing")

@@ -5,7 +5,19 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from directional_inference.metrics import auc_above, auc_norm, best_f1, evaluate_scores, precision_recall_curve
+from directional_inference.metrics import (
+    auc_above,
+    auc_norm,
+    best_f1,
+    bootstrap_intervals,
+    chance_range,
+    evaluate_scores,
+    largest_tie_share,
+    precision_recall_curve,
+    tie_aware_auc50,
+    tie_aware_auc_norm,
+    within_group_share,
+)
 
 
 def test_curve_points_cut_at_full_recall_with_anchor():
@@ -114,3 +126,95 @@ def test_paired_bootstrap_of_a_difference():
     low, high = bootstrap_difference(noise, better, labels, seed=1, resamples=200)
     point = auc_norm(precision_recall_curve(better, labels)) - auc_norm(precision_recall_curve(noise, labels))
     assert 0 < low < point < high
+
+
+# --- tie-aware values, chance and signal ----------------------------------------------------------------------------
+
+def _every_order(scores, labels, metric):
+    """The mean of ``metric`` over every order of the tied entries (brute force: each permutation that keeps the order
+    of distinct scores, scored as a ranking without ties)."""
+    import itertools
+
+    scores, labels = np.asarray(scores, dtype=float), np.asarray(labels, dtype=bool)
+    values = []
+    for permutation in itertools.permutations(range(len(scores))):
+        ordered = scores[list(permutation)]
+        if np.all(np.diff(ordered) <= 0):
+            ranks = np.empty(len(scores))
+            ranks[list(permutation)] = np.arange(len(scores), 0, -1)
+            values.append(metric(ranks, labels))
+    return float(np.mean(values))
+
+
+TIED_CASES = [
+    ([0.9, 0.5, 0.5, 0.5, 0.1, 0.1], [1, 0, 1, 0, 1, 0]),
+    ([0.0, 0.0, 0.0, 0.0, 0.0], [1, 0, 0, 1, 0]),  # a constant scorer
+    ([0.3, 0.3, 0.2, 0.2, 0.2, 0.9, 0.0], [0, 1, 1, 0, 1, 0, 1]),
+]
+
+
+def test_tie_aware_auc_norm_by_hand():
+    """Four tied entries, one positive: xi = 1/4, g(p) = max(p - 1/4, 0), and a positive at position k adds
+    (g(precision at k - 1) + g(precision at k)) / 2 / (P (1 - xi)), the anchor's precision 1 before position 1.
+    The positive is at each position with probability 1/4: k = 1 adds (3/4 + 3/4) / 2 = 3/4, k = 2 (0 + 1/4) / 2 = 1/8,
+    k = 3 (0 + 1/12) / 2 = 1/24, k = 4 (0 + 0) / 2 = 0; the mean 11/48 over 3/4 is 11/36. The reference joins the anchor
+    (0, 1) to (1, 1/4) by a straight line: (3/4 + 0) / 2 / (3/4) = 1/2."""
+    scores, labels = [0.5] * 4, [1, 0, 0, 0]
+    assert tie_aware_auc_norm(scores, labels) == pytest.approx(11 / 36)
+    assert auc_norm(precision_recall_curve(scores, labels)) == pytest.approx(0.5)
+
+
+@pytest.mark.parametrize(("scores", "labels"), TIED_CASES)
+def test_tie_aware_values_equal_brute_force_over_every_order(scores, labels):
+    expected_norm = _every_order(scores, labels, lambda s, y: auc_norm(precision_recall_curve(s, y)))
+    assert tie_aware_auc_norm(scores, labels) == pytest.approx(expected_norm, abs=1e-12)
+    expected_50 = _every_order(scores, labels, lambda s, y: auc_above(precision_recall_curve(s, y), 0.5))
+    assert tie_aware_auc50(scores, labels, 0.5, seed=3) == pytest.approx(expected_50, abs=0.001)  # seeded average: within 0.1 points
+
+
+def test_a_scorer_without_ties_gives_the_reference_values():
+    rng = np.random.default_rng(0)
+    scores, labels = rng.random(300), rng.random(300) < 0.3
+    curve = precision_recall_curve(scores, labels)
+    assert tie_aware_auc_norm(scores, labels) == auc_norm(curve) and tie_aware_auc50(scores, labels, 0.5) == auc_above(curve, 0.5)
+
+
+def test_a_constant_scorer_is_worth_chance_tie_aware_but_not_by_the_reference():
+    """Every order of a constant scorer is a random ranking: its tie-aware AUCnorm is the mean of random scorers, while
+    the reference joins (0, 1) to the full-recall point and credits it 0.5."""
+    labels = np.r_[np.ones(30), np.zeros(70)].astype(bool)
+    scores = np.zeros(100)
+    assert auc_norm(precision_recall_curve(scores, labels)) == pytest.approx(0.5)
+    chance = chance_range(labels, draws=2000, seed=1)
+    assert tie_aware_auc_norm(scores, labels) == pytest.approx(chance["mean"], abs=0.01)
+    assert chance["low"] < chance["mean"] < chance["high"] < 0.2
+
+
+def test_largest_tie_share_and_within_group_share_by_hand():
+    assert largest_tie_share([0, 0, 0, 1, 2]) == pytest.approx(0.6) and largest_tie_share([3, 1, 2]) == pytest.approx(1 / 3)
+    # bundle 1: the positive 1.0 beats both negatives; bundle 2: a tie (half); bundle 3 has no negative
+    scores, labels, groups = [1.0, 0.0, 0.2, 0.5, 0.5, 0.9], [1, 0, 0, 1, 0, 1], [1, 1, 1, 2, 2, 3]
+    assert within_group_share(scores, labels, groups) == pytest.approx((1 + 1 + 0.5) / 3)
+
+
+def test_tie_aware_intervals_hold_the_tie_aware_value():
+    rng = np.random.default_rng(2)
+    labels = rng.random(400) < 0.4
+    scores = np.where(rng.random(400) < 0.6, 0.0, rng.random(400) + labels)  # 60% tied at 0, the rest informative
+    intervals = bootstrap_intervals(scores, labels, resamples=300, seed=1, tie_aware=True)
+    low, high = intervals["auc_norm_tie_aware"]
+    assert low < tie_aware_auc_norm(scores, labels) < high
+    assert intervals["auc_norm"] != intervals["auc_norm_tie_aware"]  # the reference joins the tie block by a straight line
+
+
+def test_the_seeded_average_over_random_orders_is_within_a_tenth_of_a_point(monkeypatch):
+    """A case with 3,432 arrangements is averaged exactly; with the limit below that, random orders must come within
+    0.1 points of it."""
+    from directional_inference import metrics
+
+    rng = np.random.default_rng(5)
+    labels = np.r_[np.ones(7), np.zeros(7), rng.random(40) < 0.5].astype(bool)
+    scores = np.r_[np.zeros(14), rng.random(40) + labels[14:]]  # a block of 14 with 7 positives: C(14, 7) = 3,432 orders
+    exact = tie_aware_auc50(scores, labels, 0.5)
+    monkeypatch.setattr(metrics, "TIE_AWARE_MAX_ORDERS", 3000)
+    assert tie_aware_auc50(scores, labels, 0.5, seed=9) == pytest.approx(exact, abs=0.001)

@@ -15,7 +15,7 @@ def test_stages_follow_the_phase_list():
     stages = yaml.safe_load(render(REPO))["stages"]
     assert list(stages) == [p.name for p in PHASES]
     training = stages["training"]
-    assert training["cmd"].endswith("--allowed-rules draw_hyperparameters train_sns_trial select_sns_model training_phase -- training_phase")
+    assert training["cmd"].endswith("--allowed-rules draw_hyperparameters train_sns_trial select_sns_model check_sns_model training_phase -- training_phase")
     assert training["deps"][:2] == ["resources", "results/levyholt"]
     assert "scripts/train_sns_trial.py" in training["deps"] and "src/directional_inference/sns/training.py" in training["deps"]
     assert training["params"] == [{"config/config.yaml": ["seed", "training"]}]

@@ -184,6 +184,7 @@ def test_selection_takes_the_best_dev_auc_and_records_every_trial(tmp_path):
         write_evaluations(tmp_path / f"eval{k}.csv", points, points[1])
         (tmp_path / f"w{k}").mkdir()
         (tmp_path / f"w{k}" / "config.json").write_text(f'{{"trial": {k}}}')
+        write_record(tmp_path / f"w{k}", points, best_is_last=True)
         files.append(str(tmp_path / f"dev{k}.parquet"))
         evaluations.append(str(tmp_path / f"eval{k}.csv"))
         weights.append(str(tmp_path / f"w{k}"))
@@ -192,6 +193,61 @@ def test_selection_takes_the_best_dev_auc_and_records_every_trial(tmp_path):
     table = pd.read_csv(tmp_path / "selection.csv")
     assert list(table["selected"]) == [0, 1, 0] and table.loc[1, "dev_auc_selection"] == pytest.approx(1.0)
     assert list(table["best_step"]) == [10, 11, 12] and list(table["evaluations"]) == [2, 2, 2] and list(table["best_epoch"]) == [1, 1, 1]
+    # the training record of each trial: data sizes, number format, where and why it stopped
+    assert list(table["train_pairs"]) == [24] * 3 and list(table["precision"]) == ["bf16"] * 3
+    assert list(table["stopped_epoch"]) == [1] * 3 and list(table["stop_reason"]) == ["maximum of 2 epochs"] * 3
+    assert list(table["best_is_last"]) == [1, 1, 1]
+
+
+def write_record(directory, points, *, best_is_last):
+    """A trial's training.json as train_prompt_model writes it (the fields the selection reads)."""
+    record = {"best": points[-1] if best_is_last else points[0], "stopped": points[-1], "stop_reason": "maximum of 2 epochs",
+              "best_is_last": best_is_last, "train_pairs": 24, "dev_pairs": 8, "precision": "bf16"}
+    (directory / "training.json").write_text(json.dumps(record))
+
+
+def test_training_stops_when_dev_stops_improving(tiny_model, tmp_path):
+    """Learning rate 0: the weights never change, so dev AUC never beats the first evaluation; with patience 2 and two
+    evaluations an epoch (6 batches), training stops after the evaluations at (0, 3), (0, 6) and (1, 3)."""
+    result = train_prompt_model(tiny_model, ENTRIES, ENTRIES[:8], Hyperparameters(0, 0.0, 0.0, 1),
+                                settings(epochs=8, evaluations_per_epoch=2, patience=2), tmp_path / "out", tmp_path / "ckpt")
+    assert [(p["epoch"], p["batch"]) for p in result.evaluations] == [(0, 3), (0, 6), (1, 3)]
+    assert result.best == result.evaluations[0] and not result.best_is_last
+    record = json.loads((tmp_path / "out" / "training.json").read_text())
+    assert record["stop_reason"] == "patience: no better dev AUC in 2 evaluations"
+    assert (record["stopped"]["epoch"], record["stopped"]["batch"]) == (1, 3) and record["evaluations"] == 3
+    assert (record["train_pairs"], record["dev_pairs"]) == (24, 8) and record["settings"]["patience"] == 2
+
+
+def test_a_run_without_patience_runs_every_epoch_and_says_whether_its_best_point_was_its_last(tiny_model, tmp_path, caplog):
+    result = train_prompt_model(tiny_model, ENTRIES, ENTRIES[:8], Hyperparameters(0, 3e-3, 0.0, 1), settings(epochs=3),
+                                tmp_path / "out", tmp_path / "ckpt")
+    record = result.record
+    assert len(result.evaluations) == 3 and record["stop_reason"] == "maximum of 3 epochs"
+    assert record["best_is_last"] == (result.best == result.evaluations[-1])
+    assert ("POSSIBLY UNDERTRAINED" in caplog.text) == record["best_is_last"]
+
+
+def test_a_killed_run_with_patience_resumes_to_the_same_stop(tiny_model, tmp_path, monkeypatch):
+    run_settings = settings(epochs=8, seed=9, checkpoint_every=2, evaluations_per_epoch=2, patience=2)
+    hp = Hyperparameters(0, 0.0, 0.0, 1)
+    reference = train_prompt_model(tiny_model, ENTRIES, ENTRIES[:8], hp, run_settings, tmp_path / "ref", tmp_path / "ckpt-ref")
+    original = _kill_at_third_checkpoint(monkeypatch)
+    with pytest.raises(KeyboardInterrupt):
+        train_prompt_model(tiny_model, ENTRIES, ENTRIES[:8], hp, run_settings, tmp_path / "run", tmp_path / "ckpt")
+    monkeypatch.setattr(training, "_save_checkpoint", original)
+    resumed = train_prompt_model(tiny_model, ENTRIES, ENTRIES[:8], hp, run_settings, tmp_path / "run", tmp_path / "ckpt")
+    assert resumed.evaluations == reference.evaluations and resumed.record["stop_reason"] == reference.record["stop_reason"]
+
+
+def test_auto_precision_is_resolved_and_recorded(tiny_model, tmp_path):
+    from directional_inference.compute import resolve_precision
+
+    expected, _ = resolve_precision("auto", "cuda" if torch.cuda.is_available() else "cpu")
+    result = train_prompt_model(tiny_model, ENTRIES, ENTRIES[:8], Hyperparameters(0, 1e-3, 0.0, 1), settings(epochs=1, precision="auto"),
+                                tmp_path / "out", tmp_path / "ckpt")
+    assert result.scorer.precision == expected and result.record["precision"] == expected
+    assert result.record["settings"]["precision"] == expected and result.record["precision_reason"].startswith("auto: ")
 
 
 def test_chinese_prompts_train_a_model_with_a_chinese_tokenizer(tmp_path):
@@ -230,6 +286,8 @@ def test_a_dev_set_without_both_classes_keeps_the_last_point(tiny_model, tmp_pat
     write_evaluations(tmp_path / "eval.csv", result.evaluations, result.best)
     (tmp_path / "w").mkdir()
     (tmp_path / "w" / "config.json").write_text("{}")
+    (tmp_path / "w" / "training.json").write_text(json.dumps(result.record))
+    assert result.record["stop_reason"] == "no dev AUC (one class only); the last point kept"
     chosen = select_best_trial([Hyperparameters(0, 1e-3, 0.0, 1)], [str(tmp_path / "dev.parquet")], [str(tmp_path / "eval.csv")],
                                [str(tmp_path / "w")], 0.51, tmp_path / "selection.csv", tmp_path / "best")
     assert chosen == 0 and pd.read_csv(tmp_path / "selection.csv")["dev_auc_selection"].isna().all()

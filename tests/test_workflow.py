@@ -76,6 +76,9 @@ def test_table1_holds_computed_numbers_beside_the_papers(smoke_run):
     # the directional test set is balanced: its n and positive rate are the subsampled file's
     directional = table[table["test"] == "directional"]
     assert (directional["positive_rate"] == 0.5).all()
+    # each row says how its model was trained (number format, data, stopping point) and how it did on the sanity cases
+    assert table["precision"].isin(["fp32", "bf16"]).all() and table["training"].str.contains(" train / ").all()
+    assert table["sanity"].str.contains("identity").all()
 
 
 def test_table2_and_table6_and_figures(smoke_run):
@@ -97,7 +100,15 @@ def test_hyperparameter_search_is_recorded_and_trial_weights_are_temporary(smoke
     selection = pd.read_csv(run / "selection.csv")
     assert len(selection) == 1 and selection["selected"].sum() == 1
     assert (run / "best" / "config.json").is_file() and (run / "best" / "training.json").is_file()
-    assert {"best_epoch", "best_step", "evaluations"} <= set(selection.columns)
+    assert {"best_epoch", "best_step", "evaluations", "precision", "train_pairs", "stop_reason", "best_is_last"} <= set(selection.columns)
+    assert selection["stop_reason"].item() == "maximum of 1 epochs"  # smoke: one epoch, one evaluation
+    training = json.loads((run / "best" / "training.json").read_text())
+    assert training["precision"] == selection["precision"].item() and training["train_pairs"] == selection["train_pairs"].item()
+    from directional_inference.sns.sanity import sanity_cases
+
+    sanity = pd.read_csv(run / "sanity.csv")
+    assert len(sanity) == len(sanity_cases("en")) and sanity["score"].between(-1, 1).all()
+    assert not (smoke_run / "results" / "models" / "tiny" / "hyponly" / "directional" / "sanity.csv").exists()  # H-only: no premise
     assert not (run / "trial-0" / "model").exists()  # temp(): removed once the selection copied the best
     assert not list((smoke_run / ".checkpoints").rglob("state.pt"))
 
@@ -142,7 +153,23 @@ def test_booqa_dataset_and_table4(smoke_run):
             assert (row["positives"], row["negatives"]) == (int(frame["label"].sum()), int((~frame["label"]).sum()))
             if len(frame):
                 assert frame.groupby("bundle_id")["label"].sum().eq(1).all()  # one positive per bundle
+            # evidence per entry: the counts of the evidence files (booqa_evaluation) beside the paper's 14 per entry
+            evidence = pd.read_parquet(smoke_run / "results" / lang / "evidence" / f"{split}.parquet")
+            counts = frame["id"].map(evidence["entry"].value_counts()).fillna(0)
+            assert row["evidence_per_entry_paper"] == 14
+            if len(frame):
+                assert (row["evidence_median"], row["evidence_mean"]) == (counts.median(), round(counts.mean(), 2))
+                assert (row["evidence_single_share"], row["evidence_none_share"]) == (round((counts == 1).mean(), 4), round((counts == 0).mean(), 4))
+            else:
+                assert row[["evidence_median", "evidence_mean", "evidence_single_share", "evidence_none_share"]].isna().all()
         assert "Construction parameters" in (root / "README.md").read_text()
+        card = (root / "README.md").read_text()
+        assert "## Evidence per entry" in card and "gives about 14 pieces per entry" in card
+        density = pd.read_csv(root / "evidence_density.csv")
+        assert density["split"].tolist() == ["dev", "test"]
+        for split in ("dev", "test"):
+            cells = density[density["split"] == split].iloc[0]
+            assert f"| {split} | {cells['entries']} |" in card
         validation = json.loads((root / "validation.json").read_text())
         sizes = sum(len(pd.read_parquet(root / f"{split}.parquet")) for split in ("dev", "test"))
         assert validation["invariants"] == "all hold" and validation["checked"]["entries"] == sizes
@@ -187,6 +214,8 @@ def test_booqa_tables_have_every_method_with_numbers_or_notes(smoke_run):
         if row.method.startswith(("lm_", "sns_", "sym_")):
             assert "zh: not run" in row.note  # English-only models: no Chinese number, a note instead
     assert table5.loc[table5["method"] == "graph_cnce", "note"].item().startswith("not run: the published graph")
+    assert "tiny randomly initialised" in table5.loc[table5["method"] == "lm_rel", "model"].item()  # the LM row says what its encoder is
+    assert " train / " in table5.loc[table5["method"] == "sns_full", "training"].item()
     table15 = pd.read_csv(smoke_run / "results" / "table15.csv")
     computed = table15[table15["method"].isin(list(METHODS))]
     assert len(computed) == len(METHODS) and computed["en_auc_norm"].notna().all()  # dev has entries: every English method has a number

@@ -19,7 +19,7 @@ METHODS = {
     "graph_cosine": ("graph", "cosine"),
 }
 LABELS = {
-    "lm_rel": "LM unsupervised (rel)", "lm_sent": "LM unsupervised (sent)", "lm_tfidf": "LM unsupervised (tfidf)",
+    "lm_rel": "LM cosine (rel)", "lm_sent": "LM cosine (sent)", "lm_tfidf": "LM cosine (tfidf)",  # the paper: "LM unsupervised"
     "sns_full": "S&S Full", "sym_sns_full": "'S&S Full", "sns_symmetric": "S&S Symmetric", "sns_directional": "S&S Directional",
     "graph_binc": "EG BInc (local, this corpus)", "graph_weeds": "EG Weeds (local)", "graph_lin": "EG Lin (local)",
     "graph_cosine": "EG cosine (local)",

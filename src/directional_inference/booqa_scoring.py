@@ -180,6 +180,14 @@ def prompt_model(entries: pd.DataFrame, evidence: pd.DataFrame, scorer, lang: st
 FUZZY_MODES = ("same_type_pair", "any_type_pair", "none")
 
 
+def covered_entries(entries: pd.DataFrame, evidence: pd.DataFrame, scores: np.ndarray, family: str) -> np.ndarray:
+    """Which entries a method scored, not by default: those with evidence (LM, S&S), those whose evidence found an edge
+    of positive weight (graphs; an entry without one scores the default 0)."""
+    if family == "graph":
+        return np.asarray(scores, dtype=np.float64) > 0
+    return entries["id"].isin(evidence["entry"]).to_numpy()
+
+
 def graph_scores(entries: pd.DataFrame, evidence: pd.DataFrame, graph: pd.DataFrame, measure: str, *,
                  fuzzy: str = "same_type_pair", fuzzy_top: int = 20, fuzzy_min_count: int = 3) -> tuple[np.ndarray, float]:
     """Edge weight evidence predicate -> entry predicate, typed with the entry's types, max over the entry's evidence.

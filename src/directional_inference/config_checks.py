@@ -3,7 +3,7 @@
 The Snakefile (rules/common.smk) stops with one line per problem, before any job is planned: an unknown or
 mistyped key names the key and the keys allowed there (not the whole schema); a model alias must be defined
 under ``models``; ranges must not be reversed; bucket boundaries must increase; lists that drive the workflow
-must not be empty.
+must not be empty; models that a table compares must get the same training budget.
 """
 
 from __future__ import annotations
@@ -60,6 +60,11 @@ def config_problems(config: Mapping) -> list[str]:
             if budget.get(size) is not None and cap is not None and budget[size] > cap:
                 problems.append(f"config key training.budgets[{index}].{size} is {budget[size]}, above levyholt.{size} ({cap}), "
                                 f"which caps the subset files it samples from: raise levyholt.{size} or set it to null")
+    training = _get(config, "training")
+    if isinstance(training, Mapping) and {"trials", "epochs", "evaluations_per_epoch"} <= set(training) and isinstance(_get(config, "levyholt"), Mapping):
+        from .experiments import unequal_budgets
+
+        problems += [f"config key training.budgets: {problem}" for problem in unequal_budgets(config["training"], config["levyholt"])]
     return problems
 
 

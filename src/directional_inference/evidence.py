@@ -2,6 +2,14 @@
 argument pair matches the entry's (either order), except those from the entry's own source sentence and those
 with the entry's predicate; at most ``cap`` per entry, sampled with the seed. Methods score each piece of
 evidence -> hypothesis and take the maximum; an entry without evidence gets the lowest score.
+
+"The entry's predicate" is compared up to voice, with the normalisation that BoOQA's negatives are checked absent
+with (``booqa.negatives.RelationKeys.active``), in either argument order like the predicate string itself: for the
+entry "google acquire youtube", neither "youtube be acquired by google" (the entry's relation) nor "google be
+acquired by youtube" (the passive of "youtube acquire google", always excluded) is evidence; "not be acquired by"
+is the entry's predicate for "not acquire" only. English active predicates are lemmas; "be <participle> by" maps
+to the participle's verb through WordNet, other passives ("be sold to", no agent argument) stay as they are.
+Chinese predicates compare as strings but for a "被" passive, which is its verb ("被收购" is "收购").
 """
 
 from __future__ import annotations
@@ -11,6 +19,7 @@ import logging
 import numpy as np
 import pandas as pd
 
+from .booqa.negatives import RelationKeys
 from .progress import logged
 from .relations import with_pair_keys
 
@@ -27,19 +36,23 @@ def cap_per_entry(frame: pd.DataFrame, column: str, cap: int, seed: int) -> pd.D
     return frame[frame.index.isin(kept.index)]
 
 
-def retrieve_evidence(entries: pd.DataFrame, relations: pd.DataFrame, *, cap: int, seed: int) -> pd.DataFrame:
+def retrieve_evidence(entries: pd.DataFrame, relations: pd.DataFrame, *, cap: int, seed: int,
+                      relation_keys: RelationKeys) -> pd.DataFrame:
     """One row per (entry, evidence relation): ``entry`` (the entry's id), the evidence's pred/subj/obj, whether
-    its arguments are in the entry's order (``aligned``), and its sentence."""
+    its arguments are in the entry's order (``aligned``), and its sentence. A relation whose predicate is the
+    entry's up to voice (``relation_keys.active``, in either argument order) is not evidence."""
     queries = with_pair_keys(entries[["id", "window", "subj", "obj", "pred", "article_id", "sentence_id"]])
     context = with_pair_keys(relations[["window", "subj", "obj", "pred", "article_id", "sentence_id", "sentence"]])
     matched = queries.merge(context, on=["window", "arg_a", "arg_b"], suffixes=("_q", ""))
     log.info("%d relations of %d entries' windows share an entry's argument pair", len(matched), len(entries))
     own_sentence = (matched["article_id"] == matched["article_id_q"]) & (matched["sentence_id"] == matched["sentence_id_q"])
-    matched = matched[~own_sentence & (matched["pred"] != matched["pred_q"])]
+    active = {pred: relation_keys.active(pred) for pred in pd.unique(pd.concat([matched["pred"], matched["pred_q"]]))}
+    own_predicate = matched["pred"].map(active) == matched["pred_q"].map(active)
+    matched = matched[~own_sentence & ~own_predicate]
     matched = matched.drop_duplicates(["id", "pred", "subj", "obj", "article_id", "sentence_id"])
     matched = matched.assign(aligned=matched["subj"] == matched["subj_q"])
     matched = matched.sort_values(["id", "article_id", "sentence_id", "pred", "subj"], kind="mergesort")
-    log.info("%d after removing own sentences, own predicates and repeats; capping at %d per entry", len(matched), cap)
+    log.info("%d after removing own sentences, own predicates (up to voice) and repeats; capping at %d per entry", len(matched), cap)
     matched = cap_per_entry(matched, "id", cap, seed)
     return matched.rename(columns={"id": "entry"})[EVIDENCE_COLUMNS].reset_index(drop=True)
 

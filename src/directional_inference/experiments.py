@@ -11,6 +11,13 @@ TABLE2_SUBSETS = ("para_dirtrue", "para_dirfalse")  # paper Table 2 (and 9, 11, 
 TABLE6_SETS = ("full", "sherliic")  # paper Table 6: LevyHolt <-> SherLIiC
 BOOQA_MODELS = (("sns", "full"), ("sns_sym", "full"), ("sns", "symmetric"), ("sns", "directional"))  # Table 5
 BOOQA_HYPONLY_MODELS = (("hyponly", "full"), ("hyponly", "directional"), ("hyponly", "symmetric"))  # Table 3
+# Models that a table sets side by side: each must be trained alike (same budget), or compute decides the comparison.
+COMPARED_MODELS = {
+    "Table 1": tuple(("sns", subset) for subset in TABLE1_SUBSETS),
+    **{f"Table 2 ({subset})": (("sns", subset), ("sns_sym", subset)) for subset in TABLE2_SUBSETS},
+    "Table 5": BOOQA_MODELS,
+}
+BUDGET_KEYS = ("trials", "epochs", "patience", "max_train", "max_dev", "evaluations_per_epoch")
 
 
 def levyholt_scorings() -> list[tuple[str, str, str]]:
@@ -70,6 +77,18 @@ TABLE3_LEVYHOLT_MODELS = ("full", "directional", "symmetric")  # H-only models a
 TABLE3_TRAINED_ON = ("booqa",) + TABLE3_LEVYHOLT_MODELS
 
 
+def model_directory(lm: str, variant: str, subset: str) -> str:
+    """The search of one model: trials, ``selection.csv``, the selected ``best/`` and (S&S, 'S&S) ``sanity.csv``."""
+    return f"results/models/{lm}/{variant}/{subset}"
+
+
+def model_record_files(lm: str, variant: str, subset: str) -> list[str]:
+    """What the tables read of a selected model besides its scores: its selection and, if it reads premises, its sanity
+    check (H-only models never see the premise)."""
+    names = ("selection.csv",) if variant == "hyponly" else ("selection.csv", "sanity.csv")
+    return [f"{model_directory(lm, variant, subset)}/{name}" for name in names]
+
+
 def levyholt_score_directory(lm: str, variant: str, subset: str) -> str:
     """Scores of the model (lm, variant, trained on subset) on every test set it scores, one file each."""
     return f"results/scores/levyholt/{lm}/{variant}/{subset}"
@@ -80,9 +99,23 @@ def levyholt_score_path(lm: str, variant: str, subset: str, test: str) -> str:
     return f"{levyholt_score_directory(lm, variant, subset)}/{test}.parquet"
 
 
+def unequal_budgets(training: dict, levyholt: dict) -> list[str]:
+    """One message per table whose compared models get different budgets (``COMPARED_MODELS``)."""
+    problems = []
+    for table, models in COMPARED_MODELS.items():
+        budgets = {f"{v}/{s}": training_budget(training, levyholt, v, s) for v, s in models}
+        differing = [key for key in BUDGET_KEYS if len({b[key] for b in budgets.values()}) > 1]
+        if differing:
+            detail = "; ".join(f"{name}: " + ", ".join(f"{k} {b[k]}" for k in differing) for name, b in budgets.items())
+            problems.append(f"{table} compares models trained with different budgets ({detail}): give them one training.budgets "
+                            f"entry so that no comparison is decided by compute")
+    return problems
+
+
 def training_budget(training: dict, levyholt: dict, variant: str, subset: str) -> dict:
-    """Trials, epochs, training / dev sample sizes and dev evaluations per epoch of the model ``variant/subset``: the
-    first entry of ``training["budgets"]`` whose patterns match (fnmatch), completed by the global settings."""
+    """Trials, epochs (the maximum when ``patience`` is set), patience, training / dev sample sizes and dev evaluations
+    per epoch of the model ``variant/subset``: the first entry of ``training["budgets"]`` whose patterns match (fnmatch),
+    completed by the global settings."""
     from fnmatch import fnmatchcase
 
     name = f"{variant}/{subset}"
@@ -90,6 +123,7 @@ def training_budget(training: dict, levyholt: dict, variant: str, subset: str) -
     return {
         "trials": budget.get("trials", training["trials"]),
         "epochs": budget.get("epochs", training["epochs"]),
+        "patience": budget.get("patience", training.get("patience")),
         "max_train": budget.get("max_train", levyholt.get("max_train")),
         "max_dev": budget.get("max_dev", levyholt.get("max_dev")),
         "evaluations_per_epoch": budget.get("evaluations_per_epoch", training["evaluations_per_epoch"]),

@@ -80,9 +80,24 @@ def with_graph_predicates(subset: pd.DataFrame, nlp) -> pd.DataFrame:
     )
 
 
-NO_COVERAGE_NOTE = ("no number: the graph scores no entry (a local graph is typed with the corpus's entity classes, LevyHolt "
-                    "with FIGER types, and the typed lookup needs the same type pair; graphs.fuzzy_backoff: any_type_pair "
-                    "ignores the types)")
+def graph_reach(subset: pd.DataFrame, graph: pd.DataFrame) -> dict[str, int]:
+    """How far a graph reaches into the subset whatever the typing: entries whose two predicates are both graph nodes,
+    and entries with an edge premise -> hypothesis between them under any type pair and argument order."""
+    nodes = set(graph["premise"]) | set(graph["hypothesis"])
+    edges = set(zip(graph["premise"], graph["hypothesis"]))
+    pairs = list(zip(subset["premise_pred"], subset["hypothesis_pred"]))
+    return {"entries": len(pairs), "nodes": sum(p in nodes and h in nodes for p, h in pairs), "edges": sum(pair in edges for pair in pairs)}
+
+
+def reach_note(reach: dict[str, int], covered: float) -> str:
+    """What the graph can show on the subset, with the counts of ``graph_reach`` and the share the typed lookup scores."""
+    counts = (f"the local graph has both predicates of an entry as nodes for {reach['nodes']:,} of the {reach['entries']:,} entries and "
+              f"an edge between them (any typing) for {reach['edges']:,}")
+    if reach["edges"] < 0.1 * reach["entries"]:
+        return counts + ": the corpus is too small for this test, whatever the typing"
+    if covered * reach["entries"] < reach["edges"]:
+        return counts + "; the typed lookup scores fewer (graphs.fuzzy_backoff: any_type_pair ignores the types)"
+    return counts
 
 
 def score_subset(subset: pd.DataFrame, graph: pd.DataFrame, measure: str, **lookup) -> np.ndarray:
@@ -105,9 +120,10 @@ def table17_rows(subset: pd.DataFrame, graph: pd.DataFrame | None, measures: lis
     ``tables.common.Evaluation``."""
     from .levyholt import Entry
     from .scores import converse_group_ids
-    from .tables.common import measure, with_interval
+    from .tables.common import SIGNAL_COLUMNS, measure, signal_cells, with_interval
 
-    header = ["graph", "label", "auc50", "auc50_low", "auc50_high", "auc50_paper", "coverage", "entries", "source", "scale", "note"]
+    header = ["graph", "label", "auc50", "auc50_low", "auc50_high", "auc50_paper", "entries", "source", "scale", "note", *SIGNAL_COLUMNS]
+    blank = [""] * len(SIGNAL_COLUMNS)
     rows = []
     if graph is not None and "premise_pred" not in subset.columns:
         subset = with_graph_predicates(subset, nlp)
@@ -116,15 +132,14 @@ def table17_rows(subset: pd.DataFrame, graph: pd.DataFrame | None, measures: lis
         paper = PAPER_TABLE17.get(name, "")
         label = f"{MEASURE_LABELS[name]} (local, this corpus)"
         if graph is None or name not in measures:
-            rows.append([name, label, "", "", "", paper, "", len(subset), graph_name, scale, why_not or "not run: measure not in graphs.measures"])
+            rows.append([name, label, "", "", "", paper, len(subset), graph_name, scale, why_not or "not run: measure not in graphs.measures", *blank])
             continue
         scores = score_subset(subset, graph, name, **lookup)
-        if not np.any(scores > 0):  # a constant score is no result: its AUC50 only reflects the positive rate
-            rows.append([name, label, "", "", "", paper, "0.0000", len(subset), graph_name, scale, NO_COVERAGE_NOTE])
-            continue
-        m = measure(pd.DataFrame({"entry": subset["id"], "label": subset["label"].astype("int8"), "score": scores, "group": groups}), evaluation)
-        rows.append([name, label, *with_interval(m, "auc50"), paper, f"{np.mean(scores > 0):.4f}", len(subset), graph_name, scale, ""])
+        m = measure(pd.DataFrame({"entry": subset["id"], "label": subset["label"].astype("int8"), "score": scores, "group": groups,
+                                  "covered": scores > 0}), evaluation)
+        note = "; ".join(part for part in (m["no_number"], reach_note(graph_reach(subset, graph), m["coverage"])) if part)
+        rows.append([name, label, *with_interval(m, "auc50"), paper, len(subset), graph_name, scale, note, *signal_cells(m)])
     for key, label, paper in PAPER_ONLY:
-        rows.append([key, label, "", "", "", paper, "", len(subset), "", scale,
-                     "not run: the published graph is not reachable offline (graphs.graph_from_files reads its files)"])
+        rows.append([key, label, "", "", "", paper, len(subset), "", scale,
+                     "not run: the published graph is not reachable offline (graphs.graph_from_files reads its files)", *blank])
     return header, rows

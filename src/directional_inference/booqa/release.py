@@ -13,6 +13,13 @@ SOURCE_LICENCES = {
     "cctv": "CCTV Xinwen Lianbo via github.com/china-data/xwlb (CCTV data, learning use only)",
     "clue": "CLUE news2016zh (research use)",
 }
+# The paper's starring rule (§4.1; config/schema.yaml booqa.starring_min_predicates): an argument pair is starring when
+# seen with at least 15 distinct predicates in a window, so each entry has about 14 pieces of evidence (the other
+# predicates of its pair; the entry's own is not evidence).
+PAPER_STARRING_MIN_PREDICATES = 15
+PAPER_EVIDENCE_PER_ENTRY = PAPER_STARRING_MIN_PREDICATES - 1
+# results/{lang}/booqa/evidence_density.csv, one row per split; Table 4 copies the evidence_* cells
+DENSITY_COLUMNS = ["split", "entries", "evidence_median", "evidence_mean", "evidence_single_share", "evidence_none_share"]
 
 
 def write_split(frame: pd.DataFrame, parquet: str | Path, jsonl: str | Path) -> None:
@@ -28,6 +35,41 @@ def write_split(frame: pd.DataFrame, parquet: str | Path, jsonl: str | Path) -> 
         tmp.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
 
 
+def evidence_density(entries: pd.DataFrame, evidence: pd.DataFrame) -> dict:
+    """Evidence per entry of a split, from the rows of ``evidence.retrieve_evidence`` (one per entry and piece of
+    evidence; an entry without evidence has none): the split's entries, and as cells (empty for an empty split) the
+    median and mean pieces per entry and the shares of entries with exactly one piece and with none."""
+    unknown = set(evidence["entry"]) - set(entries["id"])
+    if unknown:
+        raise ValueError(f"evidence refers to entries that are not in the split: {sorted(unknown)[0]!r}")
+    counts = entries["id"].map(evidence["entry"].value_counts()).fillna(0)
+    if counts.empty:
+        return {"entries": 0} | {column: "" for column in DENSITY_COLUMNS[2:]}
+    return {"entries": len(counts), "evidence_median": f"{counts.median():g}", "evidence_mean": f"{counts.mean():.2f}",
+            "evidence_single_share": f"{(counts == 1).mean():.4f}", "evidence_none_share": f"{(counts == 0).mean():.4f}"}
+
+
+def write_evidence_density(path: str | Path, densities: dict[str, dict]) -> None:
+    """``evidence_density`` of each split (split -> its cells) as one CSV row per split, atomically."""
+    from ..atomic import atomic_file
+
+    frame = pd.DataFrame([{"split": split} | density for split, density in densities.items()], columns=DENSITY_COLUMNS)
+    with atomic_file(path) as tmp:
+        frame.to_csv(tmp, index=False)
+
+
+def read_evidence_density(path: str | Path) -> dict[str, dict]:
+    """split -> its cells, as ``write_evidence_density`` wrote them (empty cells stay empty strings)."""
+    frame = pd.read_csv(path, dtype=str, keep_default_na=False)
+    return {row.pop("split"): row for row in frame.to_dict("records")}
+
+
+def evidence_rows(densities: dict[str, dict]) -> str:
+    """Table rows of the card's evidence section: one per split."""
+    return "\n".join(f"| {split} | {d['entries']} | {d['evidence_median'] or '-'} | {d['evidence_mean'] or '-'} | "
+                     f"{d['evidence_single_share'] or '-'} | {d['evidence_none_share'] or '-'} |" for split, d in densities.items())
+
+
 def corpus_reading_rows(reading: dict) -> str:
     """Table rows of the corpus reading report (``corpus.ReadingReport.summary``): records read and skipped by
     reason, articles dropped by reason, articles kept."""
@@ -39,9 +81,10 @@ def corpus_reading_rows(reading: dict) -> str:
 
 
 def dataset_card(lang: str, source: str, splits: dict[str, pd.DataFrame], parameters: dict, scale: str,
-                 reading: dict | None = None) -> str:
+                 reading: dict | None = None, evidence: dict[str, dict] | None = None, evidence_cap: int | None = None) -> str:
     """README.md of a BoOQA release: what it is, how it was built, counts, fields and licences; with ``reading``
-    (the corpus reading report), what the corpus reader skipped and dropped."""
+    (the corpus reading report), what the corpus reader skipped and dropped; with ``evidence`` (split ->
+    ``evidence_density``), the evidence per entry beside what the paper's starring rule gives."""
     counts = "\n".join(f"| {name} | {int(f['label'].sum())} | {int((~f['label']).sum())} | {f['window'].nunique()} |" for name, f in splits.items())
     params = "\n".join(f"| `{key}` | {value} |" for key, value in sorted(parameters.items()))
     corpus = "" if reading is None else f"""
@@ -53,6 +96,21 @@ Records of the raw corpus files that were skipped (with the reason) and articles
 | what | count |
 |---|---|
 {corpus_reading_rows(reading)}
+"""
+    starring = parameters.get("starring_min_predicates")
+    ours = "" if starring is None else f"; this build's (`starring_min_predicates` = {starring}), about {max(starring - 1, 0)}"
+    density = "" if evidence is None else f"""
+## Evidence per entry
+
+Evidence of an entry: the relations of its window with its argument pair (either order), not from its source
+sentence and not with its predicate (in either voice), at most {evidence_cap} (`evaluation.evidence_cap`), sampled with the seed: what
+the evidence-based methods read (`results/{lang}/evidence/{{dev,test}}.parquet`). The paper's starring rule (a pair
+seen with at least {PAPER_STARRING_MIN_PREDICATES} distinct predicates in a window) gives about {PAPER_EVIDENCE_PER_ENTRY} pieces per entry{ours}.
+Shares are fractions of the split's entries; the same numbers are in `evidence_density.csv`.
+
+| split | entries | median | mean | share with one piece | share with none |
+|---|---|---|---|---|---|
+{evidence_rows(evidence)}
 """
     return f"""# BoOQA ({'English' if lang == 'en' else 'Chinese'}), {scale} scale
 
@@ -76,7 +134,7 @@ Open Wordnet (Bond & Wang; permissive licence with attribution).
 | key | value |
 |---|---|
 {params}
-{corpus}
+{corpus}{density}
 ## Fields
 
 `id`, `bundle_id`, `window` (context window, `YYYY_MM-DD_MM-DD`), `label` (true = positive), `subj`, `pred`, `obj`,

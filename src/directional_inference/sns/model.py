@@ -7,23 +7,26 @@
 Sentences are tokenised once (``encode``), so repeated epochs and evaluations never tokenise again. The sentences of
 a batch go through the model in chunks of ``chunk_size`` sentences of similar length, each padded to its longest:
 the batch is the same (the authors' random batches), only less padding is computed. Scoring goes through the pairs
-in order of length and returns the scores in the input order. ``precision="bf16"`` runs the forward passes under bfloat16 autocast (CPUs with
-AVX-512 BF16); the default is float32.
+in order of length and returns the scores in the input order. ``precision="bf16"`` runs the forward passes under bfloat16 autocast;
+``"auto"`` takes bf16 only where the device computes it natively (``compute.resolve_precision``; logged); the default is
+float32.
 """
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
+from ..compute import resolve_precision
 from ..levyholt import Entry
 from ..progress import ProgressLog
 from .prompts import prompt_sentences
 
-PRECISIONS = ("fp32", "bf16")
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -45,11 +48,11 @@ class PromptScorer:
         import torch
         from transformers import AutoModelForSequenceClassification, AutoTokenizer
 
-        if precision not in PRECISIONS:
-            raise ValueError(f"precision must be one of {PRECISIONS}, not {precision!r}")
         self.torch = torch
-        self.tokenizer = AutoTokenizer.from_pretrained(model_dir)
         self.device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+        precision, self.precision_reason = resolve_precision(precision, self.device.type)
+        log.info("number format %s (%s)", precision, self.precision_reason)
+        self.tokenizer = AutoTokenizer.from_pretrained(model_dir)
         self.model = AutoModelForSequenceClassification.from_pretrained(model_dir, num_labels=2).to(self.device)
         self.max_length, self.symmetric, self.lang, self.precision = max_length, symmetric, lang, precision
         self.chunk_size = chunk_size

@@ -3,6 +3,9 @@ fixed arrays), and the choice of the trial with the best dev AUC over precision 
 
 from __future__ import annotations
 
+import csv
+import io
+import json
 import logging
 import math
 import os
@@ -51,6 +54,9 @@ def read_trials(path: str | os.PathLike) -> list[Hyperparameters]:
     return trials
 
 
+SELECTION_COLUMNS = ("trial", "learning_rate", "weight_decay", "grad_accumulation", "best_epoch", "best_batch", "best_step", "evaluations",
+                     "dev_auc_selection", "dev_auc50", "dev_auc_norm", "dev_best_f1", "train_pairs", "dev_pairs", "precision",
+                     "stopped_epoch", "stopped_batch", "stopped_step", "stop_reason", "best_is_last", "selected")
 EVALUATION_COLUMNS = ("epoch", "batch", "step", "dev_auc_selection", "dev_auc_norm")
 
 
@@ -74,8 +80,9 @@ def select_best_trial(
 ) -> int:
     """Pick the trial whose best dev point has the highest dev AUC over precision >= ``floor`` (ties: the lower trial).
 
-    Writes ``selection_csv`` (every trial's hyper-parameters, its best dev point and that point's dev metrics, the
-    chosen trial marked) and copies the chosen weights to ``best_dir``; returns the chosen trial number.
+    Writes ``selection_csv`` (every trial's hyper-parameters, its best dev point and that point's dev metrics, its data
+    sizes and number format, where and why it stopped, whether its best point was its last evaluation, the chosen trial
+    marked; the last two say whether it may be undertrained) and copies the chosen weights to ``best_dir``; returns the chosen trial number.
     """
     import shutil
 
@@ -85,7 +92,7 @@ def select_best_trial(
     from ..metrics import evaluate_scores
 
     rows = []
-    for trial, scores_file, evaluations_file in zip(trials, dev_score_files, evaluation_files):
+    for trial, scores_file, evaluations_file, weights in zip(trials, dev_score_files, evaluation_files, weight_dirs):
         frame = pd.read_parquet(scores_file)
         if frame["label"].any() and not frame["label"].all():
             metrics = evaluate_scores(frame["score"].to_numpy(), frame["label"].to_numpy(), selection_floor=floor)
@@ -93,17 +100,25 @@ def select_best_trial(
             metrics = dict.fromkeys(("auc_selection", "auc50", "auc_norm", "best_f1"), float("nan"))
         evaluations = pd.read_csv(evaluations_file)
         best_point = evaluations[evaluations["best"] == 1].iloc[0]
-        rows.append((trial, metrics, best_point, len(evaluations)))
+        record = json.loads((Path(weights) / "training.json").read_text(encoding="utf-8"))
+        rows.append((trial, metrics, best_point, len(evaluations), record))
     best = max(range(len(rows)), key=lambda i: (np.nan_to_num(rows[i][1]["auc_selection"], nan=-1.0), -rows[i][0].trial))
-    lines = ["trial,learning_rate,weight_decay,grad_accumulation,best_epoch,best_batch,best_step,evaluations,"
-             "dev_auc_selection,dev_auc50,dev_auc_norm,dev_best_f1,selected"]
-    for index, (t, m, point, count) in enumerate(rows):
-        lines.append(f"{t.trial},{t.learning_rate!r},{t.weight_decay!r},{t.grad_accumulation},{int(point['epoch'])},{int(point['batch'])},"
-                     f"{int(point['step'])},{count},{m['auc_selection']:.6f},{m['auc50']:.6f},{m['auc_norm']:.6f},{m['best_f1']:.6f},"
-                     f"{int(index == best)}")
+    table = [list(SELECTION_COLUMNS)]
+    for index, (t, m, point, count, record) in enumerate(rows):
+        stopped = record["stopped"]
+        table.append([t.trial, repr(t.learning_rate), repr(t.weight_decay), t.grad_accumulation, int(point["epoch"]), int(point["batch"]),
+                      int(point["step"]), count, f"{m['auc_selection']:.6f}", f"{m['auc50']:.6f}", f"{m['auc_norm']:.6f}",
+                      f"{m['best_f1']:.6f}", record["train_pairs"], record["dev_pairs"], record["precision"], stopped["epoch"],
+                      stopped["batch"], stopped["step"], record["stop_reason"], int(record["best_is_last"]), int(index == best)])
     with atomic_directory(best_dir) as tmp:
         for path in sorted(Path(weight_dirs[best]).iterdir()):
             shutil.copyfile(path, tmp / path.name)
-    write_text_atomic(selection_csv, "\n".join(lines) + "\n")
+    buffer = io.StringIO()
+    csv.writer(buffer, lineterminator="\n").writerows(table)
+    write_text_atomic(selection_csv, buffer.getvalue())
+    chosen = rows[best][4]
+    if chosen["best_is_last"] and not math.isnan(chosen["stopped"]["dev_auc_selection"]):
+        log.warning("POSSIBLY UNDERTRAINED: the selected trial %d has its best dev point at its last evaluation (%s)",
+                    rows[best][0].trial, chosen["stop_reason"])
     log.info("selected trial %d of %d", rows[best][0].trial, len(rows))
     return rows[best][0].trial

@@ -7,7 +7,10 @@ the same batches as an uninterrupted one.
 
 Dev is scored ``evaluations_per_epoch`` times per epoch (every ``batches // k`` batches, as PyTorch-Lightning's
 ``val_check_interval = 1 / k`` in the authors' code) and the weights with the best dev AUC over precision >=
-``selection_floor`` (their ``AUCHALF``) are the result, not the last ones.
+``selection_floor`` (their ``AUCHALF``) are the result, not the last ones. With ``patience`` set, training stops once
+that many evaluations in a row have not improved on the best (early stopping; ``epochs`` is then the maximum); the
+training record says where it stopped and why, and a run whose best point is its last evaluation is logged as possibly
+undertrained (it may still have been improving).
 
 A checkpoint (every ``checkpoint_every`` optimiser steps and at every evaluation) holds the weights, the optimiser,
 the schedule, the random state and the best point so far; it is resumed only when its signature matches: the
@@ -25,7 +28,7 @@ import math
 import os
 import random
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -58,7 +61,8 @@ class TrainingSettings:
     lang: str = "en"
     evaluations_per_epoch: int = 1
     accumulation_factor: float = 1.0  # the trial's accumulation is floor(factor x steps) (the authors' large models)
-    precision: str = "fp32"
+    precision: str = "fp32"  # fp32, bf16 or auto (compute.resolve_precision); the record keeps the resolved one
+    patience: int | None = None  # evaluations without a better dev AUC before training stops (None: run every epoch)
     checkpoint_every: int = 50  # optimiser steps between resumable checkpoints
 
     def accumulation(self, hp: Hyperparameters) -> int:
@@ -73,13 +77,11 @@ class TrainingResult:
     dev_scores: np.ndarray
     best: dict
     evaluations: list[dict] = field(default_factory=list)
+    record: dict = field(default_factory=dict)  # training.json: settings, data, where it stopped and why
 
-
-def set_threads(threads: int) -> None:
-    """A fixed intra-op thread count: CPU results depend on it (the order of floating-point sums), not on --cores."""
-    import torch
-
-    torch.set_num_threads(max(int(threads), 1))
+    @property
+    def best_is_last(self) -> bool:
+        return self.record.get("best_is_last", False)
 
 
 def fingerprint(entries: Sequence[Entry]) -> str:
@@ -137,6 +139,7 @@ def train_prompt_model(
     torch.manual_seed(settings.seed)
     scorer = PromptScorer(model_dir, max_length=settings.max_length, symmetric=settings.symmetric, lang=settings.lang,
                           precision=settings.precision)
+    settings = replace(settings, precision=scorer.precision)  # the resolved format: a checkpoint resumes only in it
     model = scorer.model
     train_pairs, dev_pairs = scorer.encode(train), scorer.encode(dev)
     dev_labels = np.array([e.label for e in dev], dtype=bool)
@@ -149,7 +152,7 @@ def train_prompt_model(
     checkpoint = Path(checkpoint_dir) / "state.pt"
     signature = {"hp": asdict(hp), "settings": asdict(settings), "selection_floor": selection_floor, "train": fingerprint(train),
                  "dev": fingerprint(dev), "model": model_fingerprint(model_dir)}
-    state = {"epoch": 0, "next_batch": 0, "steps": 0, "best": None, "evaluations": []}
+    state = {"epoch": 0, "next_batch": 0, "steps": 0, "best": None, "evaluations": [], "stop_reason": None}
     if checkpoint.is_file():
         saved = torch.load(checkpoint, weights_only=True)
         if saved["signature"] == json.dumps(signature, sort_keys=True):
@@ -157,7 +160,7 @@ def train_prompt_model(
             optimizer.load_state_dict(saved["optimizer"])
             scheduler.load_state_dict(saved["scheduler"])
             torch.set_rng_state(saved["torch_rng"])
-            state = {key: saved[key] for key in ("epoch", "next_batch", "steps", "evaluations")}
+            state = {key: saved[key] for key in ("epoch", "next_batch", "steps", "evaluations", "stop_reason")}
             state["best"] = saved["best"]
             log.info("resumed from %s at epoch %d, batch %d", checkpoint, state["epoch"], state["next_batch"])
         else:
@@ -180,10 +183,18 @@ def train_prompt_model(
         log.info("dev evaluation at epoch %d, batch %d: AUC(p>=%.2f) %.4f, AUCnorm %.4f (best so far: epoch %d, batch %d)", epoch, batch,
                  selection_floor, metrics["auc_selection"], metrics["auc_norm"], state["best"]["point"]["epoch"], state["best"]["point"]["batch"])
 
+    def patience_exhausted() -> bool:
+        if not (settings.patience and usable_dev and state["best"] is not None):
+            return False
+        since_best = len(state["evaluations"]) - 1 - state["evaluations"].index(state["best"]["point"])
+        if since_best >= settings.patience:
+            state["stop_reason"] = f"patience: no better dev AUC in {since_best} evaluations"
+        return state["stop_reason"] is not None
+
     progress = ProgressLog("training", batches_per_epoch * settings.epochs, "batches")
     progress.done = state["epoch"] * batches_per_epoch + state["next_batch"]
     model.train()
-    while state["epoch"] < settings.epochs:
+    while state["epoch"] < settings.epochs and not patience_exhausted():
         epoch = state["epoch"]
         order = list(range(len(train)))
         random.Random(settings.seed + epoch).shuffle(order)
@@ -207,20 +218,43 @@ def train_prompt_model(
             # a checkpoint only between optimiser steps (accumulated gradients are not saved)
             if (batch_index + 1) % accumulation == 0 and (evaluated or state["steps"] % settings.checkpoint_every == 0):
                 _save_checkpoint(checkpoint, signature, model, optimizer, scheduler, state)
-        state["epoch"], state["next_batch"] = epoch + 1, 0
-        _save_checkpoint(checkpoint, signature, model, optimizer, scheduler, state)
+            if evaluated and patience_exhausted():
+                log.info("early stop at epoch %d, batch %d: %s", epoch, batch_index + 1, state["stop_reason"])
+                break
+        else:
+            state["epoch"], state["next_batch"] = epoch + 1, 0
+            _save_checkpoint(checkpoint, signature, model, optimizer, scheduler, state)
     progress.finish()
-    best = state["best"]
-    if best is None:  # no evaluation point (fewer batches than evaluations): the last weights
+    if state["best"] is None:  # no evaluation point (fewer batches than evaluations): the last weights
         evaluate(settings.epochs - 1, batches_per_epoch)
-        best = state["best"]
+    best = state["best"]
+    record = training_record(signature, state, usable_dev, settings, scorer.precision_reason, len(train), len(dev))
+    if record["best_is_last"] and usable_dev:
+        log.warning("POSSIBLY UNDERTRAINED: the best dev point (epoch %d, batch %d) is the last evaluation (%s); more epochs or data "
+                    "may still improve it", best["point"]["epoch"], best["point"]["batch"], record["stop_reason"])
     model.load_state_dict(best["model"])
     with atomic_directory(output_dir) as tmp:
         model.save_pretrained(tmp)
         scorer.tokenizer.save_pretrained(tmp)
-        (tmp / "training.json").write_text(json.dumps({**signature, "best": best["point"]}, indent=1, sort_keys=True) + "\n")
+        (tmp / "training.json").write_text(json.dumps(record, indent=1, sort_keys=True) + "\n")
     checkpoint.unlink(missing_ok=True)
-    return TrainingResult(scorer, best["dev_scores"].numpy(), best["point"], list(state["evaluations"]))
+    return TrainingResult(scorer, best["dev_scores"].numpy(), best["point"], list(state["evaluations"]), record)
+
+
+def training_record(signature: dict, state: dict, usable_dev: bool, settings: TrainingSettings, precision_reason: str,
+                    n_train: int, n_dev: int) -> dict:
+    """What a trained model's ``training.json`` says: its signature (settings, hyper-parameters, data and model hashes),
+    the data sizes, the number format and why, the best dev point, the point where training stopped and why."""
+    evaluations = state["evaluations"]
+    if state["stop_reason"]:
+        reason = state["stop_reason"]
+    elif not usable_dev:
+        reason = "no dev AUC (one class only); the last point kept"
+    else:
+        reason = f"maximum of {settings.epochs} epochs"
+    return {**signature, "best": state["best"]["point"], "stopped": evaluations[-1], "stop_reason": reason,
+            "best_is_last": state["best"]["point"] == evaluations[-1], "evaluations": len(evaluations), "train_pairs": n_train,
+            "dev_pairs": n_dev, "precision": settings.precision, "precision_reason": precision_reason}
 
 
 def _save_checkpoint(path: Path, signature: dict, model, optimizer, scheduler, state: dict) -> None:

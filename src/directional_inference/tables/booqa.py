@@ -5,7 +5,7 @@ where a method cannot run."""
 from __future__ import annotations
 
 from ..booqa_methods import LABELS, METHODS, PAPER_TABLE3, TABLE3_NAMES, BooqaTable
-from .common import Evaluation, measure, read_scores, with_interval
+from .common import SIGNAL_COLUMNS, WITHIN_GROUP_COLUMNS, Evaluation, measure, read_scores, signal_cells, with_interval, within_group_cells
 
 LANGUAGES = ("en", "zh")
 
@@ -19,21 +19,25 @@ def model_names(models: dict[str, str]) -> str:
 
 
 def booqa_table_rows(table: BooqaTable, languages: list[str], runnable: dict[str, list[str]], score_path, *, models: dict,
-                     scale: str, evaluation: Evaluation, why_not) -> tuple[list[str], list[list]]:
+                     scale: str, evaluation: Evaluation, why_not, model_kinds: dict[str, str] | None = None,
+                     record=None) -> tuple[list[str], list[list]]:
     """Rows of a BoOQA table: AUCnorm and AUC50 with intervals per language beside the paper's, with a note for every
     method that could not run (``why_not(method, lang)`` says why) instead of a number, then the paper's rows that
-    need what is not available here."""
+    need what is not available here. The LM rows say what their encoder is (``model_kinds``: alias -> what it is); the
+    S&S rows give their model's number format, training and sanity check (``record(method, lang)``: a ``ModelRecord``)."""
+    model_kinds = model_kinds or {}
     header = ["method", "label"]
     for lang in LANGUAGES:
         header += [f"{lang}_{name}" for name in ("auc_norm", "auc_norm_low", "auc_norm_high", "auc50", "auc50_low", "auc50_high",
-                                                  "auc_norm_paper", "positive_rate", "entries")]
-    header += ["model", "scale", "note"]
+                                                  "auc_norm_paper", "positive_rate", "entries", *SIGNAL_COLUMNS, *WITHIN_GROUP_COLUMNS)]
+    header += ["model", "scale", "note", "precision", "training", "sanity"]
     rows = []
     for method in table.methods:
         row, notes = [method, LABELS[method]], []
         for k, lang in enumerate(LANGUAGES):
             reference = table.paper.get(method, (None, None))[k]
             numbers, rest = [""] * 6, ["" if reference is None else reference, "", ""]
+            signal = [""] * (len(SIGNAL_COLUMNS) + len(WITHIN_GROUP_COLUMNS))
             if lang not in languages:
                 notes.append(f"{lang}: language not built")
             elif method not in runnable[lang]:
@@ -43,29 +47,50 @@ def booqa_table_rows(table: BooqaTable, languages: list[str], runnable: dict[str
                 if frame.empty or not frame["label"].any() or frame["label"].all():
                     notes.append(f"{lang}: the {table.split} split has too few entries at this scale")
                 else:
-                    m = measure(frame, evaluation)
+                    m = measure(frame, evaluation, within_groups=True)
                     numbers = with_interval(m, "auc_norm") + with_interval(m, "auc50")
                     rest = [rest[0], f"{m['positive_rate']:.4f}", m["n"]]
-            row += numbers + rest
+                    signal = signal_cells(m) + within_group_cells(m)
+                    if m["no_number"]:
+                        notes.append(f"{lang}: {m['no_number']}")
+            row += numbers + rest + signal
         family = METHODS[method][0]
         used = {lang: models.get(family, {}).get(lang) for lang in languages if method in runnable[lang]}
-        row += ["corpus relations" if family == "graph" else model_names(used), scale, "; ".join(notes)]
+        model = "corpus relations" if family == "graph" else model_names(used)
+        if family == "lm":
+            kinds = sorted({model_kinds[alias] for alias in used.values() if alias in model_kinds})
+            model += "".join(f" ({kind})" for kind in kinds)
+        records = {lang: record(method, lang) for lang in used} if family == "sns" and record is not None else {}
+        row += [model, scale, "; ".join(notes), *_record_cells(records)]
         rows.append(row)
     for key, label, en, zh, why in table.paper_only:
-        cells = [c for paper in (en, zh) for c in ([""] * 6 + ["" if paper is None else paper, "", ""])]
-        rows.append([key, label, *cells, "", scale, why])
+        cells = [c for paper in (en, zh) for c in ([""] * 6 + ["" if paper is None else paper, "", ""] + [""] * (len(SIGNAL_COLUMNS) + len(WITHIN_GROUP_COLUMNS)))]
+        rows.append([key, label, *cells, "", scale, why, "", "", ""])
     return header, rows
+
+
+def _record_cells(records: dict) -> list[str]:
+    """[precision, training, sanity] of the models behind one row, per language where there are two."""
+    if not records:
+        return ["", "", ""]
+    cells = []
+    for field in ("precision", "training", "sanity"):
+        values = {lang: getattr(r, field) for lang, r in records.items()}
+        cells.append(next(iter(values.values())) if len(set(values.values())) == 1 else
+                     "; ".join(f"{lang}: {value}" for lang, value in sorted(values.items())))
+    return cells
 
 
 def table3_rows(languages: list[str], score_path, *, models: dict[str, str], scale: str, evaluation: Evaluation) -> tuple[list[str], list[list]]:
     """Hypothesis-only robustness: one row per (training data, language), beside the paper's Table 3 (lower is better)."""
     header = ["trained_on", "tested_on", "auc_norm", "auc_norm_low", "auc_norm_high", "auc_norm_paper", "positive_rate", "n_test",
-              "model", "scale", "note"]
+              "model", "scale", "note", *SIGNAL_COLUMNS, *WITHIN_GROUP_COLUMNS]
     rows = []
     for lang in LANGUAGES:
         for trained_on in ("booqa", "full", "directional", "symmetric"):
             paper = PAPER_TABLE3[(trained_on, lang)]
             numbers, rest, note = [""] * 3, [paper, "", ""], ""
+            signal = [""] * (len(SIGNAL_COLUMNS) + len(WITHIN_GROUP_COLUMNS))
             if lang not in languages:
                 note = ("not run: no S&S model fine-tuned for this language (training.language_models_zh and the Chinese "
                         "LevyHolt, resources.levyholt_zh)")
@@ -74,8 +99,10 @@ def table3_rows(languages: list[str], score_path, *, models: dict[str, str], sca
                 if frame.empty or not frame["label"].any() or frame["label"].all():
                     note = "the BoOQA test split has too few entries at this scale"
                 else:
-                    m = measure(frame, evaluation)
+                    m = measure(frame, evaluation, within_groups=True)
                     numbers, rest = with_interval(m, "auc_norm"), [paper, f"{m['positive_rate']:.4f}", m["n"]]
-            rows.append([TABLE3_NAMES[trained_on], f"BoOQA {lang.upper()} (test)", *numbers, *rest, models.get(lang, ""), scale, note])
-    rows.append(["McKenna et al. 2021", "McKenna et al. 2021", "", "", "", 78.3, "", "", "", scale, "not run: that QA set is not public"])
+                    signal, note = signal_cells(m) + within_group_cells(m), m["no_number"]
+            rows.append([TABLE3_NAMES[trained_on], f"BoOQA {lang.upper()} (test)", *numbers, *rest, models.get(lang, ""), scale, note, *signal])
+    rows.append(["McKenna et al. 2021", "McKenna et al. 2021", "", "", "", 78.3, "", "", "", scale, "not run: that QA set is not public",
+                 *[""] * (len(SIGNAL_COLUMNS) + len(WITHIN_GROUP_COLUMNS))])
     return header, rows

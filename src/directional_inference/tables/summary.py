@@ -15,7 +15,7 @@ ROW_KEYS = {
     "table4": ("language", "split"), "table5": ("method",), "table15": ("method",), "table16": ("method",), "table17": ("graph",),
 }
 # the columns of numbers a table reports (its own, not the paper's)
-METRIC_WORDS = ("auc", "difference", "positives", "negatives", "positive_rate", "coverage", "entries", "n_test")
+METRIC_WORDS = ("auc", "difference", "positives", "negatives", "positive_rate", "coverage", "tied", "within_bundle", "entries", "n_test", "evidence")
 
 
 def metric_columns(frame: pd.DataFrame) -> list[str]:

@@ -1,0 +1,27 @@
+"""Rule make_findings: one row per claim of the paper that this run can test, with a verdict from its paired interval
+(results/findings.csv), and its reading as Markdown (results/findings.md)."""
+
+from directional_inference.atomic import write_text_atomic
+from directional_inference.booqa.release import read_evidence_density
+from directional_inference.experiments import model_directory
+from directional_inference.rulelog import log_to_file
+from directional_inference.tables.common import Evaluation, read_model_record, read_scores, write_csv
+from directional_inference.tables.findings import CLAIMS, HEADER, claim_row, findings_markdown, score_path
+
+log_to_file(snakemake.log[0])
+params = snakemake.params
+evaluation = Evaluation(**params.evaluation)
+claims = [CLAIMS[k] for k in params.claims]
+frames = {s: read_scores(score_path(s, params.lm)) for claim in claims for s in (claim.a, claim.b) if s is not None}
+density = read_evidence_density(snakemake.input.density)["test"] if snakemake.input.get("density") else {}
+median = float(density["evidence_median"]) if density.get("evidence_median") else None
+
+
+def record(scores):
+    model = scores.model
+    return read_model_record(model_directory(params.lm, *model)) if model else None
+
+
+rows = [claim_row(claim, frames, evaluation, record=record, evidence_median=median) for claim in claims]
+write_csv(snakemake.output.csv, HEADER, rows)
+write_text_atomic(snakemake.output.markdown, findings_markdown(HEADER, rows, params.scale))

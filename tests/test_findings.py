@@ -1,0 +1,89 @@
+"""The findings report: verdicts that follow from paired intervals, reasons that say what limits a verdict."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from directional_inference.tables.common import Evaluation, ModelRecord
+from directional_inference.tables.findings import CLAIMS, HEADER, Claim, Scores, claim_row, findings_markdown, runnable_claims, verdict
+
+EVALUATION = Evaluation(0.5, 300, 1)
+
+
+def frame(scores, labels, groups=None, covered=None):
+    n = len(scores)
+    data = {"entry": np.arange(n), "label": np.asarray(labels, dtype="int8"), "score": np.asarray(scores, dtype=float),
+            "group": np.arange(n) if groups is None else groups}
+    if covered is not None:
+        data["covered"] = covered
+    return pd.DataFrame(data)
+
+
+A, B = Scores("booqa", ("en", "sns_full"), "A"), Scores("booqa", ("en", "lm_rel"), "B")
+
+
+@pytest.mark.parametrize(("kind", "interval", "expected"), [
+    ("greater", (0.01, 0.2), "supported"), ("greater", (-0.2, -0.01), "contradicted"), ("greater", (-0.1, 0.1), "inconclusive"),
+    ("similar", (-0.04, 0.03), "supported"), ("similar", (0.06, 0.2), "contradicted"), ("similar", (-0.1, 0.02), "inconclusive"),
+    ("similar", (0.01, 0.04), "supported"),  # different from 0 but within the margin: the claim is about the margin
+    ("near_chance", (-0.3, -0.01), "supported"), ("near_chance", (0.02, 0.3), "contradicted"),
+    ("above_chance", (0.01, 0.5), "supported"), ("above_chance", (-0.05, -0.01), "contradicted"),
+])
+def test_verdicts_follow_the_interval(kind, interval, expected):
+    claim = Claim("c", "Table 5", kind, A, 1.0, B if kind in ("greater", "similar") else None, 2.0, margin=5.0)
+    assert verdict(claim, sum(interval) / 2, *interval) == expected
+
+
+def test_a_better_scorer_is_supported_and_the_row_carries_both_sides():
+    rng = np.random.default_rng(0)
+    labels = rng.random(600) < 0.4
+    good, bad = labels + rng.normal(0, 0.5, 600), rng.random(600)
+    claim = Claim("A beats B", "Table 5", "greater", A, 25.6, B, 15.9)
+    row = dict(zip(HEADER, claim_row(claim, {A: frame(good, labels), B: frame(bad, labels)}, EVALUATION, record=lambda s: None,
+                                     evidence_median=6.0)))
+    assert row["verdict"] == "supported" and float(row["difference_low"]) > 0 and row["reason"] == ""
+    assert (row["paper_a"], row["paper_b"]) == ("25.6", "15.9") and float(row["ours_a"]) > float(row["ours_b"])
+    assert float(row["difference"]) == pytest.approx(float(row["ours_a"]) - float(row["ours_b"]), abs=0.11)
+
+
+def test_a_score_set_without_a_number_makes_the_claim_inconclusive_with_the_reason():
+    labels = np.r_[np.ones(20), np.zeros(30)].astype(bool)
+    claim = Claim("A beats B", "Table 5", "greater", A, 25.6, B, 15.9)
+    constant = frame(np.zeros(50), labels)
+    row = dict(zip(HEADER, claim_row(claim, {A: frame(labels + 0.1, labels), B: constant}, EVALUATION, record=lambda s: None,
+                                     evidence_median=None)))
+    assert row["verdict"] == "inconclusive" and row["ours_b"] == "" and "B: no number: every entry has the same score" in row["reason"]
+
+
+def test_thin_evidence_failed_sanity_and_undertraining_are_reasons():
+    rng = np.random.default_rng(1)
+    labels = rng.random(300) < 0.4
+    claim = Claim("A beats B", "Table 5", "greater", A, 25.6, B, 15.9)
+    failed = ModelRecord("fp32", "t", "identity 40%: FAILED (identity below threshold)", undertrained=True, sane=False)
+    row = dict(zip(HEADER, claim_row(claim, {A: frame(labels + rng.random(300), labels), B: frame(rng.random(300), labels)}, EVALUATION,
+                                     record=lambda s: failed if s is A else None, evidence_median=1.0)))
+    assert "A: its model fails the sanity cases (identity 40%" in row["reason"] and "A: its model may be undertrained" in row["reason"]
+    assert "BoOQA evidence is thin: median 1 pieces per entry (the paper's starring rule gives about 14)" in row["reason"]
+    assert "**" + row["verdict"] + "**" in findings_markdown(HEADER, [list(row.values())], "default")
+
+
+def test_near_chance_compares_with_random_scorers_of_the_same_entries():
+    rng = np.random.default_rng(2)
+    labels = rng.random(800) < 0.4
+    claim = Claim("H-only is near chance", "Table 3", "near_chance", Scores("robustness", ("en", "full"), "H"), 2.8, margin=10.0)
+    row = dict(zip(HEADER, claim_row(claim, {claim.a: frame(rng.random(800), labels)}, EVALUATION, record=lambda s: None, evidence_median=None)))
+    assert row["verdict"] == "supported" and float(row["difference_high"]) < 0
+    informed = frame(labels + rng.random(800) * 0.5, labels)
+    row = dict(zip(HEADER, claim_row(claim, {claim.a: informed}, EVALUATION, record=lambda s: None, evidence_median=None)))
+    assert row["verdict"] == "contradicted"
+
+
+def test_at_least_ten_claims_and_booqa_claims_need_their_methods():
+    assert len(CLAIMS) >= 10 and {c.kind for c in CLAIMS} <= {"greater", "similar", "near_chance", "above_chance"}
+    everything = runnable_claims(["lm_rel", "sns_full", "sym_sns_full", "sns_symmetric", "sns_directional", "graph_binc"], ["en"])
+    assert everything == list(range(len(CLAIMS)))
+    levyholt_only = runnable_claims([], [])
+    assert levyholt_only and all(CLAIMS[k].a.kind == "levyholt" for k in levyholt_only)
+    assert len(levyholt_only) == sum(c.a.kind == "levyholt" for c in CLAIMS)
