@@ -443,6 +443,7 @@ def trial_settings(wildcards):
         "lang": subset_language(wildcards),
         "evaluations_per_epoch": budget["evaluations_per_epoch"],
         "patience": budget["patience"],
+        "min_delta": training["min_delta"],
         "precision": training["precision"],
     }
 

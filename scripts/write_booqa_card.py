@@ -7,22 +7,20 @@ import json
 import pandas as pd
 
 from directional_inference.atomic import write_text_atomic
-from directional_inference.booqa.negatives import RelationKeys
 from directional_inference.booqa.release import dataset_card, evidence_density, write_evidence_density
-from directional_inference.evidence import retrieve_evidence
+from directional_inference.evidence import retrieve_language_evidence
 from directional_inference.relations import load_relations
 from directional_inference.rulelog import log_to_file
-from directional_inference.wordnet import open_wordnet
 
 log_to_file(snakemake.log[0])
 inputs, params = snakemake.input, snakemake.params
 splits = {"dev": pd.read_parquet(inputs.dev), "test": pd.read_parquet(inputs.test)}
 with open(inputs.reading, encoding="utf-8") as handle:
     reading = json.load(handle)
-# the retrieval of the evidence rule (retrieve_booqa_evidence, a later phase), with its cap, seed and relation keys
+# the retrieval of the evidence rule (retrieve_booqa_evidence, a later phase), with its cap and seed
 relations = load_relations(inputs.relations, pd.read_parquet(inputs.articles))
-keys = RelationKeys(snakemake.wildcards.lang, open_wordnet(inputs.wordnet))
-densities = {name: evidence_density(entries, retrieve_evidence(entries, relations, cap=params.cap, seed=params.seed, relation_keys=keys))
+densities = {name: evidence_density(entries, retrieve_language_evidence(entries, relations, snakemake.wildcards.lang, inputs.wordnet,
+                                                                        cap=params.cap, seed=params.seed))
              for name, entries in splits.items()}
 card = dataset_card(snakemake.wildcards.lang, params.source, splits, params.parameters, params.scale, reading=reading,
                     evidence=densities, evidence_cap=params.cap)

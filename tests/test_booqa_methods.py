@@ -47,7 +47,7 @@ def write_selection(directory, *, best_is_last, stop_reason="patience: no better
         values = dict(trial=trial, learning_rate=5.2e-5, weight_decay=0.01, grad_accumulation=1, best_epoch=1, best_batch=274, best_step=823,
                       evaluations=8, dev_auc_selection=0.6, dev_auc50=0.7, dev_auc_norm=0.65, dev_best_f1=0.7, train_pairs=4388, dev_pairs=1098,
                       precision="bf16", stopped_epoch=2, stopped_batch=137, stopped_step=960, stop_reason=stop_reason,
-                      best_is_last=int(best_is_last), selected=selected)
+                      best_is_last=int(best_is_last), still_improving=int(best_is_last), selected=selected)
         rows.append(values)
     pd.DataFrame(rows, columns=list(SELECTION_COLUMNS)).to_csv(directory / "selection.csv", index=False)
 
@@ -65,7 +65,7 @@ def test_a_model_record_says_how_the_selected_model_was_trained_and_whether_it_i
     (tmp_path / "m" / "sanity.csv").write_text(format_rows(judge(cases, [0.5] * len(cases))))
     write_selection(tmp_path / "m", best_is_last=True, stop_reason="maximum of 3 epochs")
     record = read_model_record(tmp_path / "m")
-    assert record.undertrained and record.training.endswith("(maximum of 3 epochs); POSSIBLY UNDERTRAINED (best point = last evaluation)")
+    assert record.undertrained and record.training.endswith("(maximum of 3 epochs); POSSIBLY UNDERTRAINED (still improving at its last evaluation)")
     assert not record.sane and record.sanity.endswith("FAILED (non_entailment below threshold)")
 
 

@@ -257,6 +257,7 @@ def test_training_budgets_of_each_scale():
     for model in ("sns/directional", "sns/symmetric", "sns/full", "sns_sym/full", "sns/para_dirtrue", "sns_sym/para_dirtrue",
                   "sns/para_dirfalse", "sns_sym/para_dirfalse", "hyponly/directional", "hyponly/booqa"):
         assert budget(default, model) == (1, 3, 3, None, None), model
+    assert default["training"]["min_delta"] == 0.005
     for model in ("sns/dirtrue_unrel", "sns/dirfalse_unrel", "sns/sherliic", "hyponly/full", "hyponly/symmetric", "hyponly/para_dirtrue",
                   "hyponly/dirfalse_unrel"):
         assert budget(default, model) == (1, 2, 3, 600, 200), model

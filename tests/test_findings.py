@@ -87,3 +87,13 @@ def test_at_least_ten_claims_and_booqa_claims_need_their_methods():
     levyholt_only = runnable_claims([], [])
     assert levyholt_only and all(CLAIMS[k].a.kind == "levyholt" for k in levyholt_only)
     assert len(levyholt_only) == sum(c.a.kind == "levyholt" for c in CLAIMS)
+
+
+def test_the_reading_is_spliced_between_the_markers_and_nowhere_else():
+    from directional_inference.tables.findings import READING_END, READING_START, splice_reading
+
+    document = f"# Title\n\n## Reading\n{READING_START}\nold text\n{READING_END}\n\nMore.\n"
+    assert splice_reading(document, "- **supported** (Table 1): X.\n") == (
+        f"# Title\n\n## Reading\n{READING_START}\n- **supported** (Table 1): X.\n{READING_END}\n\nMore.\n")
+    with pytest.raises(ValueError, match="findings:start"):
+        splice_reading("no block", "x")

@@ -196,13 +196,13 @@ def test_selection_takes_the_best_dev_auc_and_records_every_trial(tmp_path):
     # the training record of each trial: data sizes, number format, where and why it stopped
     assert list(table["train_pairs"]) == [24] * 3 and list(table["precision"]) == ["bf16"] * 3
     assert list(table["stopped_epoch"]) == [1] * 3 and list(table["stop_reason"]) == ["maximum of 2 epochs"] * 3
-    assert list(table["best_is_last"]) == [1, 1, 1]
+    assert list(table["best_is_last"]) == [1, 1, 1] and list(table["still_improving"]) == [1, 1, 1]
 
 
 def write_record(directory, points, *, best_is_last):
     """A trial's training.json as train_prompt_model writes it (the fields the selection reads)."""
     record = {"best": points[-1] if best_is_last else points[0], "stopped": points[-1], "stop_reason": "maximum of 2 epochs",
-              "best_is_last": best_is_last, "train_pairs": 24, "dev_pairs": 8, "precision": "bf16"}
+              "best_is_last": best_is_last, "still_improving": best_is_last, "train_pairs": 24, "dev_pairs": 8, "precision": "bf16"}
     (directory / "training.json").write_text(json.dumps(record))
 
 
@@ -225,7 +225,27 @@ def test_a_run_without_patience_runs_every_epoch_and_says_whether_its_best_point
     record = result.record
     assert len(result.evaluations) == 3 and record["stop_reason"] == "maximum of 3 epochs"
     assert record["best_is_last"] == (result.best == result.evaluations[-1])
-    assert ("POSSIBLY UNDERTRAINED" in caplog.text) == record["best_is_last"]
+    assert record["still_improving"] == record["best_is_last"]  # min_delta 0: a best last point is an improvement
+    assert ("POSSIBLY UNDERTRAINED" in caplog.text) == record["still_improving"]
+
+
+def test_gains_below_min_delta_do_not_count_as_improvement():
+    """Dev AUC 0.60, 0.70, 0.702, 0.703: with min_delta 0.005 the last improvement is the second evaluation (0.70 beats
+    0.60 by 0.1; 0.702 and 0.703 beat 0.70 by less than 0.005); with 0, the fourth."""
+    from directional_inference.sns.training import last_improvement
+
+    points = [{"dev_auc_selection": v} for v in (0.60, 0.70, 0.702, 0.703)]
+    assert last_improvement(points, 0.005) == 1 and last_improvement(points, 0.0) == 3
+    assert last_improvement([{"dev_auc_selection": 0.5}], 0.1) == 0
+
+
+def test_patience_counts_from_the_last_gain_above_min_delta(tiny_model, tmp_path):
+    """A huge min_delta: no evaluation after the first counts as an improvement, so patience 2 stops after three
+    evaluations whatever the model learns, and the run is not called still improving."""
+    result = train_prompt_model(tiny_model, ENTRIES, ENTRIES[:8], Hyperparameters(0, 3e-3, 0.0, 1),
+                                settings(epochs=8, evaluations_per_epoch=2, patience=2, min_delta=1.0), tmp_path / "out", tmp_path / "ckpt")
+    assert len(result.evaluations) == 3 and result.record["stop_reason"] == "patience: no better dev AUC by more than 1 in 2 evaluations"
+    assert not result.still_improving
 
 
 def test_a_killed_run_with_patience_resumes_to_the_same_stop(tiny_model, tmp_path, monkeypatch):

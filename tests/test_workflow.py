@@ -241,8 +241,41 @@ def test_table17_graphs_on_the_directional_subset(smoke_run):
     assert local["coverage"].between(0, 1).all()
     # a number where the graph scores some entry, otherwise none and a note saying why
     scored = local["coverage"] > 0
-    assert local.loc[scored, "auc50"].between(0, 100).all() and local.loc[scored, "note"].isna().all()
+    assert local.loc[scored, "auc50"].between(0, 100).all() and local.loc[scored, "auc50_tie_aware"].between(0, 100).all()
     assert local.loc[~scored, "auc50"].isna().all() and local.loc[~scored, "note"].str.contains("scores no entry").all()
+    # every local row says how far the graph reaches into the subset, whatever the typing
+    assert local["note"].str.contains(r"nodes for [\d,]+ of the 1,784 entries and an edge between them \(any typing\) for [\d,]+").all()
+
+
+def test_findings_report_has_verdicts_that_follow_from_their_intervals(smoke_run):
+    from directional_inference.tables.findings import CLAIMS, verdict
+
+    findings = pd.read_csv(smoke_run / "results" / "findings.csv")
+    assert len(findings) >= 10 and set(findings["verdict"]) <= {"supported", "contradicted", "inconclusive"}
+    claims = {claim.text: claim for claim in CLAIMS}
+    for row in findings.itertuples():
+        expected = verdict(claims[row.claim], row.difference / 100, row.difference_low / 100, row.difference_high / 100)
+        assert row.verdict == expected, row.claim
+    reading = (smoke_run / "results" / "findings.md").read_text()
+    assert all(text in reading for text in findings["claim"]) and "In all: " in reading
+
+
+def test_no_number_without_ranking_signal_anywhere(smoke_run):
+    """A row without a number in a table has none in metrics.json either; every measured row says its coverage, tie
+    share, chance range and signal."""
+    metrics = json.loads((smoke_run / "results" / "metrics.json").read_text())
+    table1 = pd.read_csv(smoke_run / "results" / "table1.csv")
+    for row in table1.itertuples():
+        key = f"{row.model}/{row.train}/{row.test}"
+        assert ("auc_norm" in metrics["table1"].get(key, {})) == pd.notna(row.auc_norm)
+        if pd.notna(row.auc_norm):
+            assert 0 <= row.chance_auc_norm_low <= row.chance_auc_norm <= row.chance_auc_norm_high and row.coverage == 1.0
+            assert row.signal in ("above chance", "NO SIGNAL: its interval reaches into the chance range") and 0 < row.tied <= 1
+        else:
+            assert row.note.startswith("no number")
+    table5 = pd.read_csv(smoke_run / "results" / "table5.csv")
+    measured = table5[table5["en_auc_norm"].notna()]
+    assert measured["en_coverage"].between(0, 1).all() and measured["en_within_bundle"].between(0, 100).all()
 
 
 def test_table3_hypothesis_only_robustness(smoke_run):

@@ -57,6 +57,14 @@ def retrieve_evidence(entries: pd.DataFrame, relations: pd.DataFrame, *, cap: in
     return matched.rename(columns={"id": "entry"})[EVIDENCE_COLUMNS].reset_index(drop=True)
 
 
+def retrieve_language_evidence(entries: pd.DataFrame, relations: pd.DataFrame, lang: str, nltk_data, *, cap: int, seed: int) -> pd.DataFrame:
+    """``retrieve_evidence`` with the language's relation keys (English passives through the WordNet under ``nltk_data``):
+    the evidence the scorers read (rule retrieve_booqa_evidence) and the dataset card counts (rule write_booqa_card)."""
+    from .wordnet import open_wordnet
+
+    return retrieve_evidence(entries, relations, cap=cap, seed=seed, relation_keys=RelationKeys(lang, open_wordnet(nltk_data)))
+
+
 def entry_positions(entries: pd.DataFrame, evidence: pd.DataFrame) -> np.ndarray:
     """Row of each evidence row's entry in ``entries``; an error if an entry is not there."""
     position = pd.Index(entries["id"]).get_indexer(evidence["entry"])

@@ -56,7 +56,7 @@ def read_trials(path: str | os.PathLike) -> list[Hyperparameters]:
 
 SELECTION_COLUMNS = ("trial", "learning_rate", "weight_decay", "grad_accumulation", "best_epoch", "best_batch", "best_step", "evaluations",
                      "dev_auc_selection", "dev_auc50", "dev_auc_norm", "dev_best_f1", "train_pairs", "dev_pairs", "precision",
-                     "stopped_epoch", "stopped_batch", "stopped_step", "stop_reason", "best_is_last", "selected")
+                     "stopped_epoch", "stopped_batch", "stopped_step", "stop_reason", "best_is_last", "still_improving", "selected")
 EVALUATION_COLUMNS = ("epoch", "batch", "step", "dev_auc_selection", "dev_auc_norm")
 
 
@@ -82,7 +82,7 @@ def select_best_trial(
 
     Writes ``selection_csv`` (every trial's hyper-parameters, its best dev point and that point's dev metrics, its data
     sizes and number format, where and why it stopped, whether its best point was its last evaluation, the chosen trial
-    marked; the last two say whether it may be undertrained) and copies the chosen weights to ``best_dir``; returns the chosen trial number.
+    marked; ``still_improving`` says that it ran out of epochs while still improving, so it may be undertrained) and copies the chosen weights to ``best_dir``; returns the chosen trial number.
     """
     import shutil
 
@@ -109,7 +109,8 @@ def select_best_trial(
         table.append([t.trial, repr(t.learning_rate), repr(t.weight_decay), t.grad_accumulation, int(point["epoch"]), int(point["batch"]),
                       int(point["step"]), count, f"{m['auc_selection']:.6f}", f"{m['auc50']:.6f}", f"{m['auc_norm']:.6f}",
                       f"{m['best_f1']:.6f}", record["train_pairs"], record["dev_pairs"], record["precision"], stopped["epoch"],
-                      stopped["batch"], stopped["step"], record["stop_reason"], int(record["best_is_last"]), int(index == best)])
+                      stopped["batch"], stopped["step"], record["stop_reason"], int(record["best_is_last"]),
+                      int(record["still_improving"]), int(index == best)])
     with atomic_directory(best_dir) as tmp:
         for path in sorted(Path(weight_dirs[best]).iterdir()):
             shutil.copyfile(path, tmp / path.name)
@@ -117,8 +118,8 @@ def select_best_trial(
     csv.writer(buffer, lineterminator="\n").writerows(table)
     write_text_atomic(selection_csv, buffer.getvalue())
     chosen = rows[best][4]
-    if chosen["best_is_last"] and not math.isnan(chosen["stopped"]["dev_auc_selection"]):
-        log.warning("POSSIBLY UNDERTRAINED: the selected trial %d has its best dev point at its last evaluation (%s)",
-                    rows[best][0].trial, chosen["stop_reason"])
+    if chosen["still_improving"]:
+        log.warning("POSSIBLY UNDERTRAINED: the selected trial %d ran out of epochs while its last dev evaluation still improved on "
+                    "the best (%s)", rows[best][0].trial, chosen["stop_reason"])
     log.info("selected trial %d of %d", rows[best][0].trial, len(rows))
     return rows[best][0].trial

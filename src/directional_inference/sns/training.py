@@ -8,9 +8,9 @@ the same batches as an uninterrupted one.
 Dev is scored ``evaluations_per_epoch`` times per epoch (every ``batches // k`` batches, as PyTorch-Lightning's
 ``val_check_interval = 1 / k`` in the authors' code) and the weights with the best dev AUC over precision >=
 ``selection_floor`` (their ``AUCHALF``) are the result, not the last ones. With ``patience`` set, training stops once
-that many evaluations in a row have not improved on the best (early stopping; ``epochs`` is then the maximum); the
-training record says where it stopped and why, and a run whose best point is its last evaluation is logged as possibly
-undertrained (it may still have been improving).
+that many evaluations in a row have not improved on the best by more than ``min_delta`` (early stopping; ``epochs`` is
+then the maximum). The training record says where it stopped and why; a run that ran out of epochs while its last
+evaluation still improved on the best by more than ``min_delta`` is logged as possibly undertrained.
 
 A checkpoint (every ``checkpoint_every`` optimiser steps and at every evaluation) holds the weights, the optimiser,
 the schedule, the random state and the best point so far; it is resumed only when its signature matches: the
@@ -63,6 +63,7 @@ class TrainingSettings:
     accumulation_factor: float = 1.0  # the trial's accumulation is floor(factor x steps) (the authors' large models)
     precision: str = "fp32"  # fp32, bf16 or auto (compute.resolve_precision); the record keeps the resolved one
     patience: int | None = None  # evaluations without a better dev AUC before training stops (None: run every epoch)
+    min_delta: float = 0.0  # a dev AUC gain that counts as an improvement for patience and "still improving"
     checkpoint_every: int = 50  # optimiser steps between resumable checkpoints
 
     def accumulation(self, hp: Hyperparameters) -> int:
@@ -82,6 +83,20 @@ class TrainingResult:
     @property
     def best_is_last(self) -> bool:
         return self.record.get("best_is_last", False)
+
+    @property
+    def still_improving(self) -> bool:
+        return self.record.get("still_improving", False)
+
+
+def last_improvement(evaluations: Sequence[dict], min_delta: float) -> int:
+    """Index of the last evaluation whose dev AUC beat every earlier one by more than ``min_delta`` (the first counts)."""
+    found, best = 0, float("-inf")
+    for index, point in enumerate(evaluations):
+        if point["dev_auc_selection"] > best + min_delta:
+            found = index
+        best = max(best, point["dev_auc_selection"])
+    return found
 
 
 def fingerprint(entries: Sequence[Entry]) -> str:
@@ -186,9 +201,10 @@ def train_prompt_model(
     def patience_exhausted() -> bool:
         if not (settings.patience and usable_dev and state["best"] is not None):
             return False
-        since_best = len(state["evaluations"]) - 1 - state["evaluations"].index(state["best"]["point"])
-        if since_best >= settings.patience:
-            state["stop_reason"] = f"patience: no better dev AUC in {since_best} evaluations"
+        since = len(state["evaluations"]) - 1 - last_improvement(state["evaluations"], settings.min_delta)
+        if since >= settings.patience:
+            gain = f" by more than {settings.min_delta:g}" if settings.min_delta else ""
+            state["stop_reason"] = f"patience: no better dev AUC{gain} in {since} evaluations"
         return state["stop_reason"] is not None
 
     progress = ProgressLog("training", batches_per_epoch * settings.epochs, "batches")
@@ -229,9 +245,9 @@ def train_prompt_model(
         evaluate(settings.epochs - 1, batches_per_epoch)
     best = state["best"]
     record = training_record(signature, state, usable_dev, settings, scorer.precision_reason, len(train), len(dev))
-    if record["best_is_last"] and usable_dev:
-        log.warning("POSSIBLY UNDERTRAINED: the best dev point (epoch %d, batch %d) is the last evaluation (%s); more epochs or data "
-                    "may still improve it", best["point"]["epoch"], best["point"]["batch"], record["stop_reason"])
+    if record["still_improving"]:
+        log.warning("POSSIBLY UNDERTRAINED: the last dev evaluation (epoch %d, batch %d) still improved on the best by more than %g "
+                    "(%s); more epochs may improve it", best["point"]["epoch"], best["point"]["batch"], settings.min_delta, record["stop_reason"])
     model.load_state_dict(best["model"])
     with atomic_directory(output_dir) as tmp:
         model.save_pretrained(tmp)
@@ -252,8 +268,11 @@ def training_record(signature: dict, state: dict, usable_dev: bool, settings: Tr
         reason = "no dev AUC (one class only); the last point kept"
     else:
         reason = f"maximum of {settings.epochs} epochs"
+    best_is_last = state["best"]["point"] == evaluations[-1]
+    still_improving = (usable_dev and not state["stop_reason"] and best_is_last
+                       and last_improvement(evaluations, settings.min_delta) == len(evaluations) - 1)
     return {**signature, "best": state["best"]["point"], "stopped": evaluations[-1], "stop_reason": reason,
-            "best_is_last": state["best"]["point"] == evaluations[-1], "evaluations": len(evaluations), "train_pairs": n_train,
+            "best_is_last": best_is_last, "still_improving": bool(still_improving), "evaluations": len(evaluations), "train_pairs": n_train,
             "dev_pairs": n_dev, "precision": settings.precision, "precision_reason": precision_reason}
 
 

@@ -160,11 +160,11 @@ def read_model_record(model_dir: str | Path) -> ModelRecord:
 
     selection = pd.read_csv(Path(model_dir) / "selection.csv")
     row = selection[selection["selected"] == 1].iloc[0]
-    undertrained = bool(row["best_is_last"]) and pd.notna(row["dev_auc_selection"])
+    undertrained = bool(row["still_improving"])
     training = (f"{row['train_pairs']} train / {row['dev_pairs']} dev pairs; best dev point epoch {row['best_epoch']} batch "
                 f"{row['best_batch']}, stopped epoch {row['stopped_epoch']} batch {row['stopped_batch']} ({row['stop_reason']})")
     if undertrained:
-        training += "; POSSIBLY UNDERTRAINED (best point = last evaluation)"
+        training += "; POSSIBLY UNDERTRAINED (still improving at its last evaluation)"
     sanity_file = Path(model_dir) / "sanity.csv"
     if sanity_file.is_file():
         summary = read_summary(sanity_file)

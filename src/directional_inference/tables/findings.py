@@ -208,3 +208,33 @@ def findings_markdown(header: list[str], rows: list[list], scale: str) -> str:
     counts = pd.Series([dict(zip(header, row))["verdict"] for row in rows]).value_counts()
     lines += ["", "In all: " + ", ".join(f"{counts.get(v, 0)} {v}" for v in ("supported", "contradicted", "inconclusive")) + "."]
     return "\n".join(lines) + "\n"
+
+
+READING_START, READING_END = "<!-- findings:start -->", "<!-- findings:end -->"
+
+
+def splice_reading(document: str, reading: str) -> str:
+    """``document`` with the text between its findings markers replaced by ``reading`` (``findings_markdown``)."""
+    start, end = document.find(READING_START), document.find(READING_END)
+    if start < 0 or end < start:
+        raise ValueError(f"the document has no {READING_START} ... {READING_END} block")
+    return document[: start + len(READING_START)] + "\n" + reading + document[end:]
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Copy a run's reading (results/findings.md) into a document's findings block: the README's reading of results is
+    this file, never written by hand."""
+    import argparse
+    from pathlib import Path
+
+    parser = argparse.ArgumentParser(description=main.__doc__)
+    parser.add_argument("document", help="e.g. README.md")
+    parser.add_argument("reading", nargs="?", default="results/findings.md")
+    args = parser.parse_args(argv)
+    path = Path(args.document)
+    path.write_text(splice_reading(path.read_text(encoding="utf-8"), Path(args.reading).read_text(encoding="utf-8")), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

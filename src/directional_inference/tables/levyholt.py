@@ -92,7 +92,8 @@ def table2_rows(models: list[ModelInfo], score_path, scale: str, evaluation: Eva
             tie_difference = symmetric["auc_norm_tie_aware"] - directional["auc_norm_tie_aware"]
             note = "; ".join(f"{name}: {m['no_number']}" for name, m in (("S&S", directional), ("'S&S", symmetric)) if m["no_number"])
             if note:
-                low = high = tie_low = tie_high = float("nan")            ref = paper.TABLE2[model.paper_model][subset]
+                low = high = tie_low = tie_high = float("nan")
+            ref = paper.TABLE2[model.paper_model][subset]
             rows.append([model.alias, model.name, subset, *with_interval(directional, "auc_norm"), *with_interval(symmetric, "auc_norm"),
                          pct(symmetric["auc_norm"] - directional["auc_norm"]), pct(low), pct(high), paper_cell(ref[0]), paper_cell(ref[1]),
                          paper_cell(ref[1] - ref[0]), model.paper_model, paper.TABLE2_NUMBERS[model.paper_model], directional["n"],
