@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+import modulefinder
+from pathlib import Path
+
 import pandas as pd
+import pytest
 import yaml
 
 from conftest import REPO
 from directional_inference.benchmarks import summarise_benchmarks
-from directional_inference.dvc_pipeline import main, render
-from directional_inference.phases import PHASES, phase
+from directional_inference.dvc_pipeline import _stage, main, module_dependencies, render
+from directional_inference.phases import PHASES, Phase, phase
+
+PACKAGE_DIR = "src/directional_inference"
 
 
 def test_stages_follow_the_phase_list():
@@ -78,3 +84,97 @@ def test_no_stage_lists_a_path_twice():
     for name, stage in yaml.safe_load(render(REPO))["stages"].items():
         paths = list(stage["outs"]) + list(stage.get("metrics", [])) + [next(iter(p)) if isinstance(p, dict) else p for p in stage.get("plots", [])]
         assert len(paths) == len(set(paths)), name  # DVC refuses a file listed twice
+
+
+def _bytecode_imports(scripts: list[Path], modules: tuple[str, ...] = ()) -> set[str]:
+    """The package files the scripts (and the package ``modules``, e.g. "experiments.py") import, found another way than
+    dvc_pipeline's (the standard library's modulefinder walks the compiled code, nested functions included): paths from
+    the repository root."""
+    src = REPO / "src"
+    finder = modulefinder.ModuleFinder(path=[str(src)])  # third-party and standard modules are left unfound
+    for script in scripts:
+        finder.run_script(str(script))
+    for module in modules:
+        finder.import_hook("directional_inference." + module.removesuffix(".py").replace("/", "."))
+    files = {Path(m.__file__).resolve() for m in finder.modules.values() if m.__file__}
+    return {f.relative_to(REPO).as_posix() for f in files if f.is_relative_to(src / "directional_inference")}
+
+
+def _module_deps(stage: dict) -> set[str]:
+    return {dep for dep in stage["deps"] if dep.startswith(PACKAGE_DIR + "/")}
+
+
+@pytest.mark.parametrize("name", [p.name for p in PHASES])
+def test_stage_depends_on_every_module_its_scripts_import(name):
+    stage = yaml.safe_load((REPO / "dvc.yaml").read_text())["stages"][name]  # the committed file, as DVC reads it
+    item = phase(name)
+    scripts = [REPO / "scripts" / f"{rule}.py" for rule in item.rules + item.shared_scripts if (REPO / "scripts" / f"{rule}.py").is_file()]
+    assert scripts, name
+    imported = _bytecode_imports(scripts, item.planning_modules)  # the rules' helpers read planning_modules
+    assert imported <= _module_deps(stage), sorted(imported - _module_deps(stage))
+    # nothing else: the phase list (the stage itself comes from it) and the table inputs.py reads
+    extra = {f"{PACKAGE_DIR}/phases.py"} | ({f"{PACKAGE_DIR}/data/inputs.tsv"} if f"{PACKAGE_DIR}/inputs.py" in imported else set())
+    assert _module_deps(stage) == imported | extra
+
+
+def test_stage_module_facts_read_from_the_scripts():
+    stages = yaml.safe_load((REPO / "dvc.yaml").read_text())["stages"]
+    deps = {name: {d.removeprefix(PACKAGE_DIR + "/") for d in _module_deps(stage)} for name, stage in stages.items()}
+    # make_table17 -> levyholt_graphs -(in a function)-> booqa_scoring -> evidence -> booqa.negatives;
+    # booqa_scoring -(in functions)-> encoders, wordnet; levyholt_graphs -(in a function)-> scores
+    assert {"levyholt_graphs.py", "booqa_scoring.py", "evidence.py", "booqa/__init__.py", "booqa/negatives.py",
+            "encoders.py", "wordnet.py", "scores.py"} <= deps["tables"]
+    assert "sns/sanity.py" in deps["tables"]  # tables/common.py imports ..sns.sanity inside a function
+    # score_booqa: `from directional_inference import booqa_scoring` (a submodule) and sns.model inside a function
+    assert {"booqa_scoring.py", "sns/__init__.py", "sns/model.py", "sns/prompts.py", "compute.py"} <= deps["booqa_evaluation"]
+    assert "metrics.py" not in deps["booqa_evaluation"]  # no script of the phase reaches it
+    assert "metrics.py" in deps["training"]  # sns/training.py: `from ..metrics import evaluate_scores` in a function
+    assert {"inputs.py", "data/inputs.tsv", "errors.py"} <= deps["resources"]
+    for name, modules in deps.items():
+        assert {"__init__.py", "phases.py"} <= modules, name
+        assert all(m.rsplit("/", 1)[0] + "/__init__.py" in modules for m in modules if "/" in m and m.endswith(".py")), name
+
+
+def _write(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+
+
+def test_imports_are_followed_through_functions_and_relative_chains(tmp_path):
+    pkg = tmp_path / "src" / "fakepkg"
+    _write(pkg / "__init__.py", "")
+    _write(pkg / "sub" / "__init__.py", "from . import helper\n")
+    _write(pkg / "sub" / "helper.py", "import os\n")
+    _write(pkg / "sub" / "a.py", "def run():\n    from ..b import thing\n    return thing\n")
+    _write(pkg / "b.py", "from .deep.c import x as thing\n")
+    _write(pkg / "deep" / "__init__.py", "")
+    _write(pkg / "deep" / "c.py", "class C:\n    def f(self):\n        from ... import outside  # beyond the package: ignored\n"
+                                   "        from .. import d\nx = 1\n")
+    _write(pkg / "d.py", "import numpy\nfrom fakepkg.sub.helper import name_not_a_module\n")
+    _write(pkg / "e.py", "")
+    _write(pkg / "unused.py", "")
+    script = tmp_path / "scripts" / "run_it.py"
+    _write(script, "import json\n\n\ndef main():\n    from fakepkg.sub import a\n    import fakepkg.e as e\n    a.run()\n")
+    found = module_dependencies([script], pkg, "fakepkg")
+    assert found == ["__init__.py", "b.py", "d.py", "deep/__init__.py", "deep/c.py", "e.py", "sub/__init__.py", "sub/a.py", "sub/helper.py"]
+
+
+def test_stage_deps_follow_the_scripts_imports(tmp_path):
+    pkg = tmp_path / "src" / "directional_inference"
+    _write(pkg / "__init__.py", "")
+    _write(pkg / "lib" / "__init__.py", "")
+    _write(pkg / "lib" / "front.py", "def go():\n    from .back import value\n    return value\n")
+    _write(pkg / "lib" / "back.py", "from ..leaf import value\n")
+    _write(pkg / "leaf.py", "value = 1\n")
+    _write(pkg / "inputs.py", "")
+    _write(pkg / "other.py", "")
+    _write(tmp_path / "scripts" / "fake_rule.py", "def main():\n    from directional_inference.lib import front\n    front.go()\n")
+    _write(tmp_path / "scripts" / "fake_shared.py", "from directional_inference import inputs\n")
+    _write(tmp_path / "config" / "config.yaml", "seed: 1\n")
+    fake = Phase("fake", rules=("fake_rule", "rule_without_script"), outs=("results/fake",), upstream=(), params=("seed",),
+                 shared_scripts=("fake_shared",))
+    deps = _stage(fake, tmp_path, ["config/config.yaml"])["deps"]
+    assert deps[deps.index("rules/fake.smk") + 1:] == [
+        "scripts/fake_rule.py", "scripts/fake_shared.py",
+        *(f"{PACKAGE_DIR}/{m}" for m in ("__init__.py", "data/inputs.tsv", "inputs.py", "leaf.py", "lib/__init__.py", "lib/back.py",
+                                         "lib/front.py", "phases.py"))]

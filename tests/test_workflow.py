@@ -218,7 +218,13 @@ def test_booqa_tables_have_every_method_with_numbers_or_notes(smoke_run):
     assert " train / " in table5.loc[table5["method"] == "sns_full", "training"].item()
     table15 = pd.read_csv(smoke_run / "results" / "table15.csv")
     computed = table15[table15["method"].isin(list(METHODS))]
-    assert len(computed) == len(METHODS) and computed["en_auc_norm"].notna().all()  # dev has entries: every English method has a number
+    # dev has entries: every English method has a number, or none because it scores no entry or ties every entry (the
+    # smoke graphs, from 1,000 articles, find no edge for dev's evidence)
+    assert len(computed) == len(METHODS)
+    unranked = computed["en_auc_norm"].isna()
+    assert computed.loc[unranked, "note"].str.contains("en: no number: ").all()
+    assert ((computed.loc[unranked, "en_coverage"] == 0) | (computed.loc[unranked, "en_tied"] == 1)).all()
+    assert computed.loc[computed["method"].str.startswith(("lm_", "sns_", "sym_")), "en_auc_norm"].notna().all()
     assert table15.loc[~table15["method"].isin(list(METHODS)), "en_auc_norm"].isna().all()
     table16 = pd.read_csv(smoke_run / "results" / "table16.csv")
     assert table16["method"].tolist()[:4] == ["lm_tfidf", "lm_sent", "lm_rel", "sns_full"]

@@ -1,7 +1,9 @@
 """Generate ``dvc.yaml`` from the phase list: one DVC stage per phase, whose command runs Snakemake for it.
 
 Snakemake is the only executor; DVC versions each phase's outputs with their lineage (upstream outputs,
-the phase's rules, scripts and package modules, and its config keys as params).
+the phase's rules, scripts and package modules, and its config keys as params). The package modules are
+computed, never listed by hand: the modules of ``directional_inference`` that the phase's scripts import,
+directly or transitively (found statically with ``ast``, imports inside functions included).
 
     python -m directional_inference.dvc_pipeline                 # write dvc.yaml for config/config.yaml
     python -m directional_inference.dvc_pipeline --check         # exit 1 if dvc.yaml is stale
@@ -11,16 +13,106 @@ the phase's rules, scripts and package modules, and its config keys as params).
 from __future__ import annotations
 
 import argparse
+import ast
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 
 import yaml
 
-from .phases import COMMON_MODULES, PHASES, Phase
+from .phases import PHASES, Phase
 
 DEFAULT_CONFIG = "config/config.yaml"
 HEADER = "# Generated from src/directional_inference/phases.py by `python -m directional_inference.dvc_pipeline`; do not edit.\n"
-PACKAGE_DIR = "src/directional_inference"
+PACKAGE = "directional_inference"
+PACKAGE_DIR = f"src/{PACKAGE}"
+# Every stage's command and outputs come from the phase list (rules/phases.smk reads it too).
+STAGE_MODULES = ("phases.py",)
+# Files a module reads from beside itself: a dep wherever the module is.
+PACKAGE_DATA = {"inputs.py": ("data/inputs.tsv",)}
+
+
+def _module_file(package_dir: Path, parts: tuple[str, ...]) -> Path | None:
+    """The file of the module ``parts`` (names below the package; () is the package itself), or None."""
+    init = package_dir.joinpath(*parts, "__init__.py")
+    if init.is_file():
+        return init
+    if parts:
+        module = package_dir.joinpath(*parts[:-1], f"{parts[-1]}.py")
+        if module.is_file():
+            return module
+    return None
+
+
+def _imports(path: Path, package: str, here: tuple[str, ...] | None) -> set[tuple[str, ...]]:
+    """The modules of ``package`` that the file imports anywhere in it (in functions too), as names below the package.
+
+    ``here`` is the package the file belongs to (for relative imports); None for a script outside the package.
+    A name imported from a module (``from .x import y``) is given as ``x`` plus ``x.y`` in case ``y`` is a
+    submodule; the caller drops what is not a module. Every parent package of an imported module comes too,
+    since importing a module runs its packages' ``__init__.py``.
+    """
+    found: set[tuple[str, ...]] = set()
+
+    def add(parts: tuple[str, ...]) -> None:
+        found.update(parts[:i] for i in range(len(parts) + 1))
+
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), filename=str(path))):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                head, *rest = alias.name.split(".")
+                if head == package:
+                    add(tuple(rest))
+        elif isinstance(node, ast.ImportFrom):
+            if node.level == 0:
+                head, *rest = (node.module or "").split(".")
+                if head != package:
+                    continue
+                base = tuple(rest)
+            else:
+                if here is None or node.level - 1 > len(here):
+                    continue  # a relative import outside the package
+                base = here[:len(here) - (node.level - 1)] + (tuple(node.module.split(".")) if node.module else ())
+            add(base)
+            found.update(base + (alias.name,) for alias in node.names if alias.name != "*")
+    return found
+
+
+def module_dependencies(scripts: Iterable[str | Path], package_dir: str | Path, package: str = PACKAGE,
+                        modules: Iterable[str] = ()) -> list[str]:
+    """The files of the package (relative to ``package_dir``, sorted) that the scripts import, directly or through
+    other modules of the package, plus the data files those modules read (PACKAGE_DATA); ``modules`` (paths such as
+    "experiments.py") are followed the same way, as if a script imported them."""
+    package_dir = Path(package_dir)
+    seen: set[tuple[str, ...]] = set()
+    pending = [part for script in scripts for part in _imports(Path(script), package, None)]
+    pending += [tuple(module.removesuffix(".py").removesuffix("/__init__").split("/")) for module in modules]
+    while pending:
+        parts = pending.pop()
+        if parts in seen:
+            continue
+        file = _module_file(package_dir, parts)
+        if file is None:
+            continue  # a name imported from a module, not a module
+        seen.add(parts)
+        here = parts if file.name == "__init__.py" else parts[:-1]
+        pending.extend(_imports(file, package, here) - seen)
+    files = {_module_file(package_dir, parts).relative_to(package_dir).as_posix() for parts in seen}
+    files |= {data for module in list(files) for data in PACKAGE_DATA.get(module, ())}
+    return sorted(files)
+
+
+def phase_scripts(phase: Phase, root: str | Path = ".") -> list[str]:
+    """The scripts the phase's rules run (scripts/<rule>.py, and the shared scripts it names), sorted."""
+    root = Path(root)
+    return sorted({f"scripts/{name}.py" for name in phase.rules + phase.shared_scripts if (root / "scripts" / f"{name}.py").is_file()})
+
+
+def phase_modules(phase: Phase, root: str | Path = ".") -> list[str]:
+    """The package files a phase's stage depends on (paths from the repository root, sorted)."""
+    root = Path(root)
+    imported = module_dependencies((root / s for s in phase_scripts(phase, root)), root / PACKAGE_DIR, modules=phase.planning_modules)
+    return [f"{PACKAGE_DIR}/{m}" for m in sorted(set(imported) | set(STAGE_MODULES))]
 
 
 def _has_key(tree: dict, dotted: str) -> bool:
@@ -33,12 +125,10 @@ def _has_key(tree: dict, dotted: str) -> bool:
 
 def _stage(phase: Phase, root: Path, configfiles: list[str]) -> dict:
     upstream = [out for name in phase.upstream for p in PHASES if p.name == name for out in p.outs]
-    scripts = [f"scripts/{name}.py" for name in phase.rules + phase.shared_scripts if (root / "scripts" / f"{name}.py").is_file()]
-    modules = [f"{PACKAGE_DIR}/{m}" for m in COMMON_MODULES + phase.modules]
     # Config files are not deps: a phase depends on its own keys only (params), so a change of another
     # phase's keys does not re-run it.
     deps = upstream + ["Snakefile", "rules/common.smk", "rules/phases.smk", f"rules/{phase.name}.smk"]
-    deps += sorted(set(scripts)) + sorted(set(modules))
+    deps += phase_scripts(phase, root) + phase_modules(phase, root)
     params = []
     for configfile in configfiles:
         tree = yaml.safe_load((root / configfile).read_text(encoding="utf-8")) or {}

@@ -1,7 +1,8 @@
 """The phases of the workflow: one list that the Snakefile and the DVC pipeline (dvc.yaml) are both built from.
 
-A phase owns a set of rules (one ``rules/<phase>.smk``), the outputs DVC versions, the phases it reads from,
-the config keys it depends on and the package modules its code lives in.
+A phase owns a set of rules (one ``rules/<phase>.smk``), the outputs DVC versions, the phases it reads from
+and the config keys it depends on. The package modules its stage depends on are not listed here: dvc_pipeline
+computes them from what the phase's scripts import.
 """
 
 from __future__ import annotations
@@ -16,18 +17,18 @@ class Phase:
     outs: tuple[str, ...]
     upstream: tuple[str, ...]
     params: tuple[str, ...]  # dotted config keys (a section name stands for the whole section)
-    modules: tuple[str, ...]  # files under src/directional_inference/
     metrics: tuple[str, ...] = ()
     plots: tuple[str, ...] = ()
     shared_scripts: tuple[str, ...] = ()  # scripts/<name>.py run by rules of another name
+    # package modules that rules/common.smk's helpers read while Snakemake plans the phase's jobs (its scripts'
+    # imports are found by dvc_pipeline itself)
+    planning_modules: tuple[str, ...] = ()
 
     @property
     def target_rule(self) -> str:
         """The Snakemake rule whose inputs are every output of the phase."""
         return f"{self.name}_phase"
 
-
-COMMON_MODULES = ("__init__.py", "atomic.py", "errors.py", "rulelog.py", "phases.py", "progress.py")
 
 PHASES = (
     Phase(
@@ -36,7 +37,6 @@ PHASES = (
         outs=("resources",),
         upstream=(),
         params=("resources", "models", "seed"),
-        modules=("inputs.py", "fetch.py", "wordnet.py", "models.py", "sns/prompts.py", "data/inputs.tsv"),
     ),
     Phase(
         "corpus",
@@ -44,7 +44,6 @@ PHASES = (
         outs=("results/en/corpus", "results/zh/corpus"),
         upstream=("resources",),
         params=("corpus",),
-        modules=("corpus.py",),
     ),
     Phase(
         "relations",
@@ -52,7 +51,6 @@ PHASES = (
         outs=("results/en/relations", "results/zh/relations"),
         upstream=("corpus",),
         params=("relations",),
-        modules=("relations.py", "chinese.py"),
     ),
     Phase(
         "booqa",
@@ -61,9 +59,7 @@ PHASES = (
         upstream=("resources", "corpus", "relations"),
         # scale: the dataset card names it; evidence_cap: the card's evidence per entry
         params=("seed", "booqa", "hypothesis_only", "scale", "evaluation.evidence_cap"),
-        modules=("booqa/__init__.py", "booqa/positives.py", "booqa/senses.py", "booqa/negatives.py", "booqa/sampling.py",
-                 "booqa/validation.py", "booqa/release.py", "booqa/hyponly.py", "booqa_config.py", "relations.py", "chinese.py", "encoders.py",
-                 "wordnet.py", "levyholt.py", "evidence.py"),
+        planning_modules=("booqa_config.py",),
     ),
     Phase(
         "levyholt",
@@ -71,7 +67,6 @@ PHASES = (
         outs=("results/levyholt",),
         upstream=("resources",),
         params=("levyholt", "hypothesis_only.premise"),
-        modules=("levyholt.py",),
     ),
     Phase(
         "training",
@@ -79,8 +74,7 @@ PHASES = (
         outs=("results/models",),
         upstream=("resources", "levyholt"),
         params=("seed", "training"),
-        modules=("sns/__init__.py", "sns/prompts.py", "sns/model.py", "sns/training.py", "sns/search.py", "sns/sanity.py", "compute.py", "metrics.py",
-                 "levyholt.py", "experiments.py", "scores.py"),
+        planning_modules=("experiments.py",),
     ),
     Phase(
         "graphs",
@@ -88,7 +82,6 @@ PHASES = (
         outs=("results/en/graphs", "results/zh/graphs"),
         upstream=("corpus", "relations", "booqa"),
         params=("graphs.min_arg_pairs_per_predicate", "graphs.min_predicates_per_arg_pair"),
-        modules=("graphs.py", "relations.py", "chinese.py"),
     ),
     Phase(
         "evaluation",
@@ -96,8 +89,7 @@ PHASES = (
         outs=("results/scores",),
         upstream=("levyholt", "training"),
         params=("training.max_length", "training.precision", "training.threads"),
-        modules=("sns/__init__.py", "sns/prompts.py", "sns/model.py", "sns/training.py", "sns/search.py", "compute.py", "levyholt.py", "experiments.py",
-                 "scores.py"),
+        planning_modules=("experiments.py",),
     ),
     Phase(
         "robustness",
@@ -105,9 +97,8 @@ PHASES = (
         outs=("results/robustness",),
         upstream=("resources", "booqa", "training"),
         params=("seed", "training"),
-        modules=("sns/__init__.py", "sns/prompts.py", "sns/model.py", "sns/training.py", "sns/search.py", "compute.py", "metrics.py", "levyholt.py",
-                 "experiments.py", "scores.py"),
         shared_scripts=("train_sns_trial", "select_sns_model", "score_levyholt"),
+        planning_modules=("experiments.py",),
     ),
     Phase(
         "booqa_evaluation",
@@ -118,9 +109,6 @@ PHASES = (
                 "evaluation.lm_encoder_zh", "training.language_models_zh",
                 "evaluation.lm_encoder", "evaluation.lm_retrieval", "evaluation.lm_pooling", "evaluation.lm_window", "evaluation.tfidf_top_articles",
                 "evaluation.tfidf_sentences_per_article", "graphs.fuzzy_backoff", "graphs.fuzzy_top", "graphs.fuzzy_min_count", "graphs.measures"),
-        modules=("sns/__init__.py", "sns/prompts.py", "sns/model.py", "sns/training.py", "sns/search.py", "compute.py", "levyholt.py", "evidence.py",
-                 "booqa_scoring.py", "booqa_methods.py", "encoders.py", "relations.py", "chinese.py", "booqa/__init__.py", "booqa/negatives.py",
-                 "booqa/senses.py", "wordnet.py", "metrics.py"),
     ),
     Phase(
         "tables",
@@ -136,11 +124,9 @@ PHASES = (
                 "evaluation.lm_encoder", "evaluation.lm_encoder_zh",
                 "levyholt.source", "levyholt.authors_files_for",
                 "graphs.measures", "graphs.fuzzy_backoff", "graphs.fuzzy_top", "graphs.fuzzy_min_count", "relations.spacy_model"),
-        modules=("tables/__init__.py", "tables/common.py", "tables/levyholt.py", "tables/booqa.py", "tables/figures.py", "tables/summary.py",
-                 "metrics.py", "paper_values.py", "experiments.py", "booqa/release.py", "booqa_methods.py",
-                 "levyholt_graphs.py", "booqa_scoring.py", "relations.py", "chinese.py", "levyholt.py", "models.py", "sns/sanity.py", "tables/findings.py"),
         metrics=("results/metrics.json",),
         plots=("results/pr_curves.csv", "results/booqa_pr_curves.csv"),
+        planning_modules=("experiments.py", "models.py", "booqa_methods.py"),
     ),
 )
 
