@@ -184,8 +184,13 @@ def covered_entries(entries: pd.DataFrame, evidence: pd.DataFrame, scores: np.nd
     """Which entries a method scored, not by default: those with evidence (LM, S&S), those whose evidence found an edge
     of positive weight (graphs; an entry without one scores the default 0)."""
     if family == "graph":
-        return np.asarray(scores, dtype=np.float64) > 0
+        return graph_covered(scores)
     return entries["id"].isin(evidence["entry"]).to_numpy()
+
+
+def graph_covered(scores) -> np.ndarray:
+    """Entries a graph scored from an edge: a positive weight (without one, the default 0)."""
+    return np.asarray(scores, dtype=np.float64) > 0
 
 
 def graph_scores(entries: pd.DataFrame, evidence: pd.DataFrame, graph: pd.DataFrame, measure: str, *,

@@ -118,6 +118,7 @@ def table17_rows(subset: pd.DataFrame, graph: pd.DataFrame | None, measures: lis
     the subset (parsed with ``nlp`` unless it has the graph-form predicates already) beside the paper's, with the
     share of entries the graph scores at all; the paper's published graphs get a note. ``evaluation``:
     ``tables.common.Evaluation``."""
+    from .booqa_scoring import graph_covered
     from .levyholt import Entry
     from .scores import converse_group_ids
     from .tables.common import SIGNAL_COLUMNS, measure, signal_cells, with_interval
@@ -136,7 +137,7 @@ def table17_rows(subset: pd.DataFrame, graph: pd.DataFrame | None, measures: lis
             continue
         scores = score_subset(subset, graph, name, **lookup)
         m = measure(pd.DataFrame({"entry": subset["id"], "label": subset["label"].astype("int8"), "score": scores, "group": groups,
-                                  "covered": scores > 0}), evaluation)
+                                  "covered": graph_covered(scores)}), evaluation)
         note = "; ".join(part for part in (m["no_number"], reach_note(graph_reach(subset, graph), m["coverage"])) if part)
         rows.append([name, label, *with_interval(m, "auc50"), paper, len(subset), graph_name, scale, note, *signal_cells(m)])
     for key, label, paper in PAPER_ONLY:

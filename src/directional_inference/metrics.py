@@ -219,6 +219,14 @@ def largest_tie_share(scores) -> float:
     return float(np.unique(scores, return_counts=True)[1].max() / scores.size) if scores.size else float("nan")
 
 
+def _tie_blocks(scores: np.ndarray, labels: np.ndarray) -> list[tuple[int, int, int]]:
+    """(start, end, positives) of each block of equal scores, in order of decreasing score (positions of that order)."""
+    order = np.argsort(-scores, kind="mergesort")
+    sorted_scores, sorted_labels = scores[order], labels[order]
+    starts = np.r_[0, np.flatnonzero(np.diff(sorted_scores)) + 1]
+    return [(int(a), int(b), int(sorted_labels[a:b].sum())) for a, b in zip(starts, np.r_[starts[1:], scores.size])]
+
+
 def tie_aware_auc_norm(scores, labels, xi: float | None = None) -> float:
     """AUCnorm averaged over every order of tied entries (exact); equal to ``auc_norm`` for a scorer without ties."""
     from scipy.stats import hypergeom
@@ -228,13 +236,9 @@ def tie_aware_auc_norm(scores, labels, xi: float | None = None) -> float:
     if not has_ties(scores):
         return auc_norm(curve, xi)
     xi = curve.positive_rate if xi is None else xi
-    order = np.argsort(-scores, kind="mergesort")
-    sorted_scores, sorted_labels = scores[order], labels[order]
-    starts = np.r_[0, np.flatnonzero(np.diff(sorted_scores)) + 1]
-    ends = np.r_[starts[1:], scores.size]
     total, positives_before = 0.0, 0
-    for start, end in zip(starts, ends):
-        m, t = int(end - start), int(sorted_labels[start:end].sum())
+    for start, end, t in _tie_blocks(scores, labels):
+        m = end - start
         if t:
             j = np.arange(1, m + 1)[:, None]  # position in the block
             h = np.arange(t)[None, :]  # positives of the block before a positive at position j
@@ -268,10 +272,7 @@ def tie_aware_auc50(scores, labels, floor: float = 0.5, *, seed: int = 0) -> flo
     scores, labels = np.asarray(scores, dtype=np.float64), np.asarray(labels).astype(bool)
     if not has_ties(scores):
         return auc_above(precision_recall_curve(scores, labels), floor)
-    order = np.argsort(-scores, kind="mergesort")
-    sorted_scores, sorted_labels = scores[order], labels[order]
-    starts = np.r_[0, np.flatnonzero(np.diff(sorted_scores)) + 1]
-    blocks = [(int(a), int(b), int(sorted_labels[a:b].sum())) for a, b in zip(starts, np.r_[starts[1:], scores.size])]
+    blocks = _tie_blocks(scores, labels)
     ranks = np.arange(scores.size, 0, -1, dtype=np.float64)
     if prod(comb(end - start, t) for start, end, t in blocks) <= TIE_AWARE_MAX_ORDERS:
         values = []

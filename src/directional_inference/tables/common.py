@@ -58,7 +58,7 @@ def no_number_reason(scores, covered) -> str:
     return ""
 
 
-def measure(frame: pd.DataFrame, evaluation: Evaluation, *, within_groups: bool = False) -> dict:
+def measure(frame: pd.DataFrame, evaluation: Evaluation, *, within_groups: bool = False, point_only: bool = False) -> dict:
     """Every number of a table row, as fractions: the reference AUCnorm / AUC50 (``metrics.evaluate_scores``) and their
     tie-aware values, each with its 95% bootstrap interval (``*_low``, ``*_high``); the chance range of the test set (the
     AUCnorm of random scorers: ``chance_auc_norm`` and its 95% range); ``coverage`` (share of entries scored from
@@ -67,7 +67,8 @@ def measure(frame: pd.DataFrame, evaluation: Evaluation, *, within_groups: bool 
     ``within_groups``, the share of (positive, negative) pairs of a group ranked right (``within_bundle``).
 
     The one place that decides whether a score set carries a number: a scorer that scores no entry or gives every entry
-    the same score gets NaN metrics and ``no_number`` (the reason, for the row's note)."""
+    the same score gets NaN metrics and ``no_number`` (the reason, for the row's note). ``point_only``: the reference
+    metrics alone, no intervals, tie-aware values or chance range (a number used only inside another, e.g. a ratio)."""
     scores, labels = frame["score"].to_numpy(), frame["label"].to_numpy().astype(bool)
     covered = frame["covered"].to_numpy(bool) if "covered" in frame else np.ones(len(frame), dtype=bool)
     metrics = {"n": len(frame), "positive_rate": float(labels.mean()) if len(frame) else float("nan"),
@@ -80,6 +81,8 @@ def measure(frame: pd.DataFrame, evaluation: Evaluation, *, within_groups: bool 
     if metrics["no_number"]:
         return metrics
     metrics.update(evaluate_scores(scores, labels, auc_floor=evaluation.auc_floor))
+    if point_only:
+        return metrics
     metrics["auc_norm_tie_aware"] = tie_aware_auc_norm(scores, labels)
     metrics["auc50_tie_aware"] = tie_aware_auc50(scores, labels, evaluation.auc_floor, seed=evaluation.seed)
     intervals = bootstrap_intervals(scores, labels, _groups(frame), resamples=evaluation.resamples, seed=evaluation.seed,

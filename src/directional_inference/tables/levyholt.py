@@ -136,7 +136,7 @@ def mesh_rows(model: ModelInfo, variant: str, score_path, scale: str, evaluation
         ratio, ratio_paper, reference = "", "", paper.FIGURE1.get(subset)
         if variant == "hyponly":
             reference = paper.FIGURE2.get(subset)
-            full = measure(read_scores(score_path(model.alias, "sns", subset, subset)), evaluation)["auc_norm"]
+            full = measure(read_scores(score_path(model.alias, "sns", subset, subset)), evaluation, point_only=True)["auc_norm"]
             ratio = f"{full / m['auc_norm']:.2f}" if m["auc_norm"] > 0 else ""
             ratio_paper = paper.FIGURE2_RATIOS.get(subset, "")
         rows.append([model.alias, model.name, variant, subset, *with_interval(m, "auc_norm"), paper_cell(reference), ratio, ratio_paper,
