@@ -16,6 +16,7 @@ from directional_inference.experiments import (  # noqa: E402
     TABLE3_TRAINED_ON,
     model_record_files,
     levyholt_score_directory,
+    levyholt_table_models,
     scored_models,
     training_budget,
     chinese_trained_models,
@@ -28,7 +29,7 @@ from directional_inference.tables.findings import CLAIMS, runnable_claims  # noq
 from directional_inference.tables.findings import score_path as claim_score_path  # noqa: E402
 from directional_inference.models import model_kind  # noqa: E402
 from directional_inference.levyholt import ALL_SUBSETS, CHINESE_PREFIX, CHINESE_SUBSETS, SPLITS, subset_conventions  # noqa: E402
-from directional_inference.phases import PHASES, phase  # noqa: E402
+from directional_inference.phases import MODEL_CARDS, PHASES, phase  # noqa: E402
 from directional_inference.sns import VARIANTS  # noqa: E402
 from directional_inference.stale_locks import LockOwner, release_stale_locks  # noqa: E402
 
@@ -207,18 +208,26 @@ def trial_outputs(wildcards):
     return trial_files(model_run(wildcards), trial_ids(wildcards.variant, wildcards.subset))
 
 
-def levyholt_scores_of(lm):
-    """Score directories of every (variant, training subset) the LevyHolt tables need, for one language model."""
-    return [levyholt_score_directory(lm, v, s) for v, s in scored_models()]
-
-
 def all_levyholt_scores(wildcards=None):
-    return [f for lm in config["training"]["language_models"] for f in levyholt_scores_of(lm)]
+    """Score directories of every (variant, training subset) the LevyHolt tables need, for every language model."""
+    return [levyholt_score_directory(lm, v, s) for lm in config["training"]["language_models"] for v, s in scored_models()]
 
 
-def levyholt_model_records(wildcards=None):
-    """Selection and sanity files of every model the LevyHolt tables show (their precision, training and sanity columns)."""
-    return [f for lm in config["training"]["language_models"] for v, s in scored_models() for f in model_record_files(lm, v, s)]
+def levyholt_scores_for(table):
+    """Score directories of the models one LevyHolt table or figure reads, for every language model: a table's target
+    trains only its own models."""
+    return [levyholt_score_directory(lm, v, s) for lm in config["training"]["language_models"] for v, s in levyholt_table_models(table)]
+
+
+def levyholt_table_scores(wildcards):
+    return levyholt_scores_for(wildcards.table)
+
+
+def levyholt_table_records(wildcards):
+    """Selection and sanity files of the models one LevyHolt table or figure shows (its precision, training and sanity
+    columns)."""
+    return [f for lm in config["training"]["language_models"] for v, s in levyholt_table_models(wildcards.table)
+            for f in model_record_files(lm, v, s)]
 
 
 def booqa_model_records(wildcards=None):
@@ -376,14 +385,37 @@ def booqa_table_scores(wildcards):
     return booqa_score_files(wildcards.booqa_table)
 
 
-def trained_model_files():
-    """selection.csv and best/ of every search (language model x variant x training subset), English and Chinese, and
-    the sanity check of every selected model that reads premises (S&S and 'S&S)."""
+def trained_searches():
+    """(language model, variant, training subset) of every search, English and Chinese."""
     searches = [(lm, v, s) for lm in LANGUAGE_MODELS["en"] for v, s in trained_models()]
     if "zh" in SNS_LANGUAGES:
         searches += [(lm, v, s) for lm in LANGUAGE_MODELS["zh"] for v, s in chinese_trained_models()]
-    return [f"results/models/{lm}/{v}/{s}/{name}" for lm, v, s in searches
+    return searches
+
+
+def trained_model_files():
+    """selection.csv and best/ of every search, and the sanity check of every selected model that reads premises (S&S
+    and 'S&S)."""
+    return [f"results/models/{lm}/{v}/{s}/{name}" for lm, v, s in trained_searches()
             for name in ("selection.csv", "best") + (("sanity.csv",) if v != "hyponly" else ())]
+
+
+def model_card_files():
+    """The card of every selected model."""
+    return [f"results/model_cards/{lm}/{v}/{s}/README.md" for lm, v, s in trained_searches()]
+
+
+def model_card_inputs(wildcards):
+    """What a model card reads: the search's selection, the selected model and its trials' dev scores, its sanity
+    check, the base model's SOURCE.json and, for a model scored on LevyHolt test sets, its scores."""
+    run = model_run(wildcards)
+    inputs = {"selection": f"{run}/selection.csv", "best": f"{run}/best", "base": f"resources/models/{wildcards.lm}",
+              "dev_scores": trial_files(run, trial_ids(wildcards.variant, wildcards.subset))["dev_scores"]}
+    if wildcards.variant != "hyponly":
+        inputs["sanity"] = f"{run}/sanity.csv"
+    if (wildcards.variant, wildcards.subset) in scored_models():
+        inputs["scores"] = levyholt_score_directory(wildcards.lm, wildcards.variant, wildcards.subset)
+    return inputs
 
 
 def phase_targets(name):
@@ -411,6 +443,8 @@ def phase_targets(name):
     if name == "robustness":
         selections = [f"results/robustness/{lang}/{MAIN_LMS[lang]}/{n}" for lang in TABLE3_LANGUAGES for n in ("selection.csv", "best")]
         return selections + robustness_score_files()
+    if name == "tables":
+        return [f for f in phase(name).outs if f != MODEL_CARDS] + model_card_files() + list(phase(name).metrics + phase(name).plots)
     if name == "graphs":
         return [f"results/{lang}/graphs/for_{split}.parquet" for lang in config["booqa"]["languages"] for split in ("dev", "test")]
     return list(phase(name).outs + phase(name).metrics + phase(name).plots)

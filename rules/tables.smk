@@ -3,8 +3,8 @@
 
 rule make_levyholt_table:
     input:
-        scores=all_levyholt_scores,
-        records=levyholt_model_records,
+        scores=levyholt_table_scores,
+        records=levyholt_table_records,
     output:
         report("results/{table}.csv", caption="../report/levyholt_table.rst", category="LevyHolt", labels={"table": "{table}"}),
     wildcard_constraints:
@@ -97,7 +97,8 @@ rule collect_metrics:
 
 rule write_pr_points:
     input:
-        all_levyholt_scores,
+        # the PR curves of Table 1
+        levyholt_scores_for("table1"),
     output:
         "results/pr_curves.csv",
     params:
@@ -249,3 +250,26 @@ rule make_table17:
         "../envs/workflow.yaml"
     script:
         "../scripts/make_table17.py"
+
+
+rule write_model_card:
+    input:
+        unpack(model_card_inputs),
+    output:
+        "results/model_cards/{lm}/{variant}/{subset}/README.md",
+    params:
+        scale=config["scale"],
+        evaluation=table_evaluation(),
+        tests=lambda wildcards: scored_models().get((wildcards.variant, wildcards.subset), []),
+    log:
+        phase_log("tables", "write_model_card", "{lm}/{variant}/{subset}"),
+    benchmark:
+        phase_benchmark("tables", "write_model_card", "{lm}/{variant}/{subset}")
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=10,
+    conda:
+        "../envs/workflow.yaml"
+    script:
+        "../scripts/write_model_card.py"

@@ -241,6 +241,32 @@ def test_jsonl_loads_with_hugging_face_datasets(tmp_path):
     assert loaded["label"] == split["label"].tolist() and loaded["proposition"] == split["proposition"].tolist()
 
 
+def test_release_directory_loads_by_name_with_hugging_face_datasets(tmp_path):
+    import datasets
+
+    positives, negatives = _bundles({"w1": 3})
+    dev = sample_bundles(positives, negatives, {"w1": 10}, budget=3, max_negatives=2, buckets=[60, 100], dev_share=1.0, graph_share=0.0, seed=1)["dev"]
+    splits = {"dev": dev.iloc[:6], "test": dev.iloc[6:], "graph": dev.iloc[:0]}   # an empty split, as the smoke scale may give
+    for name, frame in splits.items():
+        write_split(frame, tmp_path / f"{name}.parquet", tmp_path / f"{name}.jsonl")
+    (tmp_path / "positives.parquet").write_bytes((tmp_path / "dev.parquet").read_bytes())   # not a split: not loaded
+    card = dataset_card("en", "reuters21578", splits, {"positive_budget": 3}, "smoke")
+    header = card.split("---\n")[1]
+    # 9 entries in all: the smallest size category; one config named by the language, the default
+    assert "- en\n" in header and "- n<1K\n" in header and "config_name: en\n  default: true" in header
+    (tmp_path / "README.md").write_text(card, encoding="utf-8")
+    loaded = datasets.load_dataset(str(tmp_path), cache_dir=str(tmp_path / "cache"))
+    assert sorted(loaded) == ["dev", "test"], "an empty split is not declared: datasets refuses a split without rows"
+    for name in ("dev", "test"):
+        assert loaded[name]["id"] == splits[name]["id"].tolist() and loaded[name].column_names == list(dev.columns)
+
+
+def test_size_category_follows_hugging_face_buckets():
+    from directional_inference.booqa.release import size_category
+
+    assert [size_category(n) for n in (0, 999, 1000, 9999, 58537, 2_000_000)] == ["n<1K", "n<1K", "1K<n<10K", "1K<n<10K", "10K<n<100K", "n>1M"]
+
+
 def test_hypothesis_only_splits_mask_arguments_and_remove_overlaps():
     from directional_inference.booqa.hyponly import hypothesis_only_splits
 

@@ -115,3 +115,30 @@ def test_booqa_key_change_reruns_booqa_and_its_dependants_only(clone):
     run(clone, "bin/sync-after-pull", *SMOKE)
     result = run_snakemake(clone, "-n", *SMOKE)
     assert "Nothing to be done" in result.stdout + result.stderr
+
+
+def _holds(node, key: str, value) -> bool:
+    """Whether a JSON tree has ``key`` set to ``value`` anywhere (nested or as the last part of a dotted key)."""
+    if isinstance(node, dict):
+        return any((k == key or k.endswith("." + key)) and v == value or _holds(v, key, value) for k, v in node.items())
+    return isinstance(node, list) and any(_holds(item, key, value) for item in node)
+
+
+def test_dvc_experiment_with_a_changed_key(smoke_repo, tmp_path):
+    """The README's experiment commands: `dvc exp run -S` re-runs the phases that read the key, `dvc exp show` lists
+    the experiment with its params, `dvc metrics diff` shows the numbers that moved."""
+    run(smoke_repo, "dvc", "push", "-q")
+    target = tmp_path / "repo"
+    run(tmp_path, "git", "clone", "-q", str(smoke_repo), str(target))
+    run(target, "dvc", "pull", "-q")
+    run(target, "bin/sync-after-pull", *SMOKE)
+    before = _lock(target)
+    run(target, "dvc", "exp", "run", "-q", "-n", "floor-09", "-S", "config/smoke.yaml:evaluation.auc_precision_floor=0.9")
+    after = _lock(target)
+    assert {stage for stage in after if after[stage] != before[stage]} == {"tables"}
+    shown = run(target, "dvc", "exp", "show", "--json").stdout
+    assert "floor-09" in shown and _holds(json.loads(shown), "auc_precision_floor", 0.9), shown[:3000]
+    diff = json.loads(run(target, "dvc", "metrics", "diff", "--json").stdout)["results/metrics.json"]
+    moved = {key for key, change in diff.items() if "auc50" in key and change.get("diff")}
+    assert moved, "AUC50 over precision >= 0.9 differs from AUC50 over 0.5 for some row"
+    assert not any(change.get("diff") for key, change in diff.items() if "auc_norm" in key and "auc50" not in key)

@@ -113,6 +113,22 @@ def test_hyperparameter_search_is_recorded_and_trial_weights_are_temporary(smoke
     assert not list((smoke_run / ".checkpoints").rglob("state.pt"))
 
 
+def test_every_selected_model_has_a_card(smoke_run):
+    searches = sorted(path.parent for path in (smoke_run / "results" / "models").glob("*/*/*/selection.csv"))
+    assert len(searches) > 10
+    for run in searches:
+        lm, variant, subset = run.parts[-3:]
+        card = (smoke_run / "results" / "model_cards" / lm / variant / subset / "README.md").read_text(encoding="utf-8")
+        selection = pd.read_csv(run / "selection.csv")
+        row = selection[selection["selected"] == 1].iloc[0]
+        assert f"on LevyHolt `{subset}` ({lm}, smoke scale)" in card
+        assert f"{row['train_pairs']} training pairs, selected on {row['dev_pairs']} dev pairs" in card
+        assert f"trial {row['trial']} selected" in card and "| dev (selection) |" in card
+    # Table 1's Directional model is scored on Table 1's three test sets
+    card = (smoke_run / "results" / "model_cards" / "tiny" / "sns" / "directional" / "README.md").read_text(encoding="utf-8")
+    assert all(f"| test: {test} |" in card for test in ("directional", "symmetric", "full"))
+
+
 def test_report_has_every_table_figure_and_the_benchmarks(smoke_run):
     run_snakemake(smoke_run, "results/benchmarks.csv", "--cores", "1", "--configfile", "config/smoke.yaml")
     run_snakemake(smoke_run, "--report", "results/report.html", "--configfile", "config/smoke.yaml", "--", "all", "results/benchmarks.csv")
@@ -181,18 +197,22 @@ def test_booqa_dataset_and_table4(smoke_run):
     assert len(english) > 0, "the smoke corpus should yield at least one English bundle"
 
 
-def test_booqa_jsonl_loads_with_hugging_face_datasets(smoke_run, tmp_path):
+def test_booqa_release_loads_with_hugging_face_datasets(smoke_run, tmp_path):
     import datasets
 
     root = smoke_run / "results" / "en" / "booqa"
-    # an empty split (the smoke English test split may be one) has no rows for datasets to infer columns from
-    splits = [split for split in ("dev", "test") if (root / f"{split}.jsonl").stat().st_size]
+    # the card's header names the splits: no data_files; an empty split (the smoke English test split may be one)
+    # is not declared, since datasets refuses a split without rows
+    splits = [split for split in ("dev", "test") if len(pd.read_parquet(root / f"{split}.parquet"))]
     assert "dev" in splits
-    loaded = datasets.load_dataset("json", data_files={split: str(root / f"{split}.jsonl") for split in splits}, cache_dir=str(tmp_path))
+    loaded = datasets.load_dataset(str(root), cache_dir=str(tmp_path / "parquet"))
+    assert sorted(loaded) == sorted(splits)
+    jsonl = datasets.load_dataset("json", data_files={split: str(root / f"{split}.jsonl") for split in splits}, cache_dir=str(tmp_path / "json"))
     for split in splits:
         parquet = pd.read_parquet(root / f"{split}.parquet")
-        assert loaded[split].num_rows == len(parquet) and loaded[split].column_names == list(parquet.columns)
-        assert loaded[split]["id"] == parquet["id"].tolist() and loaded[split]["label"] == parquet["label"].tolist()
+        for copy in (loaded[split], jsonl[split]):
+            assert copy.num_rows == len(parquet) and copy.column_names == list(parquet.columns)
+            assert copy["id"] == parquet["id"].tolist() and copy["label"] == parquet["label"].tolist()
 
 
 def test_corpus_reading_report_reaches_the_dataset_card(smoke_run):

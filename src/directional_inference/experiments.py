@@ -20,21 +20,33 @@ COMPARED_MODELS = {
 BUDGET_KEYS = ("trials", "epochs", "patience", "max_train", "max_dev", "evaluations_per_epoch")
 
 
+LEVYHOLT_TABLES = ("table1", "table2", "table6", "figure1", "figure2")
+
+
+def levyholt_table_scorings(table: str) -> list[tuple[str, str, str]]:
+    """The (variant, train subset, test set) scorings one LevyHolt table or figure reads, sorted."""
+    mesh = MESH_SUBSETS + ("full",)
+    scorings = {
+        "table1": [("sns", train, test) for train in TABLE1_SUBSETS for test in TABLE1_SUBSETS],
+        "table2": [(variant, subset, subset) for subset in TABLE2_SUBSETS for variant in ("sns", "sns_sym")],
+        "table6": [("sns", train, test) for train in TABLE6_SETS for test in TABLE6_SETS],
+        "figure1": [("sns", subset, subset) for subset in mesh],
+        # the hypothesis-only models on the hypothesis-only files, and S&S on the same subsets for the S&S / H-only ratio
+        "figure2": [(variant, subset, subset) for subset in mesh for variant in ("hyponly", "sns")],
+    }
+    if table not in scorings:
+        raise ValueError(f"{table!r} is not a LevyHolt table or figure (one of {', '.join(LEVYHOLT_TABLES)})")
+    return sorted(set(scorings[table]))
+
+
+def levyholt_table_models(table: str) -> list[tuple[str, str]]:
+    """The (variant, training subset) models whose scores one LevyHolt table or figure reads."""
+    return sorted({(variant, train) for variant, train, _ in levyholt_table_scorings(table)})
+
+
 def levyholt_scorings() -> list[tuple[str, str, str]]:
     """Every (variant, train subset, test set) the LevyHolt tables and figures need, sorted, no repeats."""
-    jobs = set()
-    for subset in MESH_SUBSETS + ("full",):
-        jobs.add(("sns", subset, subset))  # Figure 1
-        jobs.add(("hyponly", subset, subset))  # Figure 2 (tested on the hypothesis-only file)
-    for train in TABLE1_SUBSETS:
-        for test in TABLE1_SUBSETS:
-            jobs.add(("sns", train, test))
-    for subset in TABLE2_SUBSETS:
-        jobs.add(("sns_sym", subset, subset))
-    for train in TABLE6_SETS:
-        for test in TABLE6_SETS:
-            jobs.add(("sns", train, test))
-    return sorted(jobs)
+    return sorted({scoring for table in LEVYHOLT_TABLES for scoring in levyholt_table_scorings(table)})
 
 
 def scored_models() -> dict[tuple[str, str], list[str]]:

@@ -30,6 +30,8 @@ class Phase:
         return f"{self.name}_phase"
 
 
+MODEL_CARDS = "results/model_cards"  # one README.md per selected model, mirroring results/models/<lm>/<variant>/<subset>
+
 PHASES = (
     Phase(
         "resources",
@@ -113,12 +115,12 @@ PHASES = (
     Phase(
         "tables",
         rules=("make_levyholt_table", "plot_mesh_figure", "collect_metrics", "write_pr_points", "make_table4", "make_booqa_table",
-               "make_table3", "plot_figure3", "make_table17", "make_findings"),
+               "make_table3", "plot_figure3", "make_table17", "make_findings", "write_model_card"),
         outs=tuple(f"results/{name}" for name in (
             "table1.csv", "table2.csv", "table3.csv", "table4.csv", "table5.csv", "table6.csv", "table15.csv", "table16.csv", "table17.csv",
             "figure1.csv", "figure2.csv", "findings.csv", "findings.md",
             "figure1.png", "figure1.svg", "figure2.png", "figure2.svg", "figure3.png", "figure3.svg",
-        )),
+        )) + (MODEL_CARDS,),
         upstream=("resources", "training", "evaluation", "booqa", "graphs", "booqa_evaluation", "robustness"),
         params=("scale", "seed", "evaluation.auc_precision_floor", "evaluation.bootstrap_resamples", "evaluation.model_languages", "evaluation.lm_retrieval", "training.language_models", "training.language_models_zh",
                 "evaluation.lm_encoder", "evaluation.lm_encoder_zh",

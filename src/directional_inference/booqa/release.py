@@ -18,6 +18,8 @@ SOURCE_LICENCES = {
 # predicates of its pair; the entry's own is not evidence).
 PAPER_STARRING_MIN_PREDICATES = 15
 PAPER_EVIDENCE_PER_ENTRY = PAPER_STARRING_MIN_PREDICATES - 1
+# Hugging Face size_categories buckets (upper bounds, exclusive) of the card's YAML header
+SIZE_CATEGORIES = [(1_000, "n<1K"), (10_000, "1K<n<10K"), (100_000, "10K<n<100K"), (1_000_000, "100K<n<1M")]
 # results/{lang}/booqa/evidence_density.csv, one row per split; Table 4 copies the evidence_* cells
 DENSITY_COLUMNS = ["split", "entries", "evidence_median", "evidence_mean", "evidence_single_share", "evidence_none_share"]
 
@@ -80,6 +82,38 @@ def corpus_reading_rows(reading: dict) -> str:
     return "\n".join(rows)
 
 
+def size_category(entries: int) -> str:
+    """Hugging Face ``size_categories`` value of a dataset with ``entries`` rows."""
+    return next((name for bound, name in SIZE_CATEGORIES if entries < bound), "n>1M")
+
+
+def card_header(lang: str, splits: dict[str, pd.DataFrame]) -> str:
+    """YAML header of the card: Hugging Face metadata, with one config (the language) whose splits are the Parquet
+    files, so that ``datasets.load_dataset(<release dir>)`` returns them by name without ``data_files``. An empty
+    split (possible at smoke scale) is left out: ``datasets`` refuses a split without rows."""
+    files = "".join(f"  - split: {name}\n    path: {name}.parquet\n" for name, frame in splits.items() if len(frame))
+    entries = sum(len(frame) for frame in splits.values())
+    return f"""---
+language:
+- {lang}
+license: other
+license_name: corpus-terms
+task_categories:
+- question-answering
+task_ids:
+- open-domain-qa
+size_categories:
+- {size_category(entries)}
+pretty_name: BoOQA ({'English' if lang == 'en' else 'Chinese'})
+configs:
+- config_name: {lang}
+  default: true
+  data_files:
+{files}---
+
+"""
+
+
 def dataset_card(lang: str, source: str, splits: dict[str, pd.DataFrame], parameters: dict, scale: str,
                  reading: dict | None = None, evidence: dict[str, dict] | None = None, evidence_cap: int | None = None) -> str:
     """README.md of a BoOQA release: what it is, how it was built, counts, fields and licences; with ``reading``
@@ -112,7 +146,7 @@ Shares are fractions of the split's entries; the same numbers are in `evidence_d
 |---|---|---|---|---|---|
 {evidence_rows(evidence)}
 """
-    return f"""# BoOQA ({'English' if lang == 'en' else 'Chinese'}), {scale} scale
+    return card_header(lang, splits) + f"""# BoOQA ({'English' if lang == 'en' else 'Chinese'}), {scale} scale
 
 Boolean open-domain QA built automatically from news (Li et al., Findings of EMNLP 2022, section 4.1): each
 entry is a proposition (subject, predicate, object) from a context window of the corpus. Positives are
@@ -141,5 +175,8 @@ Open Wordnet (Bond & Wang; permissive licence with attribution).
 `subj_type`, `obj_type`, `proposition` (the text asked about), `positive_pred` (the bundle's positive predicate),
 `article_id` and `sentence_id` (the positive's source sentence, excluded from evidence retrieval), `frequency`
 (corpus count of the typed predicate, the unit of frequency-bucket matching).
-Files: `{{dev,test}}.parquet` and `{{dev,test}}.jsonl` (`datasets.load_dataset("json", data_files=...)`).
+Files: `{{dev,test}}.parquet` and `{{dev,test}}.jsonl`. `datasets.load_dataset("<this directory>")` returns the
+dev and test splits (the header's config `{lang}` names the Parquet files; an empty split is not declared, as
+`datasets` refuses one); the licence is that of the corpus
+and WordNet above (`license: other`).
 """

@@ -191,7 +191,7 @@ def runnable_claims(booqa_methods: list[str], robustness_languages: list[str]) -
 
 
 def findings_markdown(header: list[str], rows: list[list], scale: str) -> str:
-    """The reading of results (README / report): one line per claim with its verdict, numbers and reason."""
+    """The reading of results (docs/results.md, the report): one line per claim with its verdict, numbers and reason."""
     lines = [f"Which of the paper's findings hold at the {scale} scale (from `results/findings.csv`; AUCnorm %, tie-aware, 95% "
              "bootstrap intervals; a difference is paired on the same test entries).", ""]
     for row in rows:
@@ -222,13 +222,13 @@ def splice_reading(document: str, reading: str) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Copy a run's reading (results/findings.md) into a document's findings block: the README's reading of results is
-    this file, never written by hand."""
+    """Copy a run's reading (results/findings.md) into a document's findings block: the reading of results in
+    docs/results.md is this file, never written by hand."""
     import argparse
     from pathlib import Path
 
     parser = argparse.ArgumentParser(description=main.__doc__)
-    parser.add_argument("document", help="e.g. README.md")
+    parser.add_argument("document", help="e.g. docs/results.md")
     parser.add_argument("reading", nargs="?", default="results/findings.md")
     args = parser.parse_args(argv)
     path = Path(args.document)

@@ -1,0 +1,53 @@
+"""The conventions Snakemake users look for: the workflow catalog's usage file, true to the workflow."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def rule_blocks() -> dict[str, str]:
+    """Rule name -> its text, over every rules/*.smk."""
+    blocks = {}
+    for smk in sorted((ROOT / "rules").glob("*.smk")):
+        parts = re.split(r"^rule (\w+):\n", smk.read_text(encoding="utf-8"), flags=re.M)
+        blocks.update(dict(zip(parts[1::2], parts[2::2])))
+    return blocks
+
+
+def test_workflow_catalog_usage_is_true_to_the_workflow():
+    usage = yaml.safe_load((ROOT / ".snakemake-workflow-catalog.yml").read_text(encoding="utf-8"))["usage"]
+    assert set(usage) == {"mandatory-flags", "software-stack-deployment", "report"}
+    assert usage["mandatory-flags"]["flags"] == "--cores 2" and "BOOQA_MIRROR" in usage["mandatory-flags"]["desc"]
+    blocks = rule_blocks()
+    assert len(blocks) > 30
+    if usage["software-stack-deployment"]["conda"]:
+        # --sdm conda: every rule that runs code of the project has an environment
+        assert [name for name, text in blocks.items() if "script:" in text and "conda:" not in text] == []
+    if usage["report"]:
+        assert 'report: "report/workflow.rst"' in (ROOT / "Snakefile").read_text(encoding="utf-8")
+        captions = {c for text in blocks.values() for c in re.findall(r'caption="\.\./(report/[\w.]+)"', text)}
+        assert captions and all((ROOT / c).is_file() for c in captions)
+    # the catalog's standardized usage also reads config/README.md
+    assert (ROOT / "config" / "README.md").read_text(encoding="utf-8").startswith("# Configuration reference")
+
+
+def test_readme_is_short_starts_with_the_two_commands_and_its_links_resolve():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert len(readme.splitlines()) <= 250
+    quickstart = readme.index("## Quickstart")
+    assert quickstart < readme.index("## Scales")
+    main_job = "bin/setup && BOOQA_MIRROR=../shared/mirror .venv/bin/snakemake results/table5.csv --cores 2"
+    tests = "BOOQA_MIRROR=../shared/mirror bin/test"
+    assert main_job in readme[quickstart:] and tests in readme[quickstart:]
+    assert "\nbin/test" in (ROOT / ".ci" / "run").read_text(encoding="utf-8")  # CI runs the README's test command
+    links = re.findall(r"\]\(((?:docs|config)/[^)#]+|CHANGELOG\.md)(?:#[^)]*)?\)", readme)
+    assert links and [link for link in links if not (ROOT / link).is_file()] == []
+    for doc in (ROOT / "docs").glob("*.md"):   # links between the documents
+        text = doc.read_text(encoding="utf-8")
+        missing = [link for link in re.findall(r"\]\(([\w-]+\.md)(?:#[^)]*)?\)", text) if not (doc.parent / link).is_file()]
+        assert missing == [], doc.name
