@@ -1,6 +1,9 @@
 # Phase "booqa": positives, WordNet negatives and frequency-matched bundle sampling per language.
 
 
+include: "helpers/booqa.smk"
+
+
 rule select_booqa_positives:
     input:
         articles="results/{lang}/corpus/articles.parquet",
@@ -9,7 +12,7 @@ rule select_booqa_positives:
         positives="results/{lang}/booqa/positives.parquet",
         counts="results/{lang}/booqa/predicate_counts.parquet",
     params:
-        settings=booqa_settings("starring_min_articles", "starring_min_predicates", "felicity_min_pairs", "felicity_count"),
+        settings=booqa_params("starring_min_articles", "starring_min_predicates", "felicity_min_pairs", "felicity_count"),
         seed=config["seed"],
     log:
         phase_log("booqa", "select_booqa_positives", "{lang}"),
@@ -63,7 +66,7 @@ rule sample_booqa:
         test_jsonl="results/{lang}/booqa/test.jsonl",
         reserved="results/{lang}/booqa/graph_windows.csv",
     params:
-        settings=booqa_settings("positive_budget", "max_negatives_per_positive", "frequency_buckets", "dev_share", "graph_window_share"),
+        settings=booqa_params("positive_budget", "max_negatives_per_positive", "frequency_buckets", "dev_share", "graph_window_share"),
         seed=config["seed"],
     log:
         phase_log("booqa", "sample_booqa", "{lang}"),
@@ -149,7 +152,7 @@ rule validate_booqa:
     output:
         "results/{lang}/booqa/validation.json",
     params:
-        settings=booqa_settings("felicity_min_pairs", "max_negatives_per_positive"),
+        settings=booqa_params("felicity_min_pairs", "max_negatives_per_positive"),
     log:
         phase_log("booqa", "validate_booqa", "{lang}"),
     benchmark:

@@ -1,6 +1,9 @@
 # Phase "booqa_evaluation": evidence retrieval and the scores of every BoOQA method.
 
 
+include: "helpers/booqa_evaluation.smk"
+
+
 rule retrieve_booqa_evidence:
     input:
         articles="results/{lang}/corpus/articles.parquet",
@@ -13,9 +16,9 @@ rule retrieve_booqa_evidence:
         cap=config["evaluation"]["evidence_cap"],
         seed=config["seed"],
     log:
-        phase_log("evaluation", "retrieve_booqa_evidence", "{lang}/{split}"),
+        phase_log("booqa_evaluation", "retrieve_booqa_evidence", "{lang}/{split}"),
     benchmark:
-        phase_benchmark("evaluation", "retrieve_booqa_evidence", "{lang}/{split}")
+        phase_benchmark("booqa_evaluation", "retrieve_booqa_evidence", "{lang}/{split}")
     threads: 1
     resources:
         mem_mb=4000,
@@ -38,9 +41,9 @@ rule retrieve_tfidf_evidence:
         settings={"top_articles": config["evaluation"]["tfidf_top_articles"],
                   "sentences_per_article": config["evaluation"]["tfidf_sentences_per_article"]},
     log:
-        phase_log("evaluation", "retrieve_tfidf_evidence", "{lang}/{split}"),
+        phase_log("booqa_evaluation", "retrieve_tfidf_evidence", "{lang}/{split}"),
     benchmark:
-        phase_benchmark("evaluation", "retrieve_tfidf_evidence", "{lang}/{split}")
+        phase_benchmark("booqa_evaluation", "retrieve_tfidf_evidence", "{lang}/{split}")
     threads: 1
     resources:
         mem_mb=4000,
@@ -61,9 +64,9 @@ rule score_booqa:
         settings=booqa_scoring_settings,
         torch_threads=config["training"]["threads"],
     log:
-        phase_log("evaluation", "score_booqa", "{lang}/{split}/{method}"),
+        phase_log("booqa_evaluation", "score_booqa", "{lang}/{split}/{method}"),
     benchmark:
-        phase_benchmark("evaluation", "score_booqa", "{lang}/{split}/{method}")
+        phase_benchmark("booqa_evaluation", "score_booqa", "{lang}/{split}/{method}")
     threads: config["training"]["threads"]
     resources:
         mem_mb=6000,

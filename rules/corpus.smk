@@ -1,6 +1,9 @@
 # Phase "corpus": each language's news corpus as one table of dated, windowed, deduplicated articles.
 
 
+include: "helpers/corpus.smk"
+
+
 rule build_corpus:
     input:
         corpus_source_directory,

@@ -2,6 +2,9 @@
 # BoOQA split is induced from every window outside that split.
 
 
+include: "helpers/graphs.smk"
+
+
 rule build_entailment_graph:
     input:
         articles="results/{lang}/corpus/articles.parquet",

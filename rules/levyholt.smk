@@ -1,6 +1,9 @@
 # Phase "levyholt": the S&S split, sub-groups, the six pair subsets + Full, hypothesis-only variants, SherLIiC.
 
 
+include: "helpers/levyholt.smk"
+
+
 rule build_levyholt_subsets:
     input:
         raw="resources/levyholt",

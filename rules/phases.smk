@@ -1,56 +1,9 @@
-# One target rule per phase (src/directional_inference/phases.py): each DVC stage runs Snakemake on one of them.
+# One target rule per phase of src/directional_inference/phases.py, generated: <phase>_phase has every output of the
+# phase as its input (the <phase>_phase_targets its phase file registers); each DVC stage runs Snakemake on one.
+for _phase in PHASES:
 
-
-rule resources_phase:
-    input:
-        phase_targets("resources"),
-
-
-rule corpus_phase:
-    input:
-        phase_targets("corpus"),
-
-
-rule relations_phase:
-    input:
-        phase_targets("relations"),
-
-
-rule booqa_phase:
-    input:
-        phase_targets("booqa"),
-
-
-rule levyholt_phase:
-    input:
-        phase_targets("levyholt"),
-
-
-rule training_phase:
-    input:
-        phase_targets("training"),
-
-
-rule graphs_phase:
-    input:
-        phase_targets("graphs"),
-
-
-rule evaluation_phase:
-    input:
-        phase_targets("evaluation"),
-
-
-rule robustness_phase:
-    input:
-        phase_targets("robustness"),
-
-
-rule booqa_evaluation_phase:
-    input:
-        phase_targets("booqa_evaluation"),
-
-
-rule tables_phase:
-    input:
-        phase_targets("tables"),
+    rule:
+        name:
+            _phase.target_rule
+        input:
+            phase_targets(_phase.name),

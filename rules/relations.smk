@@ -1,6 +1,9 @@
 # Phase "relations": binary relations with argument types, extracted in parallel shards per language.
 
 
+include: "helpers/relations.smk"
+
+
 rule extract_relations:
     input:
         "results/{lang}/corpus/articles.parquet",

@@ -1,6 +1,9 @@
 # Phase "resources": every external input, sha256-verified, from the mirror or its canonical URL.
 
 
+include: "helpers/resources.smk"
+
+
 rule fetch_dataset:
     output:
         directory("resources/{dataset}"),

@@ -2,6 +2,9 @@
 # tested on BoOQA test, beside the LevyHolt hypothesis-only models applied to the same test.
 
 
+include: "helpers/robustness.smk"
+
+
 rule train_booqa_hyponly_trial:
     input:
         model="resources/models/{lm}",

@@ -1,6 +1,9 @@
 # Phase "tables": tables and figures of the paper from the scores, each beside the paper's numbers.
 
 
+include: "helpers/tables.smk"
+
+
 rule make_levyholt_table:
     input:
         scores=levyholt_table_scores,
@@ -153,7 +156,7 @@ rule make_booqa_table:
         booqa_table="|".join(BOOQA_TABLES),
     params:
         languages=config["booqa"]["languages"],
-        runnable={lang: booqa_methods(lang) for lang in ["en", "zh"]},
+        runnable={lang: runnable_methods(lang) for lang in ["en", "zh"]},
         models=booqa_models(),
         model_kinds=lm_encoder_kinds(),
         sns_languages=SNS_LANGUAGES,
@@ -208,7 +211,7 @@ rule plot_figure3:
         svg="results/figure3.svg",
         points="results/booqa_pr_curves.csv",
     params:
-        runnable={lang: booqa_methods(lang) for lang in config["booqa"]["languages"]},
+        runnable={lang: runnable_methods(lang) for lang in config["booqa"]["languages"]},
         model=MAIN_LM,
         scale=config["scale"],
     log:

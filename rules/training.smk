@@ -2,6 +2,9 @@
 # hyper-parameter search; every trial is its own job, the best by dev AUC (precision >= 0.51) is kept.
 
 
+include: "helpers/training.smk"
+
+
 rule draw_hyperparameters:
     output:
         "results/models/hyperparameters.csv",

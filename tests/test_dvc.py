@@ -106,7 +106,7 @@ def test_booqa_key_change_reruns_booqa_and_its_dependants_only(clone):
     assert _changed_stages(clone) == {"booqa"}
     run(clone, "dvc", "repro", "-q")
     after = _lock(clone)
-    for stage in ("resources", "corpus", "relations", "levyholt", "training", "evaluation"):
+    for stage in ("resources", "corpus", "relations", "levyholt", "training", "levyholt_evaluation"):
         assert after[stage] == before[stage], stage  # upstream and unrelated phases untouched
     assert (clone / "results" / "en" / "corpus" / "articles.parquet").stat().st_mtime_ns == corpus_mtime
     assert after["booqa"]["outs"] != before["booqa"]["outs"]

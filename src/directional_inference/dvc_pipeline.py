@@ -127,7 +127,9 @@ def _stage(phase: Phase, root: Path, configfiles: list[str]) -> dict:
     upstream = [out for name in phase.upstream for p in PHASES if p.name == name for out in p.outs]
     # Config files are not deps: a phase depends on its own keys only (params), so a change of another
     # phase's keys does not re-run it.
-    deps = upstream + ["Snakefile", "rules/common.smk", "rules/phases.smk", f"rules/{phase.name}.smk"]
+    deps = upstream + ["Snakefile", "rules/setup.smk", "rules/common.smk", "rules/phases.smk", f"rules/{phase.name}.smk"]
+    if (root / "rules" / "helpers" / f"{phase.name}.smk").is_file():
+        deps.append(f"rules/helpers/{phase.name}.smk")
     deps += phase_scripts(phase, root) + phase_modules(phase, root)
     params = []
     for configfile in configfiles:

@@ -86,7 +86,7 @@ PHASES = (
         params=("graphs.min_arg_pairs_per_predicate", "graphs.min_predicates_per_arg_pair"),
     ),
     Phase(
-        "evaluation",
+        "levyholt_evaluation",
         rules=("score_levyholt",),
         outs=("results/scores",),
         upstream=("levyholt", "training"),
@@ -121,7 +121,7 @@ PHASES = (
             "figure1.csv", "figure2.csv", "findings.csv", "findings.md",
             "figure1.png", "figure1.svg", "figure2.png", "figure2.svg", "figure3.png", "figure3.svg",
         )) + (MODEL_CARDS,),
-        upstream=("resources", "training", "evaluation", "booqa", "graphs", "booqa_evaluation", "robustness"),
+        upstream=("resources", "training", "levyholt_evaluation", "booqa", "graphs", "booqa_evaluation", "robustness"),
         params=("scale", "seed", "evaluation.auc_precision_floor", "evaluation.bootstrap_resamples", "evaluation.model_languages", "evaluation.lm_retrieval", "training.language_models", "training.language_models_zh",
                 "evaluation.lm_encoder", "evaluation.lm_encoder_zh",
                 "levyholt.source", "levyholt.authors_files_for",

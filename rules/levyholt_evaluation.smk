@@ -1,4 +1,7 @@
-# Phase "evaluation": each selected model scores the entries of all its test sets once (subset tests are cuts of Full).
+# Phase "levyholt_evaluation": each selected model scores the entries of all its test sets once (subset tests are cuts of Full).
+
+
+include: "helpers/levyholt_evaluation.smk"
 
 
 rule score_levyholt:
@@ -14,9 +17,9 @@ rule score_levyholt:
         precision=config["training"]["precision"],
         torch_threads=config["training"]["threads"],
     log:
-        phase_log("evaluation", "score_levyholt", "{lm}/{variant}/{subset}"),
+        phase_log("levyholt_evaluation", "score_levyholt", "{lm}/{variant}/{subset}"),
     benchmark:
-        phase_benchmark("evaluation", "score_levyholt", "{lm}/{variant}/{subset}")
+        phase_benchmark("levyholt_evaluation", "score_levyholt", "{lm}/{variant}/{subset}")
     threads: config["training"]["threads"]
     resources:
         mem_mb=4000,

@@ -1,0 +1,41 @@
+# Helpers of the booqa_evaluation phase's rules (rules/booqa_evaluation.smk), and the phase's outputs (its DVC stage's targets).
+
+
+def booqa_scoring_settings(wildcards):
+    """The config values one BoOQA method reads (LM: its variant's pooling and the language's sentence window; S&S:
+    token limit, number format, 'S&S's prompts, and the seeded Chinese evidence cap; graphs: the lookup and its
+    back-off), so that changing one re-runs only the methods that read it."""
+    family, detail = METHODS[wildcards.method]
+    if family == "lm":
+        return {"lm_pooling": config["evaluation"]["lm_pooling"][detail], "lm_window": config["evaluation"]["lm_window"][wildcards.lang]}
+    if family == "sns":
+        settings = {"max_length": config["training"]["max_length"], "precision": config["training"]["precision"]}
+        if detail[0] == "sns_sym":
+            settings["sym_sns_prompts"] = config["evaluation"]["sym_sns_prompts"]
+        if wildcards.lang == "zh":
+            settings |= {"evidence_cap_ss_zh": config["evaluation"]["evidence_cap_ss_zh"], "seed": config["seed"]}
+        return settings
+    return {"lookup": graph_lookup()}
+
+
+def booqa_method_inputs(wildcards):
+    """What one BoOQA method needs besides the split: its evidence, and an encoder, an S&S model or a graph."""
+    family, detail = METHODS[wildcards.method]
+    evidence = f"results/{wildcards.lang}/evidence/{wildcards.split}{'.tfidf' if detail == 'tfidf' else ''}.parquet"
+    if family == "lm":
+        inputs = {"evidence": evidence, "model": model_directory(lm_encoder(wildcards.lang))}
+        if detail == "sent" and wildcards.lang == "en":
+            inputs["wordnet"] = "resources/nltk_data"  # the authors match argument mentions through WordNet lemmas
+        return inputs
+    if family == "sns":
+        variant, subset = detail
+        lang_subset = language_subset(subset, wildcards.lang)
+        return {"evidence": evidence, "model": f"results/models/{MAIN_LMS[wildcards.lang]}/{variant}/{lang_subset}/best"}
+    return {"evidence": evidence, "graph": f"results/{wildcards.lang}/graphs/for_{wildcards.split}.parquet"}
+
+
+def booqa_evaluation_phase_targets():
+    return booqa_score_files()
+
+
+PHASE_TARGETS["booqa_evaluation"] = booqa_evaluation_phase_targets

@@ -1,0 +1,8 @@
+# Helpers of the graphs phase's rules (rules/graphs.smk), and the phase's outputs (its DVC stage's targets).
+
+
+def graphs_phase_targets():
+    return [f"results/{lang}/graphs/for_{split}.parquet" for lang in config["booqa"]["languages"] for split in ("dev", "test")]
+
+
+PHASE_TARGETS["graphs"] = graphs_phase_targets

@@ -1,0 +1,22 @@
+# Helpers of the levyholt phase's rules (rules/levyholt.smk), and the phase's outputs (its DVC stage's targets).
+
+
+def levyholt_data_files():
+    """Every TSV the LevyHolt phase writes: subsets, their hypothesis-only variants, SherLIiC."""
+    names = [n for s in ALL_SUBSETS for n in (s, f"{s}_hyponly")] + ["sherliic"]
+    return [f"results/levyholt/{name}/{split}.tsv" for name in names for split in SPLITS]
+
+
+def chinese_levyholt_files():
+    """Every TSV of the Chinese LevyHolt sets (when Chinese S&S models are configured)."""
+    if "zh" not in SNS_LANGUAGES:
+        return []
+    names = [n for s in CHINESE_LEVYHOLT_SETS for n in (s, f"{s}_hyponly")]
+    return ["results/levyholt/zh_subsets.csv"] + [f"results/levyholt/{name}/{split}.tsv" for name in names for split in SPLITS]
+
+
+def levyholt_phase_targets():
+    return ["results/levyholt/subgroups.csv", "results/levyholt/subsets.csv"] + levyholt_data_files() + chinese_levyholt_files()
+
+
+PHASE_TARGETS["levyholt"] = levyholt_phase_targets

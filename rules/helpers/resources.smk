@@ -1,0 +1,46 @@
+# Helpers of the resources phase's rules (rules/resources.smk), and the phase's outputs (its DVC stage's targets).
+
+
+def model_spec(wildcards):
+    """config['models'] entry of the model alias in wildcards.model (a name/path, or the tiny-model spec)."""
+    spec = config["models"][wildcards.model]
+    return spec["tiny"] if isinstance(spec, dict) else spec
+
+
+def tiny_model_texts(wildcards):
+    """The LevyHolt whose phrases a tiny model's tokenizer learns: English, or the Chinese one."""
+    return "resources/levyholt-zh" if model_spec(wildcards).get("language") == "zh" else "resources/levyholt"
+
+
+def used_models():
+    """Every model alias some phase of this config uses."""
+    used = set(config["training"]["language_models"]) | set(config["training"]["language_models_zh"]) | set(PRETRAINED_MODELS)
+    used |= {alias for alias in (config["evaluation"]["lm_encoder"], config["evaluation"]["lm_encoder_zh"]) if alias}
+    if config["booqa"]["wsd"] == "gloss_similarity":
+        used.add(config["booqa"]["wsd_encoder"])
+    return sorted(used)
+
+
+def all_resources():
+    """Every input this config needs: datasets, the NLTK WordNet root, model directories."""
+    targets = [f"resources/{name}" for name in config["resources"]["datasets"]]
+    targets += [corpus_directory(lang) for lang in config["booqa"]["languages"]]
+    if "wordnet-3.0" in config["resources"]["datasets"]:
+        targets.append("resources/nltk_data")
+    if "zh" in SNS_LANGUAGES:
+        targets.append("resources/levyholt-zh")
+    targets += [model_directory(alias) for alias in used_models()]
+    return sorted(set(targets))
+
+
+def newscrawl_years(wildcards):
+    """Years of News Crawl to fetch; they matter only for the newscrawl dataset (no re-run of the others)."""
+    return config["resources"]["newscrawl"]["years"] if wildcards.dataset == "newscrawl" else []
+
+
+def resources_phase_targets():
+    """Every input this config needs: datasets, the NLTK WordNet root, model directories."""
+    return all_resources()
+
+
+PHASE_TARGETS["resources"] = resources_phase_targets

@@ -1,0 +1,24 @@
+# Helpers of the robustness phase's rules (rules/robustness.smk), and the phase's outputs (its DVC stage's targets).
+
+
+def robustness_trial_outputs(wildcards):
+    return trial_files(f"results/robustness/{wildcards.lang}/{wildcards.lm}", trial_ids("hyponly", "booqa"))
+
+
+def wildcard_lang(wildcards):
+    return wildcards.lang
+
+
+def robustness_model(wildcards):
+    """Table 3: the H-only model trained on BoOQA dev, or a LevyHolt H-only model."""
+    if wildcards.trained_on == "booqa":
+        return f"results/robustness/{wildcards.lang}/{wildcards.lm}/best"
+    return f"results/models/{wildcards.lm}/hyponly/{language_subset(wildcards.trained_on, wildcards.lang)}/best"
+
+
+def robustness_phase_targets():
+    selections = [f"results/robustness/{lang}/{MAIN_LMS[lang]}/{n}" for lang in TABLE3_LANGUAGES for n in ("selection.csv", "best")]
+    return selections + robustness_score_files()
+
+
+PHASE_TARGETS["robustness"] = robustness_phase_targets

@@ -1,0 +1,93 @@
+# Helpers of the tables phase's rules (rules/tables.smk), and the phase's outputs (its DVC stage's targets).
+
+
+def levyholt_scores_for(table):
+    """Score directories of the models one LevyHolt table or figure reads, for every language model: a table's target
+    trains only its own models."""
+    return [levyholt_score_directory(lm, v, s) for lm in config["training"]["language_models"] for v, s in levyholt_table_models(table)]
+
+
+def levyholt_table_scores(wildcards):
+    return levyholt_scores_for(wildcards.table)
+
+
+def levyholt_table_records(wildcards):
+    """Selection and sanity files of the models one LevyHolt table or figure shows (its precision, training and sanity
+    columns)."""
+    return [f for lm in config["training"]["language_models"] for v, s in levyholt_table_models(wildcards.table)
+            for f in model_record_files(lm, v, s)]
+
+
+def booqa_model_records(wildcards=None):
+    """Selection and sanity files of the S&S models of the BoOQA tables, per language that has them."""
+    return sorted({f for lang in SNS_LANGUAGES if lang in config["booqa"]["languages"] for v, s in BOOQA_MODELS
+                   for f in model_record_files(MAIN_LMS[lang], v, language_subset(s, lang))})
+
+
+def levyholt_model_infos(wildcards=None):
+    """(alias, name) of every fine-tuned language model, in config order (the first is the main model)."""
+    names = {a: (s if isinstance(s, str) else f"tiny-{s['tiny'].get('architecture', 'bert')}") for a, s in config["models"].items()}
+    return [[alias, names[alias]] for alias in config["training"]["language_models"]]
+
+
+def booqa_models():
+    """Model of each method family per language, as the BoOQA tables print them."""
+    return {"lm": {lang: lm_encoder(lang) for lang in ("en", "zh")}, "sns": MAIN_LMS}
+
+
+def lm_encoder_kinds():
+    """What each LM encoder alias is (a sentence encoder trained on NLI pairs is not the paper's unsupervised LM)."""
+    return {alias: model_kind(config["models"][alias]) for alias in sorted({lm_encoder(lang) for lang in ("en", "zh")})}
+
+
+def table_evaluation():
+    """How table numbers are computed: the AUC50 precision floor and the bootstrap of their intervals."""
+    return {"auc_floor": config["evaluation"]["auc_precision_floor"], "resamples": config["evaluation"]["bootstrap_resamples"],
+            "seed": config["seed"]}
+
+
+def booqa_table_scores(wildcards):
+    return booqa_score_files(wildcards.booqa_table)
+
+
+def model_card_files():
+    """The card of every selected model."""
+    return [f"results/model_cards/{lm}/{v}/{s}/README.md" for lm, v, s in trained_searches()]
+
+
+def model_card_inputs(wildcards):
+    """What a model card reads: the search's selection, the selected model and its trials' dev scores, its sanity
+    check, the base model's SOURCE.json and, for a model scored on LevyHolt test sets, its scores."""
+    run = model_run(wildcards)
+    inputs = {"selection": f"{run}/selection.csv", "best": f"{run}/best", "base": f"resources/models/{wildcards.lm}",
+              "dev_scores": trial_files(run, trial_ids(wildcards.variant, wildcards.subset))["dev_scores"]}
+    if wildcards.variant != "hyponly":
+        inputs["sanity"] = f"{run}/sanity.csv"
+    if (wildcards.variant, wildcards.subset) in scored_models():
+        inputs["scores"] = levyholt_score_directory(wildcards.lm, wildcards.variant, wildcards.subset)
+    return inputs
+
+
+def findings_claims():
+    """Numbers of the paper's claims this config can test (tables.findings.CLAIMS)."""
+    english = runnable_methods("en") if "en" in config["booqa"]["languages"] else []
+    return runnable_claims(english, TABLE3_LANGUAGES)
+
+
+def findings_inputs(wildcards=None):
+    """Score sets and model records of the testable claims, and the English evidence density (thin-evidence reasons)."""
+    used = [s for k in findings_claims() for s in (CLAIMS[k].a, CLAIMS[k].b) if s is not None]
+    scores = {levyholt_score_directory(MAIN_LM, *s.key[:2]) if s.kind == "levyholt" else claim_score_path(s, MAIN_LM) for s in used}
+    records = {f for s in used if s.model for f in model_record_files(MAIN_LM, *s.model)}
+    inputs = {"scores": sorted(scores), "records": sorted(records)}
+    if "en" in config["booqa"]["languages"]:
+        inputs["density"] = "results/en/booqa/evidence_density.csv"
+    return inputs
+
+
+def tables_phase_targets():
+    tables = phase("tables")
+    return [f for f in tables.outs if f != MODEL_CARDS] + model_card_files() + list(tables.metrics + tables.plots)
+
+
+PHASE_TARGETS["tables"] = tables_phase_targets
