@@ -263,11 +263,38 @@ rule write_model_card:
     params:
         scale=config["scale"],
         evaluation=table_evaluation(),
-        tests=lambda wildcards: scored_models().get((wildcards.variant, wildcards.subset), []),
+        trained_on=lambda wildcards: f"LevyHolt `{wildcards.subset}`",
+        dataset="levyholt",
+        score_files=model_card_scores,
     log:
         phase_log("tables", "write_model_card", "{lm}/{variant}/{subset}"),
     benchmark:
         phase_benchmark("tables", "write_model_card", "{lm}/{variant}/{subset}")
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=10,
+    conda:
+        "../envs/workflow.yaml"
+    script:
+        "../scripts/write_model_card.py"
+
+
+rule write_booqa_hyponly_card:
+    input:
+        unpack(booqa_hyponly_card_inputs),
+    output:
+        "results/model_cards/{lm}/hyponly/booqa_{lang}/README.md",
+    params:
+        scale=config["scale"],
+        evaluation=table_evaluation(),
+        trained_on=lambda wildcards: f"BoOQA dev ({'English' if wildcards.lang == 'en' else 'Chinese'}, arguments masked by their types)",
+        dataset="booqa",
+        score_files=lambda wildcards, input: {"BoOQA test (hypothesis-only)": input.scores},
+    log:
+        phase_log("tables", "write_booqa_hyponly_card", "{lm}/{lang}"),
+    benchmark:
+        phase_benchmark("tables", "write_booqa_hyponly_card", "{lm}/{lang}")
     threads: 1
     resources:
         mem_mb=1000,

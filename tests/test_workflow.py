@@ -124,6 +124,9 @@ def test_every_selected_model_has_a_card(smoke_run):
         assert f"on LevyHolt `{subset}` ({lm}, smoke scale)" in card
         assert f"{row['train_pairs']} training pairs, selected on {row['dev_pairs']} dev pairs" in card
         assert f"trial {row['trial']} selected" in card and "| dev (selection) |" in card
+    # Table 3's H-only model trained on BoOQA dev, scored on BoOQA test
+    card = (smoke_run / "results" / "model_cards" / "tiny" / "hyponly" / "booqa_en" / "README.md").read_text(encoding="utf-8")
+    assert "on BoOQA dev (English, arguments masked by their types)" in card and "| test: BoOQA test (hypothesis-only) |" in card
     # Table 1's Directional model is scored on Table 1's three test sets
     card = (smoke_run / "results" / "model_cards" / "tiny" / "sns" / "directional" / "README.md").read_text(encoding="utf-8")
     assert all(f"| test: {test} |" in card for test in ("directional", "symmetric", "full"))

@@ -51,8 +51,9 @@ def booqa_table_scores(wildcards):
 
 
 def model_card_files():
-    """The card of every selected model."""
-    return [f"results/model_cards/{lm}/{v}/{s}/README.md" for lm, v, s in trained_searches()]
+    """The card of every selected model: the LevyHolt searches and Table 3's H-only models trained on BoOQA dev."""
+    cards = [f"results/model_cards/{lm}/{v}/{s}/README.md" for lm, v, s in trained_searches()]
+    return cards + [f"results/model_cards/{MAIN_LMS[lang]}/hyponly/booqa_{lang}/README.md" for lang in TABLE3_LANGUAGES]
 
 
 def model_card_inputs(wildcards):
@@ -66,6 +67,20 @@ def model_card_inputs(wildcards):
     if (wildcards.variant, wildcards.subset) in scored_models():
         inputs["scores"] = levyholt_score_directory(wildcards.lm, wildcards.variant, wildcards.subset)
     return inputs
+
+
+def model_card_scores(wildcards):
+    """Test set -> score file of the LevyHolt test sets a model is scored on (files of its score directory)."""
+    directory = levyholt_score_directory(wildcards.lm, wildcards.variant, wildcards.subset)
+    return {test: f"{directory}/{test}.parquet" for test in scored_models().get((wildcards.variant, wildcards.subset), [])}
+
+
+def booqa_hyponly_card_inputs(wildcards):
+    """What the card of Table 3's BoOQA-trained H-only model reads: its search and its score on BoOQA test."""
+    run = f"results/robustness/{wildcards.lang}/{wildcards.lm}"
+    return {"selection": f"{run}/selection.csv", "best": f"{run}/best", "base": f"resources/models/{wildcards.lm}",
+            "dev_scores": trial_files(run, trial_ids("hyponly", "booqa"))["dev_scores"],
+            "scores": f"results/robustness/{wildcards.lang}/scores/{wildcards.lm}/booqa.parquet"}
 
 
 def findings_claims():

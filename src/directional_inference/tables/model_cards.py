@@ -39,9 +39,10 @@ def metric_cells(metrics: dict) -> str:
             f"| {metrics['signal']} |")
 
 
-def model_card(*, alias: str, variant: str, subset: str, scale: str, source: dict, training: dict, selection: pd.Series,
-               trials: int, dev: dict, tests: dict[str, dict], sanity: str | None, model_dir: str) -> str:
-    """The card's Markdown. ``training``: best/training.json; ``selection``: the selected row of selection.csv, one of
+def model_card(*, alias: str, variant: str, trained_on: str, dataset: str, scale: str, source: dict, training: dict,
+               selection: pd.Series, trials: int, dev: dict, tests: dict[str, dict], sanity: str | None, model_dir: str) -> str:
+    """The card's Markdown. ``trained_on``: the training set, in words (Markdown); ``dataset``: its Hugging Face tag;
+    ``training``: best/training.json; ``selection``: the selected row of selection.csv, one of
     ``trials``; ``dev``
     and ``tests`` (test set -> metrics): ``tables.common.measure`` results; ``sanity``: ``sns.sanity.describe`` (None for
     H-only models, which never see a premise)."""
@@ -51,7 +52,7 @@ def model_card(*, alias: str, variant: str, subset: str, scale: str, source: dic
     best, stopped = training.get("best", {}), training.get("stopped", {})
     undertrained = "**yes: possibly undertrained**" if training.get("still_improving") else "no"
     rows = [
-        ("training data", f"LevyHolt `{subset}` ({'hypothesis-only files' if variant == 'hyponly' else 'premise and hypothesis'}): "
+        ("training data", f"{trained_on}{', the premise replaced by true' if variant == 'hyponly' else ''}: "
                           f"{training.get('train_pairs')} training pairs, selected on {training.get('dev_pairs')} dev pairs"),
         ("learning rate / weight decay / gradient accumulation", f"{hp.get('learning_rate')} / {hp.get('weight_decay')} / {hp.get('grad_accumulation')}"),
         ("batch size / max length / seed", f"{settings.get('batch_size')} / {settings.get('max_length')} tokens / {settings.get('seed')}"),
@@ -68,7 +69,7 @@ def model_card(*, alias: str, variant: str, subset: str, scale: str, source: dic
     header = "| set | entries | AUCnorm, tie-aware [95% interval] | AUCnorm, authors' semantics | chance AUCnorm [95% range] | signal |\n|---|---|---|---|---|---|"
     numbers = [f"| dev (selection) | {dev['n']} {metric_cells(dev)}"]
     numbers += [f"| test: {name} | {m['n']} {metric_cells(m)}" for name, m in tests.items()]
-    tested = ("" if tests else "\nThis model is not scored on a LevyHolt test set; its numbers are in the BoOQA tables "
+    tested = ("" if tests else "\nThis model is not scored on a test set of its own; its numbers are in the BoOQA tables "
               "(Table 5 for S&S models, Table 3 for H-only models).\n")
     return f"""---
 base_model: {source.get('name', '')}
@@ -76,14 +77,14 @@ library_name: transformers
 language:
 - {lang}
 datasets:
-- levyholt
+- {dataset}
 tags:
 - entailment
 - directional-inference
 - prompt-fine-tuning
 ---
 
-# {label} on LevyHolt `{subset}` ({alias}, {scale} scale)
+# {label} on {trained_on} ({alias}, {scale} scale)
 
 A {label} model of the reproduction of Li et al., "Language Models Are Poor Learners of Directional Inference"
 (Findings of EMNLP 2022): {what}. The weights are in `{model_dir}/best/`; load them with
@@ -124,7 +125,7 @@ model learns from this data at this budget, not the best the method can do.
 """
 
 
-def write_model_card(path: str | Path, *, alias: str, variant: str, subset: str, scale: str, model_dir: str | Path,
+def write_model_card(path: str | Path, *, alias: str, variant: str, trained_on: str, dataset: str, scale: str, model_dir: str | Path,
                      base_dir: str | Path, score_files: dict[str, str | Path], evaluation: Evaluation) -> None:
     """Read a selected model's record and scores and write its card atomically. ``base_dir``: the base model's copy in
     resources/models/, whose SOURCE.json says where it came from (a tiny model built offline for the tests has none)."""
@@ -140,8 +141,8 @@ def write_model_card(path: str | Path, *, alias: str, variant: str, subset: str,
     source = (json.loads(source_file.read_text(encoding="utf-8")) if source_file.is_file()
               else {"name": alias, "source": "randomly initialised, built offline for the tests"})
     dev = measure(read_scores(model_dir / f"trial-{int(row['trial'])}" / "dev_scores.parquet"), evaluation)
-    tests = {name: measure(read_scores(path), evaluation) for name, path in sorted(score_files.items())}
+    tests = {name: measure(read_scores(path), evaluation) for name, path in score_files.items()}
     sanity_file = model_dir / "sanity.csv"
     sanity = describe(read_summary(sanity_file)) if sanity_file.is_file() else None
-    write_text_atomic(path, model_card(alias=alias, variant=variant, subset=subset, scale=scale, source=source, training=training,
+    write_text_atomic(path, model_card(alias=alias, variant=variant, trained_on=trained_on, dataset=dataset, scale=scale, source=source, training=training,
                                        selection=row, trials=len(selection), dev=dev, tests=tests, sanity=sanity, model_dir=str(model_dir)))
