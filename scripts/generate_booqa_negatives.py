@@ -23,6 +23,6 @@ if snakemake.input.encoder:
 chooser = SenseChooser(open_wordnet(snakemake.input.wordnet), lang, settings["wsd"], encode)
 relations = load_relations(snakemake.input.relations, pd.read_parquet(snakemake.input.articles))
 negatives = generate_negatives(pd.read_parquet(snakemake.input.positives), relations, counts, lang, chooser, settings["felicity_min_pairs"],
-                               negated_predicates=settings["negatives_of_negated_predicates"])
+                               negatives_of_negated_predicates=settings["negatives_of_negated_predicates"])
 with atomic_file(snakemake.output[0]) as tmp:
     negatives.to_parquet(tmp, index=False)

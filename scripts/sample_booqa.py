@@ -14,11 +14,7 @@ splits = sample_bundles(
     pd.read_parquet(snakemake.input.positives),
     pd.read_parquet(snakemake.input.negatives),
     articles.groupby("window").size().to_dict(),
-    budget=settings["positive_budget"],
-    max_negatives=settings["max_negatives_per_positive"],
-    buckets=settings["frequency_buckets"],
-    dev_share=settings["dev_share"],
-    graph_share=settings["graph_window_share"],
+    **settings,
     seed=snakemake.params.seed,
 )
 write_split(splits["dev"], output.dev, output.dev_jsonl)

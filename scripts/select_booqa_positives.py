@@ -10,15 +10,7 @@ from directional_inference.rulelog import log_to_file
 log_to_file(snakemake.log[0])
 settings = snakemake.params.settings
 relations = load_relations(snakemake.input.relations, pd.read_parquet(snakemake.input.articles))
-positives, counts = select_positives(
-    relations,
-    snakemake.wildcards.lang,
-    min_articles=settings["starring_min_articles"],
-    min_predicates=settings["starring_min_predicates"],
-    min_pairs=settings["felicity_min_pairs"],
-    unit=settings["felicity_count"],
-    seed=snakemake.params.seed,
-)
+positives, counts = select_positives(relations, snakemake.wildcards.lang, **settings, seed=snakemake.params.seed)
 with atomic_file(snakemake.output.positives) as tmp:
     positives.to_parquet(tmp, index=False)
 with atomic_file(snakemake.output.counts) as tmp:

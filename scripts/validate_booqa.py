@@ -19,8 +19,7 @@ checked = check_invariants(
     load_relations(inputs.relations, pd.read_parquet(inputs.articles)),
     pd.read_parquet(inputs.counts).set_index(["pred", "subj_type", "obj_type"])["count"],
     pd.read_csv(inputs.reserved)["window"].astype(str),
-    min_pairs=settings["felicity_min_pairs"],
-    max_negatives=settings["max_negatives_per_positive"],
+    **settings,
     relation_keys=RelationKeys(snakemake.wildcards.lang, open_wordnet(inputs.wordnet)),
 )
 write_text_atomic(snakemake.output[0], json.dumps({"invariants": "all hold", "checked": checked}, indent=1) + "\n")

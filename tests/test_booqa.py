@@ -59,7 +59,7 @@ def test_starring_pairs_need_articles_and_predicates(relations):
 
 
 def test_positives_are_starring_and_felicitous(relations):
-    positives, counts = select_positives(relations, "en", min_articles=3, min_predicates=3, min_pairs=4, unit="pairs", seed=1)
+    positives, counts = select_positives(relations, "en", starring_min_articles=3, starring_min_predicates=3, felicity_min_pairs=4, felicity_count="pairs", seed=1)
     assert sorted(positives["pred"]) == ["acquire", "sue", "sue"]  # "buy" has 1 argument pair only
     assert set(positives["window"]) == {"w1"} and list(positives["id"]) == ["en-000000", "en-000001", "en-000002"]
     assert (positives["frequency"] >= 4).all()
@@ -68,7 +68,7 @@ def test_positives_are_starring_and_felicitous(relations):
 def test_one_positive_per_sentence(relations):
     doubled = relations.copy()
     doubled.loc[doubled["article_id"] == "a1", ["article_id", "sentence_id"]] = ["a0", 0]
-    positives, _ = select_positives(doubled, "en", min_articles=2, min_predicates=2, min_pairs=1, unit="pairs", seed=3)
+    positives, _ = select_positives(doubled, "en", starring_min_articles=2, starring_min_predicates=2, felicity_min_pairs=1, felicity_count="pairs", seed=3)
     assert not positives.duplicated(["article_id", "sentence_id"]).any()
 
 
@@ -140,12 +140,12 @@ def test_negated_positives_get_no_hyponym_negatives(nltk_data, relations):
     negated.loc[negated["pred"] == "acquire", "pred"] = "not acquire"
     extra = [_relation(f"d{k}", 0, "w2", f"firm{k}", "not purchase", f"asset{k}") for k in range(4)]
     negated = pd.concat([negated[negated["pred"] != "buy"], pd.DataFrame(extra)], ignore_index=True)
-    positives, counts = select_positives(negated, "en", min_articles=2, min_predicates=2, min_pairs=4, unit="pairs", seed=1)
+    positives, counts = select_positives(negated, "en", starring_min_articles=2, starring_min_predicates=2, felicity_min_pairs=4, felicity_count="pairs", seed=1)
     positives = positives[positives["pred"] == "not acquire"]
     assert len(positives) == 1
     # "not acquire" entails "not purchase" (purchase is a hyponym of acquire): not a negative
     assert generate_negatives(positives, negated, counts, "en", SenseChooser(wordnet, "en"), 4).empty
-    kept = generate_negatives(positives, negated, counts, "en", SenseChooser(wordnet, "en"), 4, negated_predicates=True)
+    kept = generate_negatives(positives, negated, counts, "en", SenseChooser(wordnet, "en"), 4, negatives_of_negated_predicates=True)
     assert list(kept["pred"]) == ["not purchase"]
 
 
@@ -159,7 +159,7 @@ def test_absence_is_checked_up_to_voice(nltk_data, relations):
     # "beats be purchased by apple" in w1 attests "apple purchase beats": purchase is not a negative of acquire there
     without_buy = relations[relations["pred"] != "buy"].reset_index(drop=True)
     passive = pd.concat([without_buy, pd.DataFrame([_relation("a9", 0, "w1", "beats", "be purchased by", "apple")])], ignore_index=True)
-    positives, counts = select_positives(passive, "en", min_articles=3, min_predicates=2, min_pairs=4, unit="pairs", seed=1)
+    positives, counts = select_positives(passive, "en", starring_min_articles=3, starring_min_predicates=2, felicity_min_pairs=4, felicity_count="pairs", seed=1)
     acquire = positives[positives["pred"] == "acquire"]
     assert generate_negatives(acquire, passive, counts, "en", SenseChooser(wordnet, "en"), 4).empty
     assert list(generate_negatives(acquire, without_buy, counts, "en", SenseChooser(wordnet, "en"), 4)["pred"]) == ["purchase"]
@@ -169,7 +169,7 @@ def test_negatives_must_be_felicitous_and_absent_from_the_window(nltk_data, rela
     wordnet = open_wordnet(nltk_data)
 
     def negatives_of_acquire(rows, min_predicates):
-        positives, counts = select_positives(rows, "en", min_articles=3, min_predicates=min_predicates, min_pairs=4, unit="pairs", seed=1)
+        positives, counts = select_positives(rows, "en", starring_min_articles=3, starring_min_predicates=min_predicates, felicity_min_pairs=4, felicity_count="pairs", seed=1)
         return generate_negatives(positives[positives["pred"] == "acquire"], rows, counts, "en", SenseChooser(wordnet, "en"), 4)
 
     # "purchase" (a hyponym of acquire's first sense, felicitous) shares its synset with "buy", which is attested
@@ -196,7 +196,7 @@ def _bundles(windows: dict[str, int]):
 def test_sampling_keeps_bundles_and_splits_by_window():
     positives, negatives = _bundles({"w1": 20, "w2": 20, "w3": 20, "w4": 20})
     articles = {"w1": 100, "w2": 100, "w3": 100, "w4": 300}
-    splits = sample_bundles(positives, negatives, articles, budget=20, max_negatives=2, buckets=[60, 100], dev_share=0.5, graph_share=0.25, seed=5)
+    splits = sample_bundles(positives, negatives, articles, positive_budget=20, max_negatives_per_positive=2, frequency_buckets=[60, 100], dev_share=0.5, graph_window_share=0.25, seed=5)
     dev, test = splits["dev"], splits["test"]
     assert set(dev["window"]).isdisjoint(test["window"]) and len(splits["reserved_windows"]) == 1
     reserved = splits["reserved_windows"]["window"].iloc[0]
@@ -205,7 +205,7 @@ def test_sampling_keeps_bundles_and_splits_by_window():
     sizes = both.groupby("bundle_id")["label"].agg(["sum", "size"])
     assert (sizes["sum"] == 1).all() and (sizes["size"] == 3).all()  # one positive and its two negatives
     assert both.loc[both["label"], "proposition"].str.match(r"s\d+ p o\d+").all()
-    again = sample_bundles(positives, negatives, articles, budget=20, max_negatives=2, buckets=[60, 100], dev_share=0.5, graph_share=0.25, seed=5)
+    again = sample_bundles(positives, negatives, articles, positive_budget=20, max_negatives_per_positive=2, frequency_buckets=[60, 100], dev_share=0.5, graph_window_share=0.25, seed=5)
     assert again["dev"].equals(dev) and again["test"].equals(test)
 
 
@@ -216,7 +216,7 @@ def test_frequency_buckets():
 
 def test_split_export_and_card(tmp_path):
     positives, negatives = _bundles({"w1": 3})
-    split = sample_bundles(positives, negatives, {"w1": 10}, budget=3, max_negatives=2, buckets=[60, 100], dev_share=1.0, graph_share=0.0, seed=1)["dev"]
+    split = sample_bundles(positives, negatives, {"w1": 10}, positive_budget=3, max_negatives_per_positive=2, frequency_buckets=[60, 100], dev_share=1.0, graph_window_share=0.0, seed=1)["dev"]
     write_split(split, tmp_path / "dev.parquet", tmp_path / "dev.jsonl")
     records = [json.loads(line) for line in (tmp_path / "dev.jsonl").read_text().splitlines()]
     assert len(records) == len(split) and records[0]["label"] is True and set(records[0]) == set(split.columns)
@@ -234,7 +234,7 @@ def test_jsonl_loads_with_hugging_face_datasets(tmp_path):
     import datasets
 
     positives, negatives = _bundles({"w1": 3})
-    split = sample_bundles(positives, negatives, {"w1": 10}, budget=3, max_negatives=2, buckets=[60, 100], dev_share=1.0, graph_share=0.0, seed=1)["dev"]
+    split = sample_bundles(positives, negatives, {"w1": 10}, positive_budget=3, max_negatives_per_positive=2, frequency_buckets=[60, 100], dev_share=1.0, graph_window_share=0.0, seed=1)["dev"]
     write_split(split, tmp_path / "dev.parquet", tmp_path / "dev.jsonl")
     loaded = datasets.load_dataset("json", data_files={"dev": str(tmp_path / "dev.jsonl")}, cache_dir=str(tmp_path / "cache"))["dev"]
     assert loaded.num_rows == len(split) == 9 and loaded.column_names == list(split.columns)
@@ -245,7 +245,7 @@ def test_release_directory_loads_by_name_with_hugging_face_datasets(tmp_path):
     import datasets
 
     positives, negatives = _bundles({"w1": 3})
-    dev = sample_bundles(positives, negatives, {"w1": 10}, budget=3, max_negatives=2, buckets=[60, 100], dev_share=1.0, graph_share=0.0, seed=1)["dev"]
+    dev = sample_bundles(positives, negatives, {"w1": 10}, positive_budget=3, max_negatives_per_positive=2, frequency_buckets=[60, 100], dev_share=1.0, graph_window_share=0.0, seed=1)["dev"]
     splits = {"dev": dev.iloc[:6], "test": dev.iloc[6:], "graph": dev.iloc[:0]}   # an empty split, as the smoke scale may give
     for name, frame in splits.items():
         write_split(frame, tmp_path / f"{name}.parquet", tmp_path / f"{name}.jsonl")
@@ -271,7 +271,7 @@ def test_hypothesis_only_splits_mask_arguments_and_remove_overlaps():
     from directional_inference.booqa.hyponly import hypothesis_only_splits
 
     positives, negatives = _bundles({"w1": 10})
-    dev = sample_bundles(positives, negatives, {"w1": 10}, budget=10, max_negatives=2, buckets=[60, 100], dev_share=1.0, graph_share=0.0, seed=1)["dev"]
+    dev = sample_bundles(positives, negatives, {"w1": 10}, positive_budget=10, max_negatives_per_positive=2, frequency_buckets=[60, 100], dev_share=1.0, graph_window_share=0.0, seed=1)["dev"]
     test = dev.assign(bundle_id=dev["bundle_id"] + "t")
     splits = hypothesis_only_splits(dev, test, train_positives=6, dev_positives=2, seed=3)
     every = [e for items in splits.values() for e in items]
@@ -306,8 +306,8 @@ def _built_booqa():
     """A small sampled BoOQA with the relations, counts and negatives it was built from (all invariants hold)."""
     positives, negatives = _bundles({"w1": 4, "w2": 4})
     negatives["synonyms"] = [[pred, f"{pred}-synonym"] for pred in negatives["pred"]]
-    splits = sample_bundles(positives, negatives, {"w1": 10, "w2": 10}, budget=8, max_negatives=2, buckets=[60, 100],
-                            dev_share=0.5, graph_share=0.0, seed=3)
+    splits = sample_bundles(positives, negatives, {"w1": 10, "w2": 10}, positive_budget=8, max_negatives_per_positive=2, frequency_buckets=[60, 100],
+                            dev_share=0.5, graph_window_share=0.0, seed=3)
     relations = pd.DataFrame([_relation(p.article_id, 0, p.window, p.subj, p.pred, p.obj, "thing", "thing") for p in positives.itertuples()],
                              columns=list(COLUMNS))
     counts = pd.Series(30, index=pd.MultiIndex.from_tuples([(p, "thing", "thing") for p in ("p", "n0", "n1", "n2")]))
@@ -320,14 +320,14 @@ def test_invariants_hold_for_a_sampled_dataset_and_each_break_is_named():
 
     splits, negatives, relations, counts = _built_booqa()
     keys = RelationKeys("en")
-    checked = check_invariants(splits, negatives, relations, counts, [], min_pairs=30, max_negatives=2, relation_keys=keys)
+    checked = check_invariants(splits, negatives, relations, counts, [], felicity_min_pairs=30, max_negatives_per_positive=2, relation_keys=keys)
     assert checked["entries"] == len(splits["dev"]) + len(splits["test"]) and checked["positives"] * 2 == checked["negatives"]
     empty_test = {"dev": splits["dev"], "test": splits["test"].iloc[:0].astype(object)}  # an empty split read back from parquet
-    assert check_invariants(empty_test, negatives, relations, counts, [], min_pairs=30, max_negatives=2, relation_keys=keys)["entries"] == len(splits["dev"])
+    assert check_invariants(empty_test, negatives, relations, counts, [], felicity_min_pairs=30, max_negatives_per_positive=2, relation_keys=keys)["entries"] == len(splits["dev"])
 
     def broken(message, *, splits=splits, relations=relations, counts=counts, reserved=(), max_negatives=2, keys=keys):
         with pytest.raises(InvariantError, match=message):
-            check_invariants(splits, negatives, relations, counts, list(reserved), min_pairs=30, max_negatives=max_negatives,
+            check_invariants(splits, negatives, relations, counts, list(reserved), felicity_min_pairs=30, max_negatives_per_positive=max_negatives,
                              relation_keys=keys)
 
     dev, test = splits["dev"], splits["test"]
@@ -352,7 +352,7 @@ def test_invariants_hold_for_a_sampled_dataset_and_each_break_is_named():
 
     passive = _relation("x", 0, negative["window"], negative["obj"], f"be {negative['pred']}ed by", negative["subj"], "thing", "thing")
     with_passive = pd.concat([relations, pd.DataFrame([passive])], ignore_index=True)
-    check_invariants(splits, negatives, with_passive, counts, [], min_pairs=30, max_negatives=2, relation_keys=keys)  # exact keys: passes
+    check_invariants(splits, negatives, with_passive, counts, [], felicity_min_pairs=30, max_negatives_per_positive=2, relation_keys=keys)  # exact keys: passes
     broken("other voice", relations=with_passive, keys=RelationKeys("en", Morphy()))
 
 
@@ -361,7 +361,7 @@ def test_a_proposition_is_asked_once_per_window():
     positives = pd.DataFrame([{"id": f"p{k}", "window": "w", "subj": "s", "pred": f"p{k}", "obj": "o", "subj_type": "t", "obj_type": "t",
                                "article_id": f"a{k}", "sentence_id": 0, "frequency": 70, "lang": "en"} for k in range(2)])
     negatives = pd.DataFrame([{"positive_id": f"p{k}", "pred": "shared", "frequency": 70} for k in range(2)])
-    dev = sample_bundles(positives, negatives, {"w": 10}, budget=2, max_negatives=2, buckets=[60, 100], dev_share=1.0, graph_share=0.0,
+    dev = sample_bundles(positives, negatives, {"w": 10}, positive_budget=2, max_negatives_per_positive=2, frequency_buckets=[60, 100], dev_share=1.0, graph_window_share=0.0,
                          seed=1)["dev"]
     assert dev["label"].sum() == 1 and list(dev.loc[~dev["label"], "pred"]) == ["shared"]
     assert not dev.duplicated(["window", "subj", "pred", "obj"]).any()

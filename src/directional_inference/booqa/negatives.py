@@ -154,13 +154,13 @@ class RelationKeys:
 
 
 def generate_negatives(positives: pd.DataFrame, relations: pd.DataFrame, counts: pd.Series, lang: str,
-                       chooser: SenseChooser, min_pairs: int, *, negated_predicates: bool = False) -> pd.DataFrame:
+                       chooser: SenseChooser, felicity_min_pairs: int, *, negatives_of_negated_predicates: bool = False) -> pd.DataFrame:
     """Every kept negative of every positive (see module docstring); one row per (positive, negative predicate).
 
-    A negated positive ("not go to") gets no hyponym negatives unless ``negated_predicates``: under negation a
+    A negated positive ("not go to") gets no hyponym negatives unless ``negatives_of_negated_predicates``: under negation a
     hyponym is entailed ("not go to" entails "not drive to"), so it would be a true proposition labelled false.
     Absence from the window is checked up to voice (``RelationKeys``)."""
-    felicitous = set(counts[counts >= min_pairs].index)
+    felicitous = set(counts[counts >= felicity_min_pairs].index)
     relation_keys = RelationKeys(lang, chooser.wordnet)
     present = relation_keys.of(relations)
     participles = participle_forms(relations["pred"].unique(), chooser.wordnet) if lang == "en" else {}
@@ -168,7 +168,7 @@ def generate_negatives(positives: pd.DataFrame, relations: pd.DataFrame, counts:
     cache: dict = {}
     rows, skipped = [], 0
     for positive in logged(positives.itertuples(), "negatives", len(positives), "positives"):
-        if not negated_predicates and is_negated(positive.pred, lang):
+        if not negatives_of_negated_predicates and is_negated(positive.pred, lang):
             skipped += 1
             continue
         key = (positive.pred, positive.sentence if by_sense else "")

@@ -52,15 +52,16 @@ def starring_pairs(relations: pd.DataFrame, min_articles: int, min_predicates: i
     return stats[(stats["articles"] >= min_articles) & (stats["predicates"] >= min_predicates)].reset_index(drop=True)
 
 
-def select_positives(relations: pd.DataFrame, lang: str, *, min_articles: int, min_predicates: int,
-                     min_pairs: int, unit: str, seed: int) -> tuple[pd.DataFrame, pd.Series]:
-    """Positives (one per sentence at most, unique per window and triple) and the typed predicate counts."""
+def select_positives(relations: pd.DataFrame, lang: str, *, starring_min_articles: int, starring_min_predicates: int,
+                     felicity_min_pairs: int, felicity_count: str, seed: int) -> tuple[pd.DataFrame, pd.Series]:
+    """Positives (one per sentence at most, unique per window and triple) and the typed predicate counts. The
+    thresholds are the booqa config keys of the same names."""
     if "article_order" not in relations:
         relations = relations.assign(article_order=pd.factorize(relations["article_id"])[0])
     relations = relations[~relations["subj"].isin(PRONOUNS[lang]) & ~relations["obj"].isin(PRONOUNS[lang])]
-    counts = typed_predicate_counts(relations, unit)
-    felicitous = counts[counts >= min_pairs]
-    stars = starring_pairs(relations, min_articles, min_predicates)
+    counts = typed_predicate_counts(relations, felicity_count)
+    felicitous = counts[counts >= felicity_min_pairs]
+    stars = starring_pairs(relations, starring_min_articles, starring_min_predicates)
     candidates = with_pair_keys(relations).merge(stars[["window", "arg_a", "arg_b"]], on=["window", "arg_a", "arg_b"])
     keys = pd.MultiIndex.from_frame(candidates[["pred", "subj_type", "obj_type"]])
     candidates = candidates[keys.isin(felicitous.index) & ~candidates["pred"].map(lambda p: is_vague(p, lang))]

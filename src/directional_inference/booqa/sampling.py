@@ -25,21 +25,21 @@ def _round_randomly(value: float, rng: random.Random) -> int:
 
 
 def sample_bundles(positives: pd.DataFrame, negatives: pd.DataFrame, window_articles: dict[str, int], *,
-                   budget: int, max_negatives: int, buckets: Sequence[int], dev_share: float,
-                   graph_share: float, seed: int) -> dict[str, pd.DataFrame]:
-    """Bundles (a positive and at most ``max_negatives`` of its negatives, kept or dropped together) sampled per
-    window in proportion to the window's articles, with negatives matched to the positives' frequency buckets;
-    windows split into dev and test (and, with ``graph_share``, a set reserved for graph induction). A proposition is
+                   positive_budget: int, max_negatives_per_positive: int, frequency_buckets: Sequence[int], dev_share: float,
+                   graph_window_share: float, seed: int) -> dict[str, pd.DataFrame]:
+    """Bundles (a positive and at most ``max_negatives_per_positive`` of its negatives, kept or dropped together) sampled per
+    window in proportion to the window's articles, with negatives matched to the positives' frequency buckets (``frequency_buckets``);
+    windows split into dev and test (and, with ``graph_window_share``, a set reserved for graph induction). A proposition is
     asked at most once per window: negatives already in an accepted bundle of the window are not sampled again."""
     rng = random.Random(seed)
     by_positive = {pid: group for pid, group in negatives.groupby("positive_id", sort=True)}
     bundles = positives[positives["id"].isin(by_positive)].copy()
     windows = sorted(set(bundles["window"]))
     rng.shuffle(windows)
-    reserved = set(windows[: round(graph_share * len(windows))])
+    reserved = set(windows[: round(graph_window_share * len(windows))])
     eligible = [w for w in windows if w not in reserved]
     total_articles = sum(window_articles[w] for w in eligible) or 1
-    quota = {w: max(1, round(budget * window_articles[w] / total_articles)) for w in eligible}
+    quota = {w: max(1, round(positive_budget * window_articles[w] / total_articles)) for w in eligible}
     dev_windows, running = set(), 0
     for window in eligible:  # already shuffled
         if running < dev_share * sum(quota.values()):
@@ -50,8 +50,8 @@ def sample_bundles(positives: pd.DataFrame, negatives: pd.DataFrame, window_arti
     for window in sorted(eligible):
         pool = bundles[bundles["window"] == window]
         asked = {(triples[pid][0], pred, triples[pid][1]) for pid, pred in zip(pool["id"], pool["pred"])}
-        distribution = pool["frequency"].map(lambda f: frequency_bucket(f, buckets)).value_counts(normalize=True).to_dict()
-        negative_budget = {b: _round_randomly(share * quota[window] * (max_negatives - 0.1), rng) for b, share in distribution.items()}
+        distribution = pool["frequency"].map(lambda f: frequency_bucket(f, frequency_buckets)).value_counts(normalize=True).to_dict()
+        negative_budget = {b: _round_randomly(share * quota[window] * (max_negatives_per_positive - 0.1), rng) for b, share in distribution.items()}
         order = list(pool["id"])
         rng.shuffle(order)
         accepted = 0
@@ -63,8 +63,8 @@ def sample_bundles(positives: pd.DataFrame, negatives: pd.DataFrame, window_arti
             group = group[[(subj, pred, obj) not in asked for pred in group["pred"]]]
             if group.empty:
                 continue
-            group = group.sample(n=min(max_negatives, len(group)), random_state=rng.randrange(2**31)).sort_values("pred")
-            needs = group["frequency"].map(lambda f: frequency_bucket(f, buckets)).value_counts().to_dict()
+            group = group.sample(n=min(max_negatives_per_positive, len(group)), random_state=rng.randrange(2**31)).sort_values("pred")
+            needs = group["frequency"].map(lambda f: frequency_bucket(f, frequency_buckets)).value_counts().to_dict()
             if any(negative_budget.get(b, 0) < n for b, n in needs.items()):
                 continue
             for b, n in needs.items():

@@ -11,14 +11,14 @@ from .negatives import RelationKeys
 
 
 def check_invariants(splits: dict[str, pd.DataFrame], negatives: pd.DataFrame, relations: pd.DataFrame, counts: pd.Series,
-                     reserved_windows: Iterable[str], *, min_pairs: int, max_negatives: int,
+                     reserved_windows: Iterable[str], *, felicity_min_pairs: int, max_negatives_per_positive: int,
                      relation_keys: RelationKeys) -> dict[str, int]:
     """Check every invariant of a built BoOQA; return how many items each check covered, or raise
     ``InvariantError`` naming every broken invariant with examples.
 
     Invariants: entry ids unique; dev, test and graph-reserved windows disjoint; bundles complete (one positive, at
-    least one negative, one split, window and argument pair); at most ``max_negatives`` negatives per positive;
-    every predicate felicitous with its type pair (``counts`` >= ``min_pairs``); every positive attested in its
+    least one negative, one split, window and argument pair); at most ``max_negatives_per_positive`` negatives per positive;
+    every predicate felicitous with its type pair (``counts`` >= ``felicity_min_pairs``); every positive attested in its
     window; every negative generated for its positive and absent from its window with its arguments, together
     with every predicate of its synset, in either voice (``relation_keys``); no proposition (triple) twice in one window.
     """
@@ -46,9 +46,9 @@ def check_invariants(splits: dict[str, pd.DataFrame], negatives: pd.DataFrame, r
         subjects=("subj", "nunique"), objects=("obj", "nunique"))
     complete = (bundles["positives"] == 1) & (bundles["size"] >= 2) & (bundles[["splits", "windows", "subjects", "objects"]] == 1).all(axis=1)
     expect("bundles complete", bundles.index[~complete])
-    expect(f"at most {max_negatives} negatives per positive", bundles.index[bundles["size"] - 1 > max_negatives])
+    expect(f"at most {max_negatives_per_positive} negatives per positive", bundles.index[bundles["size"] - 1 > max_negatives_per_positive])
     keys = pd.MultiIndex.from_frame(entries[["pred", "subj_type", "obj_type"]])
-    expect("predicates felicitous", entries.loc[counts.reindex(keys).fillna(0).to_numpy() < min_pairs, "id"])
+    expect("predicates felicitous", entries.loc[counts.reindex(keys).fillna(0).to_numpy() < felicity_min_pairs, "id"])
     pairs = with_pair_keys(relations)
     attested_exactly = set(zip(pairs["window"], pairs["arg_a"], pairs["arg_b"], pairs["pred"]))
     entries = with_pair_keys(entries)
