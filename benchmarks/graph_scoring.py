@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from directional_inference.booqa_scoring import graph_scores
+from directional_inference.evaluation.scoring import graph_scores
 
 TYPES = [("person", "location"), ("person", "organization"), ("organization", "location"), ("organization", "organization"),
          ("thing", "thing"), ("person", "thing")]

@@ -28,7 +28,7 @@ import numpy as np
 
 def compare(fp32_scores, bf16_scores, entries, *, seed: int) -> dict:
     from directional_inference.metrics import auc_norm, bootstrap_difference, precision_recall_curve
-    from directional_inference.scores import converse_group_ids
+    from directional_inference.levyholt.scores import converse_group_ids
 
     labels = np.array([e.label for e in entries], dtype=bool)
     a, b = (auc_norm(precision_recall_curve(s, labels)) for s in (fp32_scores, bf16_scores))
@@ -38,7 +38,8 @@ def compare(fp32_scores, bf16_scores, entries, *, seed: int) -> dict:
 
 
 def run_subset(model_dir: str, subset: str, mirror: Path, *, test_size: int, seed: int) -> dict:
-    from directional_inference.levyholt import read_authors_subset, stratified_sample
+    from directional_inference.levyholt.english import read_authors_subset
+    from directional_inference.levyholt.entries import stratified_sample
     from directional_inference.sns.model import PromptScorer
     from directional_inference.sns.training import Hyperparameters, TrainingSettings, train_prompt_model
 
@@ -71,7 +72,7 @@ def main() -> None:
     from sns_throughput import machine
 
     from directional_inference.compute import set_threads
-    from directional_inference.models import resolve_model
+    from directional_inference.resources.models import resolve_model
 
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--subsets", nargs="+", default=["directional"])

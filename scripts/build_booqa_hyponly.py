@@ -3,7 +3,7 @@
 import pandas as pd
 
 from directional_inference.booqa.hyponly import hypothesis_only_splits
-from directional_inference.levyholt import write_entries
+from directional_inference.levyholt.entries import write_entries
 from directional_inference.rulelog import log_to_file
 
 log_to_file(snakemake.log[0])

@@ -4,7 +4,9 @@ records read and skipped per raw file and the articles dropped (duplicates, year
 import json
 
 from directional_inference.atomic import atomic_file, write_text_atomic
-from directional_inference.corpus import ReadingReport, build_articles, corpus_files, read_corpus
+from directional_inference.corpus.articles import build_articles
+from directional_inference.corpus.reading import ReadingReport
+from directional_inference.corpus.sources import corpus_files, read_corpus
 from directional_inference.rulelog import log_to_file
 
 log_to_file(snakemake.log[0])

@@ -6,7 +6,7 @@ import logging
 import pandas as pd
 
 from directional_inference.atomic import atomic_file
-from directional_inference.relations import load_relations
+from directional_inference.relations.shards import load_relations
 from directional_inference.graphs import build_graphs
 from directional_inference.rulelog import log_to_file
 

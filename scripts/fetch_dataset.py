@@ -2,8 +2,8 @@
 
 import os
 
-from directional_inference.fetch import BasicAuth, fetch_dataset
-from directional_inference.inputs import open_mirrors
+from directional_inference.resources.fetch import BasicAuth, fetch_dataset
+from directional_inference.resources.inputs import open_mirrors
 from directional_inference.rulelog import log_to_file
 
 log_to_file(snakemake.log[0])

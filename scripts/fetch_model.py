@@ -1,6 +1,6 @@
 """Rule fetch_model: the weights and tokenizer of a configured model into resources/models/<alias>/."""
 
-from directional_inference.models import snapshot_model
+from directional_inference.resources.models import snapshot_model
 from directional_inference.rulelog import log_to_file
 
 log_to_file(snakemake.log[0])

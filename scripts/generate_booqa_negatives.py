@@ -5,9 +5,9 @@ import pandas as pd
 from directional_inference.atomic import atomic_file
 from directional_inference.booqa.negatives import generate_negatives
 from directional_inference.booqa.senses import SenseChooser
-from directional_inference.relations import load_relations
+from directional_inference.relations.shards import load_relations
 from directional_inference.rulelog import log_to_file
-from directional_inference.wordnet import open_wordnet
+from directional_inference.resources.wordnet import open_wordnet
 
 log_to_file(snakemake.log[0])
 import torch  # noqa: E402

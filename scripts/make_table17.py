@@ -2,7 +2,7 @@
 
 import pandas as pd
 
-from directional_inference.levyholt_graphs import read_directional_subset, table17_rows
+from directional_inference.tables.table17 import read_directional_subset, table17_rows
 from directional_inference.tables.common import Evaluation, write_csv
 from directional_inference.rulelog import log_to_file
 

@@ -5,8 +5,8 @@ import logging
 import pandas as pd
 
 from directional_inference.atomic import atomic_file
-from directional_inference.evidence import source_sentences, tfidf_evidence
-from directional_inference.relations import load_relations
+from directional_inference.evaluation.evidence import source_sentences, tfidf_evidence
+from directional_inference.relations.shards import load_relations
 from directional_inference.rulelog import log_to_file
 
 log_to_file(snakemake.log[0])

@@ -4,10 +4,10 @@ import logging
 
 import pandas as pd
 
-from directional_inference import booqa_scoring
+from directional_inference.evaluation import scoring as booqa_scoring
 from directional_inference.atomic import atomic_file
-from directional_inference.booqa_methods import METHODS
-from directional_inference.evidence import cap_per_entry
+from directional_inference.evaluation.methods import METHODS
+from directional_inference.evaluation.evidence import cap_per_entry
 from directional_inference.rulelog import log_to_file
 from directional_inference.compute import set_threads
 

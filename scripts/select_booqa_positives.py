@@ -4,7 +4,7 @@ import pandas as pd
 
 from directional_inference.atomic import atomic_file
 from directional_inference.booqa.positives import select_positives
-from directional_inference.relations import load_relations
+from directional_inference.relations.shards import load_relations
 from directional_inference.rulelog import log_to_file
 
 log_to_file(snakemake.log[0])

@@ -1,7 +1,7 @@
 """Rules train_sns_trial and train_booqa_hyponly_trial: fine-tune one trial of S&S (or a variant), keeping its best dev point."""
 
-from directional_inference.levyholt import read_subset_tsv, stratified_sample
-from directional_inference.scores import write_scores
+from directional_inference.levyholt.entries import read_subset_tsv, stratified_sample
+from directional_inference.levyholt.scores import write_scores
 from directional_inference.rulelog import log_to_file
 from directional_inference.sns.search import read_trials, write_evaluations
 from directional_inference.compute import set_threads

@@ -7,9 +7,9 @@ import pandas as pd
 from directional_inference.atomic import write_text_atomic
 from directional_inference.booqa.negatives import RelationKeys
 from directional_inference.booqa.validation import check_invariants
-from directional_inference.relations import load_relations
+from directional_inference.relations.shards import load_relations
 from directional_inference.rulelog import log_to_file
-from directional_inference.wordnet import open_wordnet
+from directional_inference.resources.wordnet import open_wordnet
 
 log_to_file(snakemake.log[0])
 inputs, settings = snakemake.input, snakemake.params.settings

@@ -8,8 +8,8 @@ import pandas as pd
 
 from directional_inference.atomic import write_text_atomic
 from directional_inference.booqa.release import dataset_card, evidence_density, write_evidence_density
-from directional_inference.evidence import retrieve_language_evidence
-from directional_inference.relations import load_relations
+from directional_inference.evaluation.evidence import retrieve_language_evidence
+from directional_inference.relations.shards import load_relations
 from directional_inference.rulelog import log_to_file
 
 log_to_file(snakemake.log[0])

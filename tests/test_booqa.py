@@ -19,9 +19,9 @@ from directional_inference.booqa.positives import select_positives, starring_pai
 from directional_inference.booqa.release import dataset_card, write_split
 from directional_inference.booqa.sampling import frequency_bucket, sample_bundles
 from directional_inference.booqa.senses import SenseChooser
-from directional_inference.relations import load_relations
-from directional_inference.relations import COLUMNS
-from directional_inference.wordnet import open_wordnet
+from directional_inference.relations.shards import load_relations
+from directional_inference.relations.shards import COLUMNS
+from directional_inference.resources.wordnet import open_wordnet
 
 
 def _relation(article, sentence, window, subj, pred, obj, t1="organization", t2="organization"):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from directional_inference.booqa_methods import BOOQA_TABLES, METHODS
+from directional_inference.evaluation.methods import BOOQA_TABLES, METHODS
 from directional_inference.tables.booqa import booqa_table_rows
 from directional_inference.tables.common import Evaluation
 from directional_inference.metrics import auc_norm, precision_recall_curve
@@ -70,7 +70,7 @@ def test_a_model_record_says_how_the_selected_model_was_trained_and_whether_it_i
 
 
 def test_lm_rows_say_what_their_encoder_is_and_sns_rows_carry_their_records(tmp_path):
-    from directional_inference.models import MINILM, model_kind
+    from directional_inference.resources.models import MINILM, model_kind
     from directional_inference.tables.common import ModelRecord
 
     labels = np.array([1, 0, 1, 0], dtype="int8")

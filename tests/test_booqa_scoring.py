@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from directional_inference.booqa_scoring import graph_scores, lm_cosine, predicate_offsets, prompt_model, sentence_window
+from directional_inference.evaluation.scoring import graph_scores, lm_cosine, predicate_offsets, prompt_model, sentence_window
 
 ENTRIES = pd.DataFrame([
     {"id": "e1", "subj": "apple", "pred": "own", "obj": "beats", "subj_type": "organization", "obj_type": "organization", "proposition": "apple own beats"},
@@ -89,7 +89,7 @@ def test_span_mean_pools_the_predicate_word_pieces(tmp_path):
     from transformers import AutoModel, AutoTokenizer
 
     from directional_inference.encoders import SentenceEncoder
-    from directional_inference.models import build_tiny_model
+    from directional_inference.resources.models import build_tiny_model
 
     model_dir = build_tiny_model({"hidden_size": 16, "layers": 1, "heads": 2, "vocab_size": 200},
                                  ["apple acquire beats", "beats join apple"], tmp_path / "tiny", seed=1)
@@ -202,7 +202,7 @@ def test_reversed_evidence_in_an_induced_same_type_graph():
 
 
 def test_coverage_counts_entries_scored_from_evidence_not_by_default():
-    from directional_inference.booqa_scoring import covered_entries
+    from directional_inference.evaluation.scoring import covered_entries
 
     # e1 has two pieces of evidence, e2 one, e3 none (ENTRIES / EVIDENCE above)
     scores = np.array([0.7, 0.0, 0.0])

@@ -72,7 +72,7 @@ def test_paper_scale_resets_every_threshold_the_default_scale_changes():
 
 
 def test_per_language_booqa_thresholds():
-    from directional_inference.booqa_config import booqa_settings
+    from directional_inference.booqa.settings import booqa_settings
 
     config = load_config()
     validate(config, str(SCHEMA))
@@ -244,7 +244,7 @@ def test_training_budgets_of_each_scale():
     """The default scale trains every model of Tables 1, 2 and 5 alike on its whole subset, with early stopping, and
     cuts only the mesh (X-Unrelated edges, SherLIiC, the H-only models other than Directional); smoke and paper scale
     train every model alike. Expected values are read off config.yaml's budget list by hand (first matching entry wins)."""
-    from directional_inference.experiments import training_budget
+    from directional_inference.levyholt.experiments import training_budget
 
     def budget(config, model):
         variant, subset = model.split("/")

@@ -9,19 +9,15 @@ import json
 
 import pytest
 
-from directional_inference.corpus import (
-    Article,
-    ReadingReport,
-    build_articles,
-    corpus_files,
-    read_cctv,
-    read_clue,
-    read_newscrawl,
-    read_reuters,
-    window_of,
-)
+from directional_inference.corpus.articles import build_articles, window_of
+from directional_inference.corpus.cctv import read_cctv
+from directional_inference.corpus.clue import read_clue
+from directional_inference.corpus.newscrawl import read_newscrawl
+from directional_inference.corpus.reading import Article, ReadingReport
+from directional_inference.corpus.reuters import read_reuters
+from directional_inference.corpus.sources import corpus_files
 from directional_inference.errors import InputFormatError
-from directional_inference.fetch import fetch_dataset
+from directional_inference.resources.fetch import fetch_dataset
 
 
 def test_windows_are_disjoint_per_calendar_year():

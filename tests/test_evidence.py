@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 
 from directional_inference.booqa.negatives import RelationKeys
-from directional_inference.evidence import max_over_evidence, retrieve_evidence
+from directional_inference.evaluation.evidence import max_over_evidence, retrieve_evidence
 
 KEYS = RelationKeys("en")  # no WordNet: English predicates compare as strings
 
@@ -136,7 +136,7 @@ def _window_articles():
 
 
 def test_tfidf_retrieves_the_best_articles_of_the_window_without_the_own_sentence():
-    from directional_inference.evidence import tfidf_evidence
+    from directional_inference.evaluation.evidence import tfidf_evidence
 
     entries = pd.DataFrame([{"id": "e1", "window": "w1", "proposition": "apple buy beats"}])
     own = pd.Series({"e1": "Apple agreed to buy  Beats for three billion."})  # whitespace differs from the split text
@@ -152,7 +152,7 @@ def test_tfidf_retrieves_the_best_articles_of_the_window_without_the_own_sentenc
 
 
 def test_tfidf_chinese_uses_characters_and_is_deterministic():
-    from directional_inference.evidence import tfidf_evidence
+    from directional_inference.evaluation.evidence import tfidf_evidence
 
     articles = pd.DataFrame([
         ("z1", "w1", "新闻", "阿里巴巴收购网易。天气晴朗。"),
@@ -166,7 +166,7 @@ def test_tfidf_chinese_uses_characters_and_is_deterministic():
 
 
 def test_retrieval_logs_its_progress(caplog):
-    from directional_inference.evidence import tfidf_evidence
+    from directional_inference.evaluation.evidence import tfidf_evidence
 
     caplog.set_level("INFO")
     retrieve_evidence(_entries(), _relations(), cap=10, seed=1, relation_keys=KEYS)

@@ -16,7 +16,7 @@ from directional_inference.booqa.release import (
     read_evidence_density,
     write_evidence_density,
 )
-from directional_inference.evidence import EVIDENCE_COLUMNS, retrieve_evidence
+from directional_inference.evaluation.evidence import EVIDENCE_COLUMNS, retrieve_evidence
 
 KEYS = RelationKeys("en")  # active predicates only: no WordNet needed
 ENTRY_COLUMNS = ["id", "window", "subj", "pred", "obj", "article_id", "sentence_id"]

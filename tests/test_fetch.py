@@ -10,8 +10,8 @@ import threading
 import pytest
 
 from directional_inference.errors import InputUnavailableError
-from directional_inference.fetch import BasicAuth, collect_clue_news, fetch_dataset, fetch_input
-from directional_inference.inputs import ExternalInput, Mirror
+from directional_inference.resources.fetch import BasicAuth, collect_clue_news, fetch_dataset, fetch_input
+from directional_inference.resources.inputs import ExternalInput, Mirror
 
 PAYLOAD = b"premise\thypothesis\tTrue\n" * 100
 
@@ -123,7 +123,7 @@ def test_fetch_dataset_from_the_real_mirror_is_complete_and_verified(mirrors, tm
 
 def test_failed_dataset_leaves_no_directory(server, tmp_path, monkeypatch):
     """One file of a dataset failing leaves neither the directory nor a partial copy behind."""
-    from directional_inference import fetch as fetch_module
+    from directional_inference.resources import fetch as fetch_module
 
     handler, base = server
     handler.files["/a.txt"] = PAYLOAD
@@ -179,7 +179,7 @@ def test_corrupt_mirror_copy_is_reported_when_the_url_serves_the_file(server, tm
 def test_download_progress_is_logged(server, tmp_path, caplog, monkeypatch):
     import functools
 
-    from directional_inference import fetch as fetch_module
+    from directional_inference.resources import fetch as fetch_module
     from directional_inference.progress import ProgressLog
 
     monkeypatch.setattr(fetch_module, "ProgressLog", functools.partial(ProgressLog, interval=0))  # a line per 1 MiB block

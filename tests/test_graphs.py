@@ -111,7 +111,7 @@ BInc sims
 
 
 def test_published_graph_files_become_a_scorable_graph(tmp_path):
-    from directional_inference.booqa_scoring import graph_scores
+    from directional_inference.evaluation.scoring import graph_scores
     from directional_inference.graphs import graph_from_files
 
     (tmp_path / "person#location_sim.txt").write_text(LOCAL)

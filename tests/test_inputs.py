@@ -7,7 +7,7 @@ import hashlib
 import pytest
 
 from directional_inference.errors import InputFormatError
-from directional_inference.inputs import (
+from directional_inference.resources.inputs import (
     ExternalInput,
     Mirror,
     datasets,

@@ -7,20 +7,10 @@ from collections import Counter
 import pytest
 
 from directional_inference.errors import InputFormatError
-from directional_inference.fetch import fetch_dataset
-from directional_inference.levyholt import (
-    SUBSETS,
-    Entry,
-    build_from_raw,
-    read_authors_subset,
-    read_entries,
-    read_subset_tsv,
-    stratified_sample,
-    subset_label,
-    write_entries,
-    write_levyholt_datasets,
-)
-from directional_inference.levyholt import PAPER_SUBGROUP_SIZES
+from directional_inference.resources.fetch import fetch_dataset
+from directional_inference.levyholt.english import build_from_raw, read_authors_subset, write_levyholt_datasets
+from directional_inference.levyholt.entries import SUBSETS, Entry, read_entries, read_subset_tsv, stratified_sample, subset_label, write_entries
+from directional_inference.levyholt.english import PAPER_SUBGROUP_SIZES
 
 SEED = 47110815
 
@@ -191,7 +181,7 @@ def test_bad_lines_name_file_line_and_field(tmp_path):
 def test_chinese_levyholt_sets_with_their_hypothesis_only_files(tmp_path):
     from conftest import write_chinese_levyholt
 
-    from directional_inference.levyholt import write_chinese_levyholt as build
+    from directional_inference.levyholt.chinese import write_chinese_levyholt as build
 
     source = write_chinese_levyholt(tmp_path / "zh")
     out = tmp_path / "out"

@@ -7,7 +7,7 @@ import pytest
 
 from directional_inference.errors import InputFormatError
 from directional_inference.tables.common import Evaluation
-from directional_inference.levyholt_graphs import read_directional_subset, score_subset, table17_rows, with_graph_predicates
+from directional_inference.tables.table17 import read_directional_subset, score_subset, table17_rows, with_graph_predicates
 
 S_LINES = [
     "The grackle,soared with,Wings\tThe grackle,has,Wings\tFalse",
@@ -107,7 +107,7 @@ def test_a_graph_that_scores_no_entry_gives_no_number():
 
 def test_a_graph_that_reaches_few_entries_says_the_corpus_is_too_small():
     """One edge among 3 entries is above a tenth; among 11 (the same 3 and 8 unreadable ones) it is not."""
-    from directional_inference.levyholt_graphs import graph_reach, reach_note
+    from directional_inference.tables.table17 import graph_reach, reach_note
 
     graph = GRAPH.iloc[[0]]  # soar with -> have only: entry 1
     assert graph_reach(_parsed(), graph) == {"entries": 3, "nodes": 2, "edges": 1}

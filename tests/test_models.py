@@ -10,7 +10,7 @@ import torch
 from transformers import AutoModelForSequenceClassification, AutoTokenizer
 
 from directional_inference.errors import ModelUnavailableError
-from directional_inference.models import MINILM, build_tiny_model, resolve_model, snapshot_model, split_revision
+from directional_inference.resources.models import MINILM, build_tiny_model, resolve_model, snapshot_model, split_revision
 
 TEXTS = [f"company {i} acquired firm {i % 7} and owns shares of bank {i % 5}" for i in range(200)]
 

@@ -113,23 +113,23 @@ def test_stage_depends_on_every_module_its_scripts_import(name):
     imported = _bytecode_imports(scripts, item.planning_modules)  # the rules' helpers read planning_modules
     assert imported <= _module_deps(stage), sorted(imported - _module_deps(stage))
     # nothing else: the phase list (the stage itself comes from it) and the table inputs.py reads
-    extra = {f"{PACKAGE_DIR}/phases.py"} | ({f"{PACKAGE_DIR}/data/inputs.tsv"} if f"{PACKAGE_DIR}/inputs.py" in imported else set())
+    extra = {f"{PACKAGE_DIR}/phases.py"} | ({f"{PACKAGE_DIR}/resources/data/inputs.tsv"} if f"{PACKAGE_DIR}/resources/inputs.py" in imported else set())
     assert _module_deps(stage) == imported | extra
 
 
 def test_stage_module_facts_read_from_the_scripts():
     stages = yaml.safe_load((REPO / "dvc.yaml").read_text())["stages"]
     deps = {name: {d.removeprefix(PACKAGE_DIR + "/") for d in _module_deps(stage)} for name, stage in stages.items()}
-    # make_table17 -> levyholt_graphs -(in a function)-> booqa_scoring -> evidence -> booqa.negatives;
-    # booqa_scoring -(in functions)-> encoders, wordnet; levyholt_graphs -(in a function)-> scores
-    assert {"levyholt_graphs.py", "booqa_scoring.py", "evidence.py", "booqa/__init__.py", "booqa/negatives.py",
-            "encoders.py", "wordnet.py", "scores.py"} <= deps["tables"]
+    # make_table17 -> tables.table17 -(in a function)-> evaluation.scoring -> evaluation.evidence -> booqa.negatives;
+    # evaluation.scoring -(in functions)-> encoders, resources.wordnet; tables.table17 -(in a function)-> levyholt.scores
+    assert {"tables/table17.py", "evaluation/scoring.py", "evaluation/evidence.py", "booqa/__init__.py", "booqa/negatives.py",
+            "encoders.py", "resources/wordnet.py", "levyholt/scores.py"} <= deps["tables"]
     assert "sns/sanity.py" in deps["tables"]  # tables/common.py imports ..sns.sanity inside a function
-    # score_booqa: `from directional_inference import booqa_scoring` (a submodule) and sns.model inside a function
-    assert {"booqa_scoring.py", "sns/__init__.py", "sns/model.py", "sns/prompts.py", "compute.py"} <= deps["booqa_evaluation"]
+    # score_booqa: `from directional_inference.evaluation import scoring` (a submodule) and sns.model inside a function
+    assert {"evaluation/scoring.py", "sns/__init__.py", "sns/model.py", "sns/prompts.py", "compute.py"} <= deps["booqa_evaluation"]
     assert "metrics.py" not in deps["booqa_evaluation"]  # no script of the phase reaches it
     assert "metrics.py" in deps["training"]  # sns/training.py: `from ..metrics import evaluate_scores` in a function
-    assert {"inputs.py", "data/inputs.tsv", "errors.py"} <= deps["resources"]
+    assert {"resources/inputs.py", "resources/data/inputs.tsv", "errors.py"} <= deps["resources"]
     for name, modules in deps.items():
         assert {"__init__.py", "phases.py"} <= modules, name
         assert all(m.rsplit("/", 1)[0] + "/__init__.py" in modules for m in modules if "/" in m and m.endswith(".py")), name
@@ -166,15 +166,16 @@ def test_stage_deps_follow_the_scripts_imports(tmp_path):
     _write(pkg / "lib" / "front.py", "def go():\n    from .back import value\n    return value\n")
     _write(pkg / "lib" / "back.py", "from ..leaf import value\n")
     _write(pkg / "leaf.py", "value = 1\n")
-    _write(pkg / "inputs.py", "")
+    _write(pkg / "resources" / "__init__.py", "")
+    _write(pkg / "resources" / "inputs.py", "")
     _write(pkg / "other.py", "")
     _write(tmp_path / "scripts" / "fake_rule.py", "def main():\n    from directional_inference.lib import front\n    front.go()\n")
-    _write(tmp_path / "scripts" / "fake_shared.py", "from directional_inference import inputs\n")
+    _write(tmp_path / "scripts" / "fake_shared.py", "from directional_inference.resources import inputs\n")
     _write(tmp_path / "config" / "config.yaml", "seed: 1\n")
     fake = Phase("fake", rules=("fake_rule", "rule_without_script"), outs=("results/fake",), upstream=(), params=("seed",),
                  shared_scripts=("fake_shared",))
     deps = _stage(fake, tmp_path, ["config/config.yaml"])["deps"]
     assert deps[deps.index("rules/fake.smk") + 1:] == [
         "scripts/fake_rule.py", "scripts/fake_shared.py",
-        *(f"{PACKAGE_DIR}/{m}" for m in ("__init__.py", "data/inputs.tsv", "inputs.py", "leaf.py", "lib/__init__.py", "lib/back.py",
-                                         "lib/front.py", "phases.py"))]
+        *(f"{PACKAGE_DIR}/{m}" for m in ("__init__.py", "leaf.py", "lib/__init__.py", "lib/back.py", "lib/front.py", "phases.py",
+                                         "resources/__init__.py", "resources/data/inputs.tsv", "resources/inputs.py"))]

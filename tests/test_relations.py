@@ -4,14 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from directional_inference.relations import (
-    chinese_relations,
-    chinese_sentences,
-    extract_chinese,
-    extract_english,
-    relations_frame,
-    shard_of,
-)
+from directional_inference.chinese_text import chinese_sentences
+from directional_inference.relations.chinese import chinese_relations, extract_chinese
+from directional_inference.relations.english import extract_english
+from directional_inference.relations.shards import relations_frame, shard_of
 
 
 @pytest.fixture(scope="module")
@@ -56,7 +52,7 @@ def test_english_rows_keep_article_sentence_and_window(nlp):
 
 
 def _zh(sentence):
-    from directional_inference.chinese import lac_tagger
+    from directional_inference.chinese_text import lac_tagger
 
     return list(chinese_relations(lac_tagger()(sentence)))
 
@@ -128,7 +124,7 @@ def test_chinese_grammar_on_hand_tagged_words():
 
 
 def test_chinese_titles_and_quotes():
-    from directional_inference.relations import merge_quoted
+    from directional_inference.relations.chinese import merge_quoted
 
     assert merge_quoted([("《", "w"), ("巴黎", "LOC"), ("协定", "n"), ("》", "w")]) == [("巴黎协定", "nw")]
     assert merge_quoted([("“", "w"), ("北溪", "nz"), ("-", "w"), ("1", "m"), ("”", "w")]) == [("北溪-1", "nz")]
@@ -166,7 +162,7 @@ def test_chinese_segmentation_does_not_read_the_shared_temp_directory(tmp_path):
     import sys
 
     code = ("import json, sys; from directional_inference.booqa.negatives import predicate_tokens; "
-            "from directional_inference.relations import extract_chinese; "
+            "from directional_inference.relations.chinese import extract_chinese; "
             "rows = [(r.subj, r.pred, r.obj) for r in extract_chinese([('a', 'w', '李克强阐述了中方原则立场。')])]; "
             "print(json.dumps([predicate_tokens('主持召开', 'zh'), rows, 'jieba' in sys.modules], ensure_ascii=False))")
 

@@ -40,7 +40,7 @@ def test_the_identity_threshold_is_80_percent_with_score_zero_not_entailed():
 
 
 def test_check_model_scores_every_case_and_the_written_file_reads_back(tmp_path):
-    from directional_inference.models import build_tiny_model
+    from directional_inference.resources.models import build_tiny_model
     from directional_inference.sns.prompts import prompt_sentences
 
     texts = [s for c in sanity_cases("en") for part in prompt_sentences(c.entry.premise, c.entry.hypothesis, symmetric=False) for s in part]

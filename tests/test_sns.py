@@ -10,9 +10,9 @@ import pandas as pd
 import pytest
 import torch
 
-from directional_inference.levyholt import Entry
-from directional_inference.scores import write_scores
-from directional_inference.models import build_tiny_model
+from directional_inference.levyholt.entries import Entry
+from directional_inference.levyholt.scores import write_scores
+from directional_inference.resources.models import build_tiny_model
 from directional_inference.sns import training
 from directional_inference.sns.model import PromptScorer
 from directional_inference.sns.prompts import prompt_sentences, template_texts
@@ -274,8 +274,8 @@ def test_chinese_prompts_train_a_model_with_a_chinese_tokenizer(tmp_path):
     """The Chinese code path offline: a tiny random model whose tokenizer is trained on Chinese text."""
     from conftest import write_chinese_levyholt
 
-    from directional_inference.levyholt import build_from_raw
-    from directional_inference.models import levyholt_texts
+    from directional_inference.levyholt.english import build_from_raw
+    from directional_inference.resources.models import levyholt_texts
 
     source = write_chinese_levyholt(tmp_path / "zh")
     texts = levyholt_texts(source) + template_texts()

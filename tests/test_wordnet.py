@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from directional_inference.errors import InputFormatError
-from directional_inference.wordnet import build_nltk_wordnet, open_wordnet
+from directional_inference.resources.wordnet import build_nltk_wordnet, open_wordnet
 
 REPO = Path(__file__).resolve().parents[1]
 

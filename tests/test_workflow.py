@@ -11,8 +11,8 @@ import pytest
 from transformers import AutoModelForSequenceClassification, AutoTokenizer
 
 from conftest import run_snakemake
-from directional_inference.inputs import inputs_of
-from directional_inference.wordnet import open_wordnet
+from directional_inference.resources.inputs import inputs_of
+from directional_inference.resources.wordnet import open_wordnet
 
 pytestmark = pytest.mark.workflow
 
@@ -228,7 +228,7 @@ def test_corpus_reading_report_reaches_the_dataset_card(smoke_run):
 
 
 def test_booqa_tables_have_every_method_with_numbers_or_notes(smoke_run):
-    from directional_inference.booqa_methods import METHODS
+    from directional_inference.evaluation.methods import METHODS
 
     table5 = pd.read_csv(smoke_run / "results" / "table5.csv")
     assert len(table5) == 11 and table5.loc[table5["method"] == "lm_rel", "en_auc_norm_paper"].item() == 15.9

@@ -62,7 +62,7 @@ def config_problems(config: Mapping) -> list[str]:
                                 f"which caps the subset files it samples from: raise levyholt.{size} or set it to null")
     training = _get(config, "training")
     if isinstance(training, Mapping) and {"trials", "epochs", "evaluations_per_epoch"} <= set(training) and isinstance(_get(config, "levyholt"), Mapping):
-        from .experiments import unequal_budgets
+        from .levyholt.experiments import unequal_budgets
 
         problems += [f"config key training.budgets: {problem}" for problem in unequal_budgets(config["training"], config["levyholt"])]
     return problems

@@ -29,7 +29,7 @@ PACKAGE_DIR = f"src/{PACKAGE}"
 # Every stage's command and outputs come from the phase list (rules/phases.smk reads it too).
 STAGE_MODULES = ("phases.py",)
 # Files a module reads from beside itself: a dep wherever the module is.
-PACKAGE_DATA = {"inputs.py": ("data/inputs.tsv",)}
+PACKAGE_DATA = {"resources/inputs.py": ("resources/data/inputs.tsv",)}
 
 
 def _module_file(package_dir: Path, parts: tuple[str, ...]) -> Path | None:
@@ -82,7 +82,7 @@ def module_dependencies(scripts: Iterable[str | Path], package_dir: str | Path, 
                         modules: Iterable[str] = ()) -> list[str]:
     """The files of the package (relative to ``package_dir``, sorted) that the scripts import, directly or through
     other modules of the package, plus the data files those modules read (PACKAGE_DATA); ``modules`` (paths such as
-    "experiments.py") are followed the same way, as if a script imported them."""
+    "levyholt/experiments.py") are followed the same way, as if a script imported them."""
     package_dir = Path(package_dir)
     seen: set[tuple[str, ...]] = set()
     pending = [part for script in scripts for part in _imports(Path(script), package, None)]

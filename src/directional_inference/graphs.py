@@ -186,7 +186,7 @@ def graph_from_files(paths, section: str, measure: str = "binc") -> pd.DataFrame
     edges of one section ("BInc sims", "global sims", ...) as ``measure``, nodes by their CCG predicates with their
     surface strings (``premise_surface``, ``hypothesis_surface``: the authors' fuzzy matching grounds the workflow's
     predicates in them), ``reversed`` where the premise's typing is the hypothesis' swapped (p#B#A -> q#A#B, or
-    p#A_2#A_1 -> q#A_1#A_2). Score it with ``booqa_scoring.graph_scores(..., fuzzy="same_type_pair")``."""
+    p#A_2#A_1 -> q#A_1#A_2). Score it with ``evaluation.scoring.graph_scores(..., fuzzy="same_type_pair")``."""
     frames = [read_graph_file(path) for path in sorted(Path(p) for p in paths)]
     edges = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=["premise", "hypothesis", "types", "feature", "score"])
     edges = edges[edges["feature"] == section]

@@ -61,7 +61,7 @@ PHASES = (
         upstream=("resources", "corpus", "relations"),
         # scale: the dataset card names it; evidence_cap: the card's evidence per entry
         params=("seed", "booqa", "hypothesis_only", "scale", "evaluation.evidence_cap"),
-        planning_modules=("booqa_config.py",),
+        planning_modules=("booqa/settings.py",),
     ),
     Phase(
         "levyholt",
@@ -76,7 +76,7 @@ PHASES = (
         outs=("results/models",),
         upstream=("resources", "levyholt"),
         params=("seed", "training"),
-        planning_modules=("experiments.py",),
+        planning_modules=("levyholt/experiments.py",),
     ),
     Phase(
         "graphs",
@@ -91,7 +91,7 @@ PHASES = (
         outs=("results/scores",),
         upstream=("levyholt", "training"),
         params=("training.max_length", "training.precision", "training.threads"),
-        planning_modules=("experiments.py",),
+        planning_modules=("levyholt/experiments.py",),
     ),
     Phase(
         "robustness",
@@ -100,7 +100,7 @@ PHASES = (
         upstream=("resources", "booqa", "training"),
         params=("seed", "training"),
         shared_scripts=("train_sns_trial", "select_sns_model", "score_levyholt"),
-        planning_modules=("experiments.py",),
+        planning_modules=("levyholt/experiments.py",),
     ),
     Phase(
         "booqa_evaluation",
@@ -128,7 +128,7 @@ PHASES = (
                 "graphs.measures", "graphs.fuzzy_backoff", "graphs.fuzzy_top", "graphs.fuzzy_min_count", "relations.spacy_model"),
         metrics=("results/metrics.json",),
         plots=("results/pr_curves.csv", "results/booqa_pr_curves.csv"),
-        planning_modules=("experiments.py", "models.py", "booqa_methods.py"),
+        planning_modules=("levyholt/experiments.py", "resources/models.py", "evaluation/methods.py"),
     ),
 )
 

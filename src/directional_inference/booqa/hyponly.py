@@ -21,7 +21,7 @@ def hypothesis_only_splits(dev: pd.DataFrame, test: pd.DataFrame, *, train_posit
     hypothesis text in more than one split is kept in one of them (seeded) and removed from the others, whatever
     its label (paper, Appendix E.1; the authors' script kept the overlaps).
     """
-    from ..levyholt import TRUE_PREMISE, Entry
+    from ..levyholt.entries import TRUE_PREMISE, Entry
 
     premise = premise or TRUE_PREMISE
 

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 import pandas as pd
 
 from ..progress import logged
-from ..relations import with_pair_keys
+from ..relations.shards import with_pair_keys
 from .senses import SenseChooser
 
 log = logging.getLogger(__name__)
@@ -27,7 +27,7 @@ def predicate_tokens(pred: str, lang: str) -> list[str]:
     predicates were built from ("不同意" -> 不 同意, "主持召开" -> 主持 召开)."""
     if lang == "en":
         return pred.split()
-    from ..chinese import predicate_tokens as chinese_predicate_tokens
+    from ..chinese_text import predicate_tokens as chinese_predicate_tokens
 
     return chinese_predicate_tokens(pred)
 

@@ -14,7 +14,7 @@ import logging
 
 import pandas as pd
 
-from ..relations import with_pair_keys
+from ..relations.shards import with_pair_keys
 
 log = logging.getLogger(__name__)
 

@@ -6,7 +6,7 @@ from collections.abc import Iterable
 
 import pandas as pd
 
-from ..relations import with_pair_keys
+from ..relations.shards import with_pair_keys
 from .negatives import RelationKeys
 
 

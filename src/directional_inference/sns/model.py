@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..compute import resolve_precision
-from ..levyholt import Entry
+from ..levyholt.entries import Entry
 from ..progress import ProgressLog
 from .prompts import prompt_sentences
 

@@ -20,7 +20,7 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..levyholt import Entry
+from ..levyholt.entries import Entry
 
 log = logging.getLogger(__name__)
 

@@ -34,7 +34,7 @@ from pathlib import Path
 import numpy as np
 
 from ..atomic import atomic_directory, atomic_file
-from ..levyholt import Entry
+from ..levyholt.entries import Entry
 from ..progress import ProgressLog
 from .model import PromptScorer
 

@@ -6,5 +6,5 @@
 * ``figures``: the sub-group mesh (Figures 1-2) and the BoOQA precision-recall curves (Figure 3);
 * ``summary``: every table number as DVC metrics, and precision-recall points as DVC plots.
 
-Table 4 (BoOQA sizes) is written by ``scripts/make_table4.py``; Table 17 by ``levyholt_graphs``.
+Table 4 (BoOQA sizes) is written by ``scripts/make_table4.py``; Table 17 by ``table17``.
 """

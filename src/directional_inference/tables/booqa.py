@@ -4,7 +4,7 @@ where a method cannot run."""
 
 from __future__ import annotations
 
-from ..booqa_methods import LABELS, METHODS, PAPER_TABLE3, TABLE3_NAMES, BooqaTable
+from ..evaluation.methods import LABELS, METHODS, PAPER_TABLE3, TABLE3_NAMES, BooqaTable
 from .common import SIGNAL_COLUMNS, WITHIN_GROUP_COLUMNS, Evaluation, measure, read_scores, signal_cells, with_interval, within_group_cells
 
 LANGUAGES = ("en", "zh")

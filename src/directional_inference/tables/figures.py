@@ -56,7 +56,7 @@ def plot_figure3(curves: dict[str, dict[str, "object"]], title: str, png, svg) -
     import matplotlib.pyplot as plt
 
     from ..atomic import save_figure
-    from ..booqa_methods import LABELS
+    from ..evaluation.methods import LABELS
     from ..metrics import precision_recall_curve
 
     plt.rcParams["svg.hashsalt"] = "directional-inference"

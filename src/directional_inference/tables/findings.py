@@ -25,8 +25,8 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from .. import paper_values as paper
-from ..booqa_methods import BOOQA_TABLES, LABELS, PAPER_TABLE3
+from . import paper_values as paper
+from ..evaluation.methods import BOOQA_TABLES, LABELS, PAPER_TABLE3
 from .common import Evaluation, ModelRecord, difference_interval, measure, pct
 
 KINDS = ("greater", "similar", "near_chance", "above_chance")
@@ -51,7 +51,7 @@ class Scores:
         if self.kind == "levyholt":
             return self.key[0], self.key[1]
         if self.kind == "booqa" and self.key[1] in ("sns_full", "sym_sns_full", "sns_symmetric", "sns_directional"):
-            from ..booqa_methods import METHODS
+            from ..evaluation.methods import METHODS
 
             return METHODS[self.key[1]][1]
         if self.kind == "robustness" and self.key[1] != "booqa":
@@ -170,8 +170,8 @@ def _cell(value: float | None) -> str:
 
 def score_path(scores: Scores, lm: str) -> str:
     """Where a claim's score set is, for the main language model ``lm``."""
-    from ..booqa_methods import booqa_score_path
-    from ..experiments import levyholt_score_path
+    from ..evaluation.methods import booqa_score_path
+    from ..levyholt.experiments import levyholt_score_path
 
     if scores.kind == "levyholt":
         return levyholt_score_path(lm, *scores.key)
@@ -180,11 +180,11 @@ def score_path(scores: Scores, lm: str) -> str:
     return f"results/robustness/{scores.key[0]}/scores/{lm}/{scores.key[1]}.parquet"
 
 
-def runnable_claims(booqa_methods: list[str], robustness_languages: list[str]) -> list[int]:
-    """Numbers of the claims this config can test: BoOQA claims need their English methods (``booqa_methods``: the
+def runnable_claims(english_methods: list[str], robustness_languages: list[str]) -> list[int]:
+    """Numbers of the claims this config can test: BoOQA claims need their English methods (``english_methods``: the
     runnable English methods; none when English BoOQA is not built), Table 3's the English H-only scores."""
     def available(scores: Scores | None) -> bool:
-        return (scores is None or scores.kind == "levyholt" or (scores.kind == "booqa" and scores.key[1] in booqa_methods)
+        return (scores is None or scores.kind == "levyholt" or (scores.kind == "booqa" and scores.key[1] in english_methods)
                 or (scores.kind == "robustness" and scores.key[0] in robustness_languages))
 
     return [k for k, claim in enumerate(CLAIMS) if available(claim.a) and available(claim.b)]

@@ -9,9 +9,9 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from .. import paper_values as paper
-from ..experiments import MESH_SUBSETS, TABLE1_SUBSETS, TABLE2_SUBSETS, TABLE6_SETS
-from ..levyholt import PAPER_RULE
+from . import paper_values as paper
+from ..levyholt.experiments import MESH_SUBSETS, TABLE1_SUBSETS, TABLE2_SUBSETS, TABLE6_SETS
+from ..levyholt.english import PAPER_RULE
 from .common import (
     SIGNAL_COLUMNS,
     Evaluation,

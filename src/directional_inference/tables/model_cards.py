@@ -129,7 +129,7 @@ def write_model_card(path: str | Path, *, alias: str, variant: str, trained_on: 
                      base_dir: str | Path, score_files: dict[str, str | Path], evaluation: Evaluation) -> None:
     """Read a selected model's record and scores and write its card atomically. ``base_dir``: the base model's copy in
     resources/models/, whose SOURCE.json says where it came from (a tiny model built offline for the tests has none)."""
-    from ..models import SOURCE_FILE
+    from ..resources.models import SOURCE_FILE
     from ..atomic import write_text_atomic
     from ..sns.sanity import describe, read_summary
 

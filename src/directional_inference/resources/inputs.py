@@ -14,7 +14,7 @@ from functools import lru_cache
 from importlib import resources
 from pathlib import Path, PurePosixPath
 
-from .errors import InputFormatError
+from ..errors import InputFormatError
 
 MIRROR_ENV = "BOOQA_MIRROR"
 INPUT_TABLE = "data/inputs.tsv"

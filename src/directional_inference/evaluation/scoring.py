@@ -145,11 +145,11 @@ def lm_scores(entries: pd.DataFrame, evidence: pd.DataFrame, model_dir, lang: st
               nltk_data=None) -> tuple[np.ndarray, float]:
     """``lm_cosine`` with the encoder of ``model_dir`` (``pooling``: predicate_mean, cls or mean) and, given an NLTK
     data root, WordNet's noun lemmas for matching argument mentions in sentences (as the authors' WordNetLemmatizer)."""
-    from .encoders import SentenceEncoder
+    from ..encoders import SentenceEncoder
 
     lemmatize = None
     if nltk_data:
-        from .wordnet import open_wordnet
+        from ..resources.wordnet import open_wordnet
 
         wordnet = open_wordnet(nltk_data)
 
@@ -162,7 +162,7 @@ def lm_scores(entries: pd.DataFrame, evidence: pd.DataFrame, model_dir, lang: st
 
 def prompt_model(entries: pd.DataFrame, evidence: pd.DataFrame, scorer, lang: str, batch_size: int = 32) -> tuple[np.ndarray, float]:
     """S&S over (evidence relation, entry) pairs: (s + 1) / 2, max over evidence; 0 without evidence."""
-    from .levyholt import Entry
+    from ..levyholt.entries import Entry
 
     by_id = entries.set_index("id")
     hyp = evidence["entry"].map(lambda e: (by_id.at[e, "subj"], by_id.at[e, "pred"], by_id.at[e, "obj"]))

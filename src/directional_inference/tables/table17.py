@@ -5,7 +5,7 @@ The subset is ``test_dir/test_dir_s.txt`` (1,784 entries: hypothesis, premise, l
 ``test_dir_rels.txt`` (``pred arg::type arg::type``, FIGER first-level types). Each triple is rendered as a sentence
 and parsed by the relation extractor of the corpus (``relations.english_relations``), so its predicate takes the
 graph's form ("The grackle, soared with, Wings" -> "soar with"). The score of an entry is the graph's edge weight
-premise -> hypothesis, looked up exactly as for BoOQA (``booqa_scoring.graph_scores``: the typed edge in the
+premise -> hypothesis, looked up exactly as for BoOQA (``evaluation.scoring.graph_scores``: the typed edge in the
 entry's argument order, then the fuzzy back-off); an entry whose predicates the extractor cannot read, or without an edge, scores 0.
 """
 
@@ -16,8 +16,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .errors import InputFormatError
-from .levyholt import read_entries
+from ..errors import InputFormatError
+from ..levyholt.entries import read_entries
 
 PAPER_TABLE17 = {"binc": 54.7, "weeds": 55.2}  # AUC50 %, the published graphs of the paper
 PAPER_ONLY = (("cnce", "CNCE (Hosseini et al. 2021)", 55.9), ("egt2", "EGT2 (Chen et al. 2022)", 63.3))
@@ -65,7 +65,7 @@ def read_directional_subset(s_path: str | Path, rels_path: str | Path) -> pd.Dat
 
 def graph_predicates(triples: list[tuple[str, str, str]], nlp) -> list[str | None]:
     """The extractor's predicate of each triple rendered as a sentence (None when it finds no relation)."""
-    from .relations import english_relations
+    from ..relations.english import english_relations
 
     texts = [f"{subj} {pred} {obj}." for subj, pred, obj in triples]
     return [next((relation[3] for relation in english_relations(doc)), None) for doc in nlp.pipe(texts, batch_size=256)]
@@ -102,8 +102,8 @@ def reach_note(reach: dict[str, int], covered: float) -> str:
 
 def score_subset(subset: pd.DataFrame, graph: pd.DataFrame, measure: str, **lookup) -> np.ndarray:
     """Edge weight premise -> hypothesis of every entry of ``with_graph_predicates(...)`` (0 without one); ``lookup``:
-    the back-off settings of ``booqa_scoring.graph_scores``."""
-    from .booqa_scoring import graph_scores
+    the back-off settings of ``evaluation.scoring.graph_scores``."""
+    from ..evaluation.scoring import graph_scores
 
     entries = subset[["id", "subj_type", "obj_type"]].assign(pred=subset["hypothesis_pred"])
     readable = (subset["premise_pred"].notna() & subset["hypothesis_pred"].notna()).to_numpy()
@@ -118,10 +118,10 @@ def table17_rows(subset: pd.DataFrame, graph: pd.DataFrame | None, measures: lis
     the subset (parsed with ``nlp`` unless it has the graph-form predicates already) beside the paper's, with the
     share of entries the graph scores at all; the paper's published graphs get a note. ``evaluation``:
     ``tables.common.Evaluation``."""
-    from .booqa_scoring import graph_covered
-    from .levyholt import Entry
-    from .scores import converse_group_ids
-    from .tables.common import SIGNAL_COLUMNS, measure, signal_cells, with_interval
+    from ..evaluation.scoring import graph_covered
+    from ..levyholt.entries import Entry
+    from ..levyholt.scores import converse_group_ids
+    from .common import SIGNAL_COLUMNS, measure, signal_cells, with_interval
 
     header = ["graph", "label", "auc50", "auc50_low", "auc50_high", "auc50_paper", "entries", "source", "scale", "note", *SIGNAL_COLUMNS]
     blank = [""] * len(SIGNAL_COLUMNS)
