@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from .common import Evaluation, measure, pct, read_scores
+from .common import Evaluation, measure, read_scores, with_interval
 
 VARIANTS = {
     "sns": ("S&S", "prompt fine-tuning (Schmitt & Schütze, 2021): the premise and hypothesis are set in the paper's "
@@ -33,18 +33,15 @@ def metric_cells(metrics: dict) -> str:
     """Tie-aware AUCnorm [interval] | authors' AUCnorm | chance range | signal, as Markdown cells."""
     if metrics["no_number"]:
         return f"| {metrics['no_number']} | | | |"
-    return (f"| {pct(metrics['auc_norm_tie_aware'])} [{pct(metrics['auc_norm_tie_aware_low'])}, {pct(metrics['auc_norm_tie_aware_high'])}] "
-            f"| {pct(metrics['auc_norm'])} [{pct(metrics['auc_norm_low'])}, {pct(metrics['auc_norm_high'])}] "
-            f"| {pct(metrics['chance_auc_norm'])} [{pct(metrics['chance_auc_norm_low'])}, {pct(metrics['chance_auc_norm_high'])}] "
-            f"| {metrics['signal']} |")
+    cells = ["{} [{}, {}]".format(*with_interval(metrics, name)) for name in ("auc_norm_tie_aware", "auc_norm", "chance_auc_norm")]
+    return "| " + " | ".join(cells + [metrics["signal"]]) + " |"
 
 
 def model_card(*, alias: str, variant: str, trained_on: str, dataset: str, scale: str, source: dict, training: dict,
                selection: pd.Series, trials: int, dev: dict, tests: dict[str, dict], sanity: str | None, model_dir: str) -> str:
     """The card's Markdown. ``trained_on``: the training set, in words (Markdown); ``dataset``: its Hugging Face tag;
-    ``training``: best/training.json; ``selection``: the selected row of selection.csv, one of
-    ``trials``; ``dev``
-    and ``tests`` (test set -> metrics): ``tables.common.measure`` results; ``sanity``: ``sns.sanity.describe`` (None for
+    ``training``: best/training.json; ``selection``: the selected row of selection.csv, one of ``trials``; ``dev`` and
+    ``tests`` (test set -> metrics): ``tables.common.measure`` results; ``sanity``: ``sns.sanity.describe`` (None for
     H-only models, which never see a premise)."""
     label, what = VARIANTS[variant]
     lang = training.get("settings", {}).get("lang", "en")
