@@ -154,6 +154,13 @@ def subset_language(wildcards):
     return "zh" if wildcards.get("subset", "").startswith(CHINESE_PREFIX) else wildcards.get("lang", "en")
 
 
+def prompt_scorer_settings(wildcards):
+    """How a selected prompt model scores LevyHolt pairs (the keyword arguments of sns.model.PromptScorer): token limit,
+    number format, 'S&S's swapped prompts, language."""
+    return {"max_length": config["training"]["max_length"], "precision": config["training"]["precision"],
+            "symmetric": is_symmetric(wildcards), "lang": subset_language(wildcards)}
+
+
 def trial_settings(wildcards):
     """TrainingSettings of one trial: training.* with the model's budget and its batch size and accumulation factor
     for its variant (the authors' scripts: large models take smaller batches and scaled accumulation)."""

@@ -11,10 +11,7 @@ rule score_levyholt:
     output:
         directory("results/scores/levyholt/{lm}/{variant}/{subset}"),
     params:
-        max_length=config["training"]["max_length"],
-        symmetric=is_symmetric,
-        lang="en",
-        precision=config["training"]["precision"],
+        scorer=prompt_scorer_settings,
         torch_threads=config["training"]["threads"],
     log:
         phase_log("levyholt_evaluation", "score_levyholt", "{lm}/{variant}/{subset}"),

@@ -92,10 +92,7 @@ rule check_sns_model:
     wildcard_constraints:
         variant="sns|sns_sym",  # H-only models never see the premise
     params:
-        max_length=config["training"]["max_length"],
-        symmetric=is_symmetric,
-        lang=subset_language,
-        precision=config["training"]["precision"],
+        scorer=prompt_scorer_settings,
         torch_threads=config["training"]["threads"],
     log:
         phase_log("training", "check_sns_model", "{lm}/{variant}/{subset}"),

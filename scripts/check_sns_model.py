@@ -9,6 +9,5 @@ from directional_inference.sns.sanity import check_model, format_rows
 log_to_file(snakemake.log[0])
 params = snakemake.params
 set_threads(params.torch_threads)
-rows, _ = check_model(snakemake.input.model, max_length=params.max_length, symmetric=params.symmetric, lang=params.lang,
-                      precision=params.precision)
+rows, _ = check_model(snakemake.input.model, **params.scorer)
 write_text_atomic(snakemake.output[0], format_rows(rows))

@@ -11,8 +11,7 @@ from directional_inference.compute import set_threads
 log_to_file(snakemake.log[0])
 params = snakemake.params
 set_threads(params.torch_threads)
-scorer = PromptScorer(snakemake.input.model, max_length=params.max_length, symmetric=params.symmetric, lang=params.lang,
-                      precision=params.precision)
+scorer = PromptScorer(snakemake.input.model, **params.scorer)
 tests = {name: path for name, path in snakemake.input.items() if name != "model"}
 pairs = score_test_sets(scorer, tests, snakemake.output[0])
 logging.info("%d distinct pairs scored for %d test sets", pairs, len(tests))
