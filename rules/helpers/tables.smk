@@ -56,12 +56,18 @@ def model_card_files():
     return cards + [f"results/model_cards/{MAIN_LMS[lang]}/hyponly/booqa_{lang}/README.md" for lang in TABLE3_LANGUAGES]
 
 
+def search_card_inputs(run, lm, trials):
+    """What every model card reads of a search in directory ``run``: its selection, the selected model, its trials' dev
+    scores and the base model (its SOURCE.json)."""
+    return {"selection": f"{run}/selection.csv", "best": f"{run}/best", "base": model_directory(lm),
+            "dev_scores": trial_files(run, trials)["dev_scores"]}
+
+
 def model_card_inputs(wildcards):
     """What a model card reads: the search's selection, the selected model and its trials' dev scores, its sanity
     check, the base model's SOURCE.json and, for a model scored on LevyHolt test sets, its scores."""
     run = model_run(wildcards)
-    inputs = {"selection": f"{run}/selection.csv", "best": f"{run}/best", "base": f"resources/models/{wildcards.lm}",
-              "dev_scores": trial_files(run, trial_ids(wildcards.variant, wildcards.subset))["dev_scores"]}
+    inputs = search_card_inputs(run, wildcards.lm, trial_ids(wildcards.variant, wildcards.subset))
     if wildcards.variant != "hyponly":
         inputs["sanity"] = f"{run}/sanity.csv"
     if (wildcards.variant, wildcards.subset) in scored_models():
@@ -77,10 +83,8 @@ def model_card_scores(wildcards):
 
 def booqa_hyponly_card_inputs(wildcards):
     """What the card of Table 3's BoOQA-trained H-only model reads: its search and its score on BoOQA test."""
-    run = f"results/robustness/{wildcards.lang}/{wildcards.lm}"
-    return {"selection": f"{run}/selection.csv", "best": f"{run}/best", "base": f"resources/models/{wildcards.lm}",
-            "dev_scores": trial_files(run, trial_ids("hyponly", "booqa"))["dev_scores"],
-            "scores": f"results/robustness/{wildcards.lang}/scores/{wildcards.lm}/booqa.parquet"}
+    inputs = search_card_inputs(f"results/robustness/{wildcards.lang}/{wildcards.lm}", wildcards.lm, trial_ids("hyponly", "booqa"))
+    return inputs | {"scores": f"results/robustness/{wildcards.lang}/scores/{wildcards.lm}/booqa.parquet"}
 
 
 def findings_claims():

@@ -20,11 +20,12 @@ NON_EMPTY_KEYS = ("booqa.languages", "training.language_models")
 INCREASING_KEYS = ("booqa.frequency_buckets",)
 
 
-def _get(config: Mapping, dotted: str):
+def dotted_value(config: Mapping, dotted: str, missing=None):
+    """The value at a dotted key (``training.epochs``) of a config tree, or ``missing`` where a part is absent."""
     value = config
     for part in dotted.split("."):
         if not isinstance(value, Mapping) or part not in value:
-            return None
+            return missing
         value = value[part]
     return value
 
@@ -34,34 +35,34 @@ def config_problems(config: Mapping) -> list[str]:
     problems = []
     models = sorted(config.get("models") or {})
     for key in MODEL_ALIAS_KEYS:
-        value = _get(config, key)
+        value = dotted_value(config, key)
         aliases = value if isinstance(value, list) else [value] if value is not None else []
         unknown = [alias for alias in aliases if alias not in models]
         if unknown:
             problems.append(f"config key {key} names model alias{'es' if len(unknown) > 1 else ''} "
                             f"{', '.join(repr(a) for a in unknown)}, not defined under 'models' (known aliases: {', '.join(models) or 'none'})")
     for key in RANGE_KEYS:
-        value = _get(config, key)
+        value = dotted_value(config, key)
         if isinstance(value, list) and len(value) == 2 and value[0] > value[1]:
             problems.append(f"config key {key} is reversed: {value} (write [low, high], e.g. {[value[1], value[0]]})")
     for key in NON_EMPTY_KEYS:
-        if _get(config, key) == []:
+        if dotted_value(config, key) == []:
             problems.append(f"config key {key} is empty: give at least one value")
     for key in INCREASING_KEYS:
-        value = _get(config, key)
+        value = dotted_value(config, key)
         if isinstance(value, list):
             bad = [(a, b) for a, b in zip(value, value[1:]) if b <= a]
             if bad:
                 problems.append(f"config key {key} must be strictly increasing: {bad[0][1]} follows {bad[0][0]} "
                                 f"(sorted without repeats: {sorted(set(value))})")
-    for index, budget in enumerate(_get(config, "training.budgets") or []):
+    for index, budget in enumerate(dotted_value(config, "training.budgets") or []):
         for size in ("max_train", "max_dev"):
-            cap = _get(config, f"levyholt.{size}")
+            cap = dotted_value(config, f"levyholt.{size}")
             if budget.get(size) is not None and cap is not None and budget[size] > cap:
                 problems.append(f"config key training.budgets[{index}].{size} is {budget[size]}, above levyholt.{size} ({cap}), "
                                 f"which caps the subset files it samples from: raise levyholt.{size} or set it to null")
-    training = _get(config, "training")
-    if isinstance(training, Mapping) and {"trials", "epochs", "evaluations_per_epoch"} <= set(training) and isinstance(_get(config, "levyholt"), Mapping):
+    training = dotted_value(config, "training")
+    if isinstance(training, Mapping) and {"trials", "epochs", "evaluations_per_epoch"} <= set(training) and isinstance(dotted_value(config, "levyholt"), Mapping):
         from .levyholt.experiments import unequal_budgets
 
         problems += [f"config key training.budgets: {problem}" for problem in unequal_budgets(config["training"], config["levyholt"])]

@@ -14,6 +14,8 @@ from pathlib import Path
 
 import yaml
 
+from .config_checks import dotted_value
+
 ROOT = Path(__file__).resolve().parents[2]
 SCHEMA = ROOT / "config" / "schema.yaml"
 REFERENCE = ROOT / "config" / "README.md"
@@ -33,16 +35,6 @@ def leaf_keys(schema: dict, prefix: str = "") -> list[tuple[str, dict]]:
         else:
             keys.append((path, node))
     return keys
-
-
-def lookup(config: dict, dotted: str):
-    """The value at a dotted key of a loaded config file, or UNSET."""
-    value = config
-    for part in dotted.split("."):
-        if not isinstance(value, dict) or part not in value:
-            return UNSET
-        value = value[part]
-    return value
 
 
 def cell(value) -> str:
@@ -70,7 +62,7 @@ def config_reference(schema: dict, scales: dict[str, dict]) -> str:
     sections: dict[str, list[str]] = {}
     for key, node in leaf_keys(schema):
         section = key.split(".")[0] if "." in key else "top level"
-        values = " | ".join(cell(lookup(config, key)) for config in scales.values())
+        values = " | ".join(cell(dotted_value(config, key, UNSET)) for config in scales.values())
         sections.setdefault(section, []).append(
             f"| `{key}` | {type_name(node)} | {cell(node.get('default', UNSET))} | {values} | {description(node)} |")
     header = "| key | type | schema default | " + " | ".join(f"`{name}`" for name in scales) + " | description |"

@@ -20,6 +20,7 @@ from pathlib import Path
 
 import yaml
 
+from .config_checks import dotted_value
 from .phases import PHASES, Phase
 
 DEFAULT_CONFIG = "config/config.yaml"
@@ -30,6 +31,7 @@ PACKAGE_DIR = f"src/{PACKAGE}"
 STAGE_MODULES = ("phases.py",)
 # Files a module reads from beside itself: a dep wherever the module is.
 PACKAGE_DATA = {"resources/inputs.py": ("resources/data/inputs.tsv",)}
+_ABSENT = object()  # a key the config file does not set
 
 
 def _module_file(package_dir: Path, parts: tuple[str, ...]) -> Path | None:
@@ -115,14 +117,6 @@ def phase_modules(phase: Phase, root: str | Path = ".") -> list[str]:
     return [f"{PACKAGE_DIR}/{m}" for m in sorted(set(imported) | set(STAGE_MODULES))]
 
 
-def _has_key(tree: dict, dotted: str) -> bool:
-    for part in dotted.split("."):
-        if not isinstance(tree, dict) or part not in tree:
-            return False
-        tree = tree[part]
-    return True
-
-
 def _stage(phase: Phase, root: Path, configfiles: list[str]) -> dict:
     upstream = [out for name in phase.upstream for p in PHASES if p.name == name for out in p.outs]
     # Config files are not deps: a phase depends on its own keys only (params), so a change of another
@@ -134,7 +128,7 @@ def _stage(phase: Phase, root: Path, configfiles: list[str]) -> dict:
     params = []
     for configfile in configfiles:
         tree = yaml.safe_load((root / configfile).read_text(encoding="utf-8")) or {}
-        keys = [key for key in phase.params if _has_key(tree, key)]
+        keys = [key for key in phase.params if dotted_value(tree, key, _ABSENT) is not _ABSENT]
         if keys:
             params.append({configfile: keys})
     extra = "".join(f" --configfile {c}" for c in configfiles if c != DEFAULT_CONFIG)
