@@ -50,6 +50,7 @@ rule train_sns_trial:
     benchmark:
         phase_benchmark("training", "train_sns_trial", "{lm}/{variant}/{subset}/trial-{trial}")
     threads: config["training"]["threads"]
+    priority: training_priority
     resources:
         mem_mb=6000,
         runtime=240,

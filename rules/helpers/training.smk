@@ -9,6 +9,12 @@ def levyholt_dev_file(wildcards):
     return levyholt_file(wildcards.variant, wildcards.subset, "dev")
 
 
+def training_priority(wildcards):
+    """A 'S&S trial reads every pair in both prompt orders, so it runs twice as long as the S&S trial of its subset and
+    is the longest job of the workflow: it starts first, so that the other jobs fill the remaining cores around it."""
+    return 1 if is_symmetric(wildcards) else 0
+
+
 def drawn_trials():
     """Trials drawn for the search: enough for the largest budget."""
     return max([config["training"]["trials"]] + [b.get("trials", 0) for b in config["training"]["budgets"]])
