@@ -254,7 +254,7 @@ def test_training_budgets_of_each_scale():
     default = load_config()
     for model in ("sns/directional", "sns/symmetric", "sns/full", "sns_sym/full", "sns/para_dirtrue", "sns_sym/para_dirtrue",
                   "sns/para_dirfalse", "sns_sym/para_dirfalse", "hyponly/directional", "hyponly/booqa"):
-        assert budget(default, model) == (1, 2, 3, None, None), model
+        assert budget(default, model) == (1, 3, 3, None, None), model
     assert default["training"]["min_delta"] == 0.005
     for model in ("sns/dirtrue_unrel", "sns/dirfalse_unrel", "sns/sherliic", "hyponly/full", "hyponly/symmetric", "hyponly/para_dirtrue",
                   "hyponly/dirfalse_unrel"):
@@ -272,10 +272,10 @@ def test_models_a_table_compares_must_get_the_same_budget():
     validate(config, str(SCHEMA))
     config["training"]["budgets"] = [{"models": ["sns/full"], "epochs": 5}]
     assert config_problems(config) == [
-        "config key training.budgets: Table 1 compares models trained with different budgets (sns/directional: epochs 2; "
-        "sns/symmetric: epochs 2; sns/full: epochs 5): give them one training.budgets entry so that no comparison is decided by compute",
-        "config key training.budgets: Table 5 compares models trained with different budgets (sns/full: epochs 5; sns_sym/full: epochs 2; "
-        "sns/symmetric: epochs 2; sns/directional: epochs 2): give them one training.budgets entry so that no comparison is decided by compute",
+        "config key training.budgets: Table 1 compares models trained with different budgets (sns/directional: epochs 3; "
+        "sns/symmetric: epochs 3; sns/full: epochs 5): give them one training.budgets entry so that no comparison is decided by compute",
+        "config key training.budgets: Table 5 compares models trained with different budgets (sns/full: epochs 5; sns_sym/full: epochs 3; "
+        "sns/symmetric: epochs 3; sns/directional: epochs 3): give them one training.budgets entry so that no comparison is decided by compute",
     ]
     config["training"]["budgets"] = [{"models": ["sns_sym/para_dirtrue"], "max_train": 100, "patience": 1}]
     assert config_problems(config) == [

@@ -97,3 +97,28 @@ def test_the_reading_is_spliced_between_the_markers_and_nowhere_else():
         f"# Title\n\n## Reading\n{READING_START}\n- **supported** (Table 1): X.\n{READING_END}\n\nMore.\n")
     with pytest.raises(ValueError, match="findings:start"):
         splice_reading("no block", "x")
+
+
+def test_the_readme_summary_is_read_off_the_findings_table(tmp_path):
+    """--summary renders results/findings.csv as written by the rule (strings, empty cells for missing numbers): one line
+    per claim with its verdict and both sides, and the verdict counts."""
+    from directional_inference.tables.common import write_csv
+    from directional_inference.tables.findings import READING_END, READING_START, main
+
+    rows = [
+        ["A beats B", "Table 1", "greater", "A", "B", "77.7", "46.4", "60.0", "54.4", "65.2", "1.2", "0.6", "5.0", "2.0", "58.8", "52.0",
+         "64.1", "supported", ""],
+        ["C is near chance", "Table 3", "near_chance", "C", "", "", "", "", "", "", "", "", "", "1.9", "", "", "", "inconclusive",
+         "C: every entry has the same score"],
+    ]
+    table = tmp_path / "findings.csv"
+    write_csv(table, HEADER, rows)
+    readme = tmp_path / "README.md"
+    readme.write_text(f"# R\n{READING_START}\nold\n{READING_END}\n")
+    assert main([str(readme), str(table), "--summary"]) == 0
+    assert readme.read_text() == (
+        f"# R\n{READING_START}\n"
+        "- *supported*: A beats B (Table 1: ours 60.0 vs 1.2, paper 77.7 vs 46.4).\n"
+        "- *inconclusive*: C is near chance (Table 3: ours no number, paper -).\n"
+        "\nIn all: 1 supported, 0 contradicted, 1 inconclusive.\n"
+        f"{READING_END}\n")

@@ -205,9 +205,25 @@ def findings_markdown(header: list[str], rows: list[list], scale: str) -> str:
         if r["reason"]:
             line += f" {r['reason'][0].upper()}{r['reason'][1:]}."
         lines.append(line)
-    counts = pd.Series([dict(zip(header, row))["verdict"] for row in rows]).value_counts()
-    lines += ["", "In all: " + ", ".join(f"{counts.get(v, 0)} {v}" for v in ("supported", "contradicted", "inconclusive")) + "."]
+    lines += ["", _verdict_counts(header, rows)]
     return "\n".join(lines) + "\n"
+
+
+def findings_summary(header: list[str], rows: list[list]) -> str:
+    """The README's short reading: one line per claim, its verdict and this run's numbers beside the paper's (the
+    details and reasons are in ``findings_markdown``)."""
+    lines = []
+    for row in rows:
+        r = dict(zip(header, row))
+        ours = (r["ours_a"] or "no number") + (f" vs {r['ours_b'] or 'no number'}" if r["b"] else "")
+        paper_numbers = (r["paper_a"] or "-") + (f" vs {r['paper_b'] or '-'}" if r["b"] else "")
+        lines.append(f"- *{r['verdict']}*: {r['claim']} ({r['source']}: ours {ours}, paper {paper_numbers}).")
+    return "\n".join(lines + ["", _verdict_counts(header, rows)]) + "\n"
+
+
+def _verdict_counts(header: list[str], rows: list[list]) -> str:
+    counts = pd.Series([dict(zip(header, row))["verdict"] for row in rows]).value_counts()
+    return "In all: " + ", ".join(f"{counts.get(v, 0)} {v}" for v in ("supported", "contradicted", "inconclusive")) + "."
 
 
 READING_START, READING_END = "<!-- findings:start -->", "<!-- findings:end -->"
@@ -222,17 +238,25 @@ def splice_reading(document: str, reading: str) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Copy a run's reading (results/findings.md) into a document's findings block: the reading of results in
-    docs/results.md is this file, never written by hand."""
+    """Copy a run's reading into a document's findings block: results/findings.md (docs/results.md), or with
+    --summary the short reading of results/findings.csv (the README). Neither is ever written by hand."""
     import argparse
+    import csv
     from pathlib import Path
 
     parser = argparse.ArgumentParser(description=main.__doc__)
-    parser.add_argument("document", help="e.g. docs/results.md")
-    parser.add_argument("reading", nargs="?", default="results/findings.md")
+    parser.add_argument("document", help="e.g. docs/results.md, or README.md with --summary")
+    parser.add_argument("reading", nargs="?", help="default: results/findings.md, or results/findings.csv with --summary")
+    parser.add_argument("--summary", action="store_true", help="one line per claim, from the findings table")
     args = parser.parse_args(argv)
+    if args.summary:
+        with open(args.reading or "results/findings.csv", newline="", encoding="utf-8") as handle:
+            header, *rows = list(csv.reader(handle))
+        reading = findings_summary(header, rows)
+    else:
+        reading = Path(args.reading or "results/findings.md").read_text(encoding="utf-8")
     path = Path(args.document)
-    path.write_text(splice_reading(path.read_text(encoding="utf-8"), Path(args.reading).read_text(encoding="utf-8")), encoding="utf-8")
+    path.write_text(splice_reading(path.read_text(encoding="utf-8"), reading), encoding="utf-8")
     return 0
 
 
