@@ -65,7 +65,7 @@ def test_thin_evidence_failed_sanity_and_undertraining_are_reasons():
     row = dict(zip(HEADER, claim_row(claim, {A: frame(labels + rng.random(300), labels), B: frame(rng.random(300), labels)}, EVALUATION,
                                      record=lambda s: failed if s is A else None, evidence_median=1.0)))
     assert "A: its model fails the sanity cases (identity 40%" in row["reason"] and "A: its model may be undertrained" in row["reason"]
-    assert "BoOQA evidence is thin: median 1 pieces per entry (the paper's starring rule gives about 14)" in row["reason"]
+    assert "BoOQA evidence is thin: median 1 piece per entry (the paper's starring rule gives about 14)" in row["reason"]
     assert "**" + row["verdict"] + "**" in findings_markdown(HEADER, [list(row.values())], "default")
 
 

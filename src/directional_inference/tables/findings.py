@@ -156,7 +156,8 @@ def claim_row(claim: Claim, frames: dict, evaluation: Evaluation, *, record: Cal
         if r is not None and r.undertrained:
             reasons.append(f"{scores.name}: its model may be undertrained (best dev point = last evaluation)")
     if claim.a.kind in ("booqa", "robustness") and evidence_median is not None and evidence_median < THIN_EVIDENCE:
-        reasons.append(f"BoOQA evidence is thin: median {evidence_median:g} pieces per entry (the paper's starring rule gives about "
+        pieces = "piece" if evidence_median == 1 else "pieces"
+        reasons.append(f"BoOQA evidence is thin: median {evidence_median:g} {pieces} per entry (the paper's starring rule gives about "
                        f"{PAPER_EVIDENCE_PER_ENTRY}); with one piece, the benchmark rewards similarity to it more than inference")
     ours_b = [pct(b["auc_norm_tie_aware"]), pct(b["auc_norm_tie_aware_low"]), pct(b["auc_norm_tie_aware_high"])] if b else ["", "", ""]
     return [claim.text, claim.source, claim.kind, claim.a.name, claim.b.name if claim.b else "", _cell(claim.paper_a), _cell(claim.paper_b),
