@@ -203,6 +203,29 @@ rule make_table3:
         "../scripts/make_table3.py"
 
 
+rule make_table3_generality:
+    input:
+        unpack(table3_generality_inputs),
+    output:
+        report("results/table3_generality.csv", caption="../report/table3_generality.rst", category="BoOQA"),
+    params:
+        trained_on=TABLE3_TRAINED_ON,
+        model=MAIN_LMS.get("en", ""),
+        scale=config["scale"],
+    log:
+        phase_log("tables", "make_table3_generality", "all"),
+    benchmark:
+        phase_benchmark("tables", "make_table3_generality", "all")
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    conda:
+        "../envs/workflow.yaml"
+    script:
+        "../scripts/make_table3_generality.py"
+
+
 rule plot_figure3:
     input:
         booqa_score_files("table5"),

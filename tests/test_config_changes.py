@@ -59,14 +59,14 @@ CHANGES = {
     # every LevyHolt file: 18 searches of one trial each (S&S on 7 subsets + SherLIiC, 'S&S on 3, H-only on 7), the
     # 17 of them compared on LevyHolt test sets (each scores all its test sets in one job; 'S&S Full serves BoOQA
     # only), the LevyHolt tables; the 4 S&S BoOQA methods x 2 splits (English);
-    # Table 3's three LevyHolt H-only scorings (its BoOQA-trained one does not read LevyHolt) and Table 3;
+    # Table 3's three LevyHolt H-only scorings (its BoOQA-trained one does not read LevyHolt), Table 3 and its generality file;
     # Tables 5, 15, 16 (S&S rows) and Figure 3 (S&S Full); the sanity check of the 11 S&S and 'S&S models (H-only: none);
     # the 18 model cards; the findings
     "levyholt.split_seed": (
         {"levyholt": {"split_seed": 1}},
         {"build_levyholt_subsets": 1, "train_sns_trial": 18, "select_sns_model": 18, "check_sns_model": 11, "score_levyholt": 17, "write_model_card": 18,
          "make_levyholt_table": 5, "plot_mesh_figure": 2, "collect_metrics": 1, "write_pr_points": 1, "score_booqa": 8, "score_booqa_hyponly": 3,
-         "make_table3": 1, "make_booqa_table": 3, "plot_figure3": 1, "make_findings": 1},
+         "make_table3": 1, "make_table3_generality": 1, "make_booqa_table": 3, "plot_figure3": 1, "make_findings": 1},
         ["results/levyholt/subgroups.csv"],
     ),
     # the Chinese corpus and everything Chinese after it: 2 relation shards, the BoOQA chain, 2 graphs, evidence of
@@ -81,24 +81,25 @@ CHANGES = {
     ),
     # spaCy's batch size is read by the two English shards only; then everything English after relations: the
     # BoOQA chain, 2 graphs, both evidence retrievals of 2 splits, 11 methods x 2 splits, the BoOQA H-only model
-    # (1 trial, selection, card) and its 4 scorings, Tables 3, 4, 5, 15, 16, 17, Figure 3 and the findings
+    # (1 trial, selection, card) and its 4 scorings, Tables 3 (and its generality file), 4, 5, 15, 16, 17, Figure 3 and
+    # the findings
     "relations.batch_size": (
         {"relations": {"batch_size": 32}},
         {"extract_relations": 2, "select_booqa_positives": 1, "generate_booqa_negatives": 1, "sample_booqa": 1, "write_booqa_card": 1,
          "validate_booqa": 1, "build_booqa_hyponly": 1, "build_entailment_graph": 2, "retrieve_booqa_evidence": 2,
          "retrieve_tfidf_evidence": 2, "score_booqa": 22, "train_booqa_hyponly_trial": 1, "select_booqa_hyponly_model": 1, "write_booqa_hyponly_card": 1,
-         "score_booqa_hyponly": 4, "make_table3": 1, "make_table4": 1, "make_booqa_table": 3, "make_table17": 1, "plot_figure3": 1,
+         "score_booqa_hyponly": 4, "make_table3": 1, "make_table3_generality": 1, "make_table4": 1, "make_booqa_table": 3, "make_table17": 1, "plot_figure3": 1,
          "collect_metrics": 1, "make_findings": 1},
         ["results/en/relations/0.parquet", "results/en/relations/1.parquet"],
     ),
     # English sampling only (Chinese sets its own dev share in booqa.overrides.zh; positives and negatives stay); the
     # card, which lists the value; everything English after the splits: 2 graphs, evidence, 22 scorings, Table 3's
-    # chain, Tables 3, 4, 5, 15, 16, 17, Figure 3, metrics.json, the findings
+    # chain (its generality file too), Tables 3, 4, 5, 15, 16, 17, Figure 3, metrics.json, the findings
     "booqa.dev_share": (
         {"booqa": {"dev_share": 0.4}},
         {"sample_booqa": 1, "write_booqa_card": 1, "validate_booqa": 1, "build_booqa_hyponly": 1, "build_entailment_graph": 2,
          "retrieve_booqa_evidence": 2, "retrieve_tfidf_evidence": 2, "score_booqa": 22, "train_booqa_hyponly_trial": 1,
-         "select_booqa_hyponly_model": 1, "write_booqa_hyponly_card": 1, "score_booqa_hyponly": 4, "make_table3": 1, "make_table4": 1, "make_booqa_table": 3,
+         "select_booqa_hyponly_model": 1, "write_booqa_hyponly_card": 1, "score_booqa_hyponly": 4, "make_table3": 1, "make_table3_generality": 1, "make_table4": 1, "make_booqa_table": 3,
          "make_table17": 1, "plot_figure3": 1, "collect_metrics": 1, "make_findings": 1},
         ["results/en/booqa/dev.parquet"],
     ),

@@ -318,6 +318,24 @@ def test_table3_hypothesis_only_robustness(smoke_run):
     assert all(line.startswith("true\t\t\t") for line in masked[1:])
 
 
+def test_table3_generality_reads_the_same_test_set_for_every_model(smoke_run):
+    generality = pd.read_csv(smoke_run / "results" / "table3_generality.csv")
+    assert generality["trained_on"].tolist() == ["BoOQA (dev)", "LevyHolt Full", "LevyHolt Directional", "LevyHolt Symmetric"]
+    masked = pd.read_csv(smoke_run / "results" / "en" / "booqa_hyponly" / "test.tsv", sep="\t")
+    table3 = pd.read_csv(smoke_run / "results" / "table3.csv")
+    english_model = table3.loc[table3["tested_on"] == "BoOQA EN (test)", "model"].unique().tolist()
+    assert (generality["entries"] == len(masked)).all() and generality["model"].unique().tolist() == english_model
+    notes = generality["note"].fillna("").astype(str)
+    measured = generality[notes == ""]
+    assert len(measured) + notes.str.contains("too few").sum() == 4 and not measured.empty
+    # depths belong to the test set, not to a model: one value per column
+    for column in ("entries_with_depth", "depth_positives", "depth_negatives"):
+        assert measured[column].nunique() <= 1
+    assert (measured["depth_pairs"] <= measured["pairs"]).all()
+    for column in ("negative_deeper", "positive_above", "shallower_above", "positive_above_if_depth_only"):
+        assert measured[column].dropna().between(0, 100).all()
+
+
 def test_figure3_is_drawn(smoke_run):
     assert (smoke_run / "results" / "figure3.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert "BoOQA EN test" in (smoke_run / "results" / "figure3.svg").read_text()

@@ -87,6 +87,15 @@ def booqa_hyponly_card_inputs(wildcards):
     return inputs | {"scores": f"results/robustness/{wildcards.lang}/scores/{wildcards.lm}/booqa.parquet"}
 
 
+def table3_generality_inputs(wildcards=None):
+    """English BoOQA's type-masked test set, its benchmark rows (frequencies), WordNet and Table 3's English H-only
+    scores; nothing where English BoOQA has no H-only models (the file then says so)."""
+    if "en" not in TABLE3_LANGUAGES:
+        return {}
+    return {"hypotheses": "results/en/booqa_hyponly/test.tsv", "benchmark": "results/en/booqa/test.parquet",
+            "wordnet": "resources/nltk_data", "scores": [f for f in robustness_score_files() if f.startswith("results/robustness/en/")]}
+
+
 def findings_claims():
     """Numbers of the paper's claims this config can test (tables.findings.CLAIMS)."""
     english = runnable_methods("en") if "en" in config["booqa"]["languages"] else []

@@ -1,0 +1,24 @@
+"""Rule make_table3_generality: what Table 3's hypothesis-only models rank English BoOQA test by (WordNet depth of the
+predicate, its frequency)."""
+
+from functools import cache
+
+import pandas as pd
+
+from directional_inference.levyholt.entries import read_subset_tsv
+from directional_inference.resources.wordnet import open_wordnet
+from directional_inference.rulelog import log_to_file
+from directional_inference.tables.common import write_csv
+from directional_inference.tables.generality import HEADER, generality_rows, not_run_row, predicate_depth
+
+log_to_file(snakemake.log[0])
+params, inputs = snakemake.params, snakemake.input
+if not inputs:
+    rows = [not_run_row(params.scale)]
+else:
+    wordnet = open_wordnet(inputs.wordnet)
+    benchmark = pd.read_parquet(inputs.benchmark)
+    frequency = {(b, p): int(f) for b, p, f in zip(benchmark["bundle_id"], benchmark["pred"], benchmark["frequency"])}
+    rows = generality_rows(read_subset_tsv(inputs.hypotheses), dict(zip(params.trained_on, inputs.scores)), frequency,
+                           cache(lambda pred: predicate_depth(pred, wordnet)), model=params.model, scale=params.scale)
+write_csv(snakemake.output[0], HEADER, rows)
