@@ -325,7 +325,7 @@ def test_table3_generality_reads_the_same_test_set_for_every_model(smoke_run):
     table3 = pd.read_csv(smoke_run / "results" / "table3.csv")
     english_model = table3.loc[table3["tested_on"] == "BoOQA EN (test)", "model"].unique().tolist()
     assert (generality["entries"] == len(masked)).all() and generality["model"].unique().tolist() == english_model
-    notes = generality["note"].fillna("").astype(str)
+    notes = generality["note"].astype("string").fillna("")
     measured = generality[notes == ""]
     assert len(measured) + notes.str.contains("too few").sum() == 4 and not measured.empty
     # depths belong to the test set, not to a model: one value per column
