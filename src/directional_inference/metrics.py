@@ -298,11 +298,18 @@ def chance_range(labels, *, draws: int = CHANCE_DRAWS, seed: int = 0, level: flo
     return {"mean": float(np.mean(values)), "low": low, "high": high}
 
 
+def group_pairs(frame: pd.DataFrame) -> pd.DataFrame:
+    """Every (positive, negative) pair of the same ``group`` of ``frame`` (a boolean ``label`` column): one row per
+    pair, each other column twice, ``<column>_p`` of the positive and ``<column>_n`` of the negative."""
+    label = frame["label"].astype(bool)
+    return frame[label].merge(frame[~label], on="group", suffixes=("_p", "_n"))
+
+
 def within_group_share(scores, labels, groups) -> float:
     """Share of (positive, negative) pairs of the same group (a BoOQA bundle) in which the positive scores higher, a tie
     counting half: 0.5 for a random or constant scorer; NaN when no group holds both."""
     frame = pd.DataFrame({"score": np.asarray(scores, dtype=np.float64), "label": np.asarray(labels).astype(bool), "group": np.asarray(groups)})
-    pairs = frame[frame["label"]].merge(frame[~frame["label"]], on="group", suffixes=("_p", "_n"))
+    pairs = group_pairs(frame)
     if pairs.empty:
         return float("nan")
     wins = (pairs["score_p"] > pairs["score_n"]).to_numpy(np.float64) + 0.5 * (pairs["score_p"] == pairs["score_n"]).to_numpy(np.float64)

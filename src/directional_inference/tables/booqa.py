@@ -8,6 +8,7 @@ from ..evaluation.methods import LABELS, METHODS, PAPER_TABLE3, TABLE3_NAMES, Bo
 from .common import SIGNAL_COLUMNS, WITHIN_GROUP_COLUMNS, Evaluation, measure, read_scores, signal_cells, with_interval, within_group_cells
 
 LANGUAGES = ("en", "zh")
+TOO_FEW_TEST = "the BoOQA test split has too few entries at this scale"
 
 
 def model_names(models: dict[str, str]) -> str:
@@ -97,7 +98,7 @@ def table3_rows(languages: list[str], score_path, *, models: dict[str, str], sca
             else:
                 frame = read_scores(score_path(lang, trained_on))
                 if frame.empty or not frame["label"].any() or frame["label"].all():
-                    note = "the BoOQA test split has too few entries at this scale"
+                    note = TOO_FEW_TEST
                 else:
                     m = measure(frame, evaluation, within_groups=True)
                     numbers, rest = with_interval(m, "auc_norm"), [paper, f"{m['positive_rate']:.4f}", m["n"]]

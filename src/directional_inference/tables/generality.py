@@ -27,11 +27,14 @@ from scipy.stats import binomtest, spearmanr
 from ..booqa.negatives import FUNCTION_WORDS
 from ..errors import InputFormatError
 from ..evaluation.methods import TABLE3_NAMES
+from ..metrics import group_pairs
+from .booqa import TOO_FEW_TEST
+from .common import pct
 
 HEADER = ["trained_on", "tested_on", "entries", "entries_with_depth", "depth_positives", "depth_negatives",
           "spearman_score_depth", "spearman_p", "pairs", "depth_pairs", "negative_deeper", "positive_above",
-          "positive_above_p", "shallower_above", "shallower_above_p", "positive_above_if_depth_only", "frequency_pairs", "more_frequent_above",
-          "more_frequent_above_p", "model", "scale", "note"]
+          "positive_above_p", "shallower_above", "shallower_above_p", "positive_above_if_depth_only", "frequency_pairs",
+          "more_frequent_above", "more_frequent_above_p", "model", "scale", "note"]
 
 
 def predicate_depth(pred: str, wordnet) -> int | None:
@@ -46,56 +49,43 @@ def predicate_depth(pred: str, wordnet) -> int | None:
     return min(depths) if depths else None
 
 
-def bundle_pairs(entries: pd.DataFrame) -> list[tuple[int, int]]:
-    """(positive row, negative row) of every positive and negative of the same bundle (``group``), in row order."""
-    pairs = []
-    for _, rows in entries.groupby("group", sort=False):
-        positives = rows.index[rows["label"].astype(bool)]
-        negatives = rows.index[~rows["label"].astype(bool)]
-        pairs += [(p, n) for p in positives for n in negatives]
-    return pairs
-
-
 def _cell(value: float, spec: str) -> str:
     return "" if value != value else format(value, spec)
 
 
-def _share(wins: int, n: int) -> tuple[str, str]:
-    """A share as a percent cell with its two-sided exact binomial p against 50% ("" when there is no pair)."""
-    if not n:
-        return "", ""
-    return f"{100 * wins / n:.1f}", f"{binomtest(wins, n, 0.5).pvalue:.3g}"
+def _share(wins: int, n: int) -> list[str]:
+    """A share as a percent cell and its two-sided exact binomial p against 50% ("" when there is no pair)."""
+    return [pct(wins / n), f"{binomtest(wins, n, 0.5).pvalue:.3g}"] if n else ["", ""]
 
 
-def _depth_only(shallower: int, deeper: int, n: int) -> str:
+def _depth_only(shallower: float, deeper: float) -> float:
     """The positive-above share a model would reach if it ranked by depth alone: it prefers the shallower predicate at
     its measured rate s whichever is the positive, and the negative is the deeper one in a share d of the pairs, so
     s d + (1 - s)(1 - d)."""
-    if not n:
-        return ""
-    s, d = shallower / n, deeper / n
-    return f"{100 * (s * d + (1 - s) * (1 - d)):.1f}"
+    return shallower * deeper + (1 - shallower) * (1 - deeper)
 
 
 def generality_cells(entries: pd.DataFrame) -> list:
     """The measured cells of one model (HEADER from ``entries`` to ``more_frequent_above_p``); ``entries`` has one row
     per test entry: ``group`` (bundle), ``label``, ``score``, ``depth`` (None where unknown), ``frequency``."""
-    label = entries["label"].astype(bool)
-    depth = pd.to_numeric(entries["depth"], errors="coerce")
+    entries = entries.assign(label=entries["label"].astype(bool), depth=pd.to_numeric(entries["depth"], errors="coerce"))
+    depth, label = entries["depth"], entries["label"]
     known = depth.notna()
     rho, p = spearmanr(entries.loc[known, "score"], depth[known]) if known.sum() > 2 else (float("nan"), float("nan"))
-    score, freq = entries["score"], entries["frequency"]
-    scored = [(a, b) for a, b in bundle_pairs(entries) if score[a] != score[b]]
-    deep = [(a, b) for a, b in scored if known[a] and known[b] and depth[a] != depth[b]]
-    frequent = [(a, b) for a, b in scored if freq[a] != freq[b]]
-    deeper = sum(depth[b] > depth[a] for a, b in deep)
-    shallower = sum((score[a] > score[b]) == (depth[a] < depth[b]) for a, b in deep)
+    pairs = group_pairs(entries)
+    scored = pairs[pairs["score_p"] != pairs["score_n"]]
+    positive_above = scored["score_p"] > scored["score_n"]
+    deep = (scored["depth_p"] != scored["depth_n"]) & scored["depth_p"].notna() & scored["depth_n"].notna()
+    deeper = int((scored["depth_n"] > scored["depth_p"])[deep].sum())
+    shallower = int((positive_above == (scored["depth_p"] < scored["depth_n"]))[deep].sum())
+    frequent = scored["frequency_p"] != scored["frequency_n"]
+    more_frequent = int((positive_above == (scored["frequency_p"] > scored["frequency_n"]))[frequent].sum())
+    n_deep = int(deep.sum())
     return [len(entries), int(known.sum()), _cell(depth[known & label].mean(), ".2f"), _cell(depth[known & ~label].mean(), ".2f"),
-            _cell(rho, ".3f"), _cell(p, ".3g"), len(scored), len(deep),
-            _share(deeper, len(deep))[0],
-            *_share(sum(score[a] > score[b] for a, b in deep), len(deep)),
-            *_share(shallower, len(deep)), _depth_only(shallower, deeper, len(deep)),
-            len(frequent), *_share(sum((score[a] > score[b]) == (freq[a] > freq[b]) for a, b in frequent), len(frequent))]
+            _cell(rho, ".3f"), _cell(p, ".3g"), len(scored), n_deep, pct(deeper / n_deep if n_deep else None),
+            *_share(int(positive_above[deep].sum()), n_deep), *_share(shallower, n_deep),
+            pct(_depth_only(shallower / n_deep, deeper / n_deep) if n_deep else None),
+            int(frequent.sum()), *_share(more_frequent, int(frequent.sum()))]
 
 
 def model_entries(hypotheses: Sequence, scores: pd.DataFrame, frequency: dict[tuple[str, str], int],
@@ -122,7 +112,7 @@ def generality_rows(hypotheses: Sequence, score_files: dict[str, str], frequency
     for trained_on, path in score_files.items():
         entries = model_entries(hypotheses, pd.read_parquet(path), frequency, depth, where=path)
         if entries["label"].all() or not entries["label"].any():
-            cells, note = [len(entries), *[""] * (HEADER.index("model") - 3)], "the BoOQA test split has too few entries at this scale"
+            cells, note = [len(entries), *[""] * (HEADER.index("model") - 3)], TOO_FEW_TEST
         else:
             cells, note = generality_cells(entries), ""
         rows.append([TABLE3_NAMES[trained_on], "BoOQA EN (test)", *cells, model, scale, note])
