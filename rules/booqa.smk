@@ -6,8 +6,7 @@ include: "helpers/booqa.smk"
 
 rule select_booqa_positives:
     input:
-        articles="results/{lang}/corpus/articles.parquet",
-        relations=relation_shards,
+        relations=merged_relations,
     output:
         positives="results/{lang}/booqa/positives.parquet",
         counts="results/{lang}/booqa/predicate_counts.parquet",
@@ -18,10 +17,11 @@ rule select_booqa_positives:
         phase_log("booqa", "select_booqa_positives", "{lang}"),
     benchmark:
         phase_benchmark("booqa", "select_booqa_positives", "{lang}")
-    threads: 1
+    threads: 2
     resources:
-        mem_mb=8000,
-        runtime=120,
+        mem_mb=demand("select_booqa_positives", "mem_mb"),
+        disk_mb=demand("select_booqa_positives", "disk_mb"),
+        runtime=demand("select_booqa_positives", "runtime"),
     conda:
         "../envs/workflow.yaml"
     script:
@@ -32,8 +32,7 @@ rule generate_booqa_negatives:
     input:
         positives="results/{lang}/booqa/positives.parquet",
         counts="results/{lang}/booqa/predicate_counts.parquet",
-        articles="results/{lang}/corpus/articles.parquet",
-        relations=relation_shards,
+        relations=merged_relations,
         wordnet="resources/nltk_data",
         encoder=wsd_encoder_directory,
     output:
@@ -46,8 +45,9 @@ rule generate_booqa_negatives:
         phase_benchmark("booqa", "generate_booqa_negatives", "{lang}")
     threads: 2
     resources:
-        mem_mb=8000,
-        runtime=240,
+        mem_mb=demand("generate_booqa_negatives", "mem_mb"),
+        disk_mb=demand("generate_booqa_negatives", "disk_mb"),
+        runtime=demand("generate_booqa_negatives", "runtime"),
     conda:
         "../envs/workflow.yaml"
     script:
@@ -88,8 +88,7 @@ rule write_booqa_card:
         test="results/{lang}/booqa/test.parquet",
         reading="results/{lang}/corpus/reading.json",
         # evidence per entry, retrieved as retrieve_booqa_evidence does (its files are of a later phase)
-        articles="results/{lang}/corpus/articles.parquet",
-        relations=relation_shards,
+        relations=merged_relations,
         wordnet="resources/nltk_data",
     output:
         card="results/{lang}/booqa/README.md",
@@ -106,8 +105,9 @@ rule write_booqa_card:
         phase_benchmark("booqa", "write_booqa_card", "{lang}")
     threads: 1
     resources:
-        mem_mb=4000,
-        runtime=60,
+        mem_mb=demand("write_booqa_card", "mem_mb"),
+        disk_mb=demand("write_booqa_card", "disk_mb"),
+        runtime=demand("write_booqa_card", "runtime"),
     conda:
         "../envs/workflow.yaml"
     script:
@@ -146,8 +146,7 @@ rule validate_booqa:
         negatives="results/{lang}/booqa/negatives.parquet",
         counts="results/{lang}/booqa/predicate_counts.parquet",
         reserved="results/{lang}/booqa/graph_windows.csv",
-        articles="results/{lang}/corpus/articles.parquet",
-        relations=relation_shards,
+        relations=merged_relations,
         wordnet="resources/nltk_data",
     output:
         "results/{lang}/booqa/validation.json",
@@ -159,8 +158,9 @@ rule validate_booqa:
         phase_benchmark("booqa", "validate_booqa", "{lang}")
     threads: 1
     resources:
-        mem_mb=4000,
-        runtime=30,
+        mem_mb=demand("validate_booqa", "mem_mb"),
+        disk_mb=demand("validate_booqa", "disk_mb"),
+        runtime=demand("validate_booqa", "runtime"),
     conda:
         "../envs/workflow.yaml"
     script:

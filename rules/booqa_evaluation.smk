@@ -6,8 +6,7 @@ include: "helpers/booqa_evaluation.smk"
 
 rule retrieve_booqa_evidence:
     input:
-        articles="results/{lang}/corpus/articles.parquet",
-        relations=relation_shards,
+        relations=merged_relations,
         split="results/{lang}/booqa/{split}.parquet",
         wordnet="resources/nltk_data",  # the entry's predicate is excluded up to voice (passive participles -> verbs)
     output:
@@ -21,8 +20,9 @@ rule retrieve_booqa_evidence:
         phase_benchmark("booqa_evaluation", "retrieve_booqa_evidence", "{lang}/{split}")
     threads: 1
     resources:
-        mem_mb=4000,
-        runtime=60,
+        mem_mb=demand("retrieve_booqa_evidence", "mem_mb"),
+        disk_mb=demand("retrieve_booqa_evidence", "disk_mb"),
+        runtime=demand("retrieve_booqa_evidence", "runtime"),
     conda:
         "../envs/workflow.yaml"
     script:
@@ -32,7 +32,7 @@ rule retrieve_booqa_evidence:
 rule retrieve_tfidf_evidence:
     input:
         articles="results/{lang}/corpus/articles.parquet",
-        relations=relation_shards,
+        relations=merged_relations,
         split="results/{lang}/booqa/{split}.parquet",
     output:
         "results/{lang}/evidence/{split}.tfidf.parquet",
@@ -46,8 +46,9 @@ rule retrieve_tfidf_evidence:
         phase_benchmark("booqa_evaluation", "retrieve_tfidf_evidence", "{lang}/{split}")
     threads: 1
     resources:
-        mem_mb=4000,
-        runtime=60,
+        mem_mb=demand("retrieve_tfidf_evidence", "mem_mb"),
+        disk_mb=demand("retrieve_tfidf_evidence", "disk_mb"),
+        runtime=demand("retrieve_tfidf_evidence", "runtime"),
     conda:
         "../envs/workflow.yaml"
     script:
@@ -60,9 +61,13 @@ rule score_booqa:
         split="results/{lang}/booqa/{split}.parquet",
     output:
         "results/booqa_scores/{lang}/{split}/{method}.parquet",
+    wildcard_constraints:
+        method=WHOLE_SCORING_METHODS,
     params:
         settings=booqa_scoring_settings,
         torch_threads=config["training"]["threads"],
+        part=0,
+        parts=1,
     log:
         phase_log("booqa_evaluation", "score_booqa", "{lang}/{split}/{method}"),
     benchmark:
@@ -71,8 +76,57 @@ rule score_booqa:
     resources:
         mem_mb=6000,
         runtime=240,
-        gpu=config["training"]["gpus"],
+        gpu=scoring_gpus,
     conda:
         "../envs/workflow.yaml"
     script:
         "../scripts/score_booqa.py"
+
+
+rule score_booqa_part:
+    input:
+        unpack(booqa_method_inputs),
+        split="results/{lang}/booqa/{split}.parquet",
+    output:
+        "results/booqa_scores/{lang}/{split}/{method}.part-{part}.parquet",
+    wildcard_constraints:
+        method=SPLIT_SCORING_METHODS,
+    params:
+        settings=booqa_scoring_settings,
+        torch_threads=config["training"]["threads"],
+        part=lambda wildcards: int(wildcards.part),
+        parts=config["evaluation"]["scoring_jobs"],
+    log:
+        phase_log("booqa_evaluation", "score_booqa_part", "{lang}/{split}/{method}.part-{part}"),
+    benchmark:
+        phase_benchmark("booqa_evaluation", "score_booqa_part", "{lang}/{split}/{method}.part-{part}")
+    threads: config["training"]["threads"]
+    resources:
+        mem_mb=6000,
+        runtime=120,
+        gpu=scoring_gpus,
+    conda:
+        "../envs/workflow.yaml"
+    script:
+        "../scripts/score_booqa.py"
+
+
+rule gather_booqa_scores:
+    input:
+        parts=score_parts,
+    output:
+        "results/booqa_scores/{lang}/{split}/{method}.parquet",
+    wildcard_constraints:
+        method=SPLIT_SCORING_METHODS,
+    log:
+        phase_log("booqa_evaluation", "gather_booqa_scores", "{lang}/{split}/{method}"),
+    benchmark:
+        phase_benchmark("booqa_evaluation", "gather_booqa_scores", "{lang}/{split}/{method}")
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=10,
+    conda:
+        "../envs/workflow.yaml"
+    script:
+        "../scripts/gather_booqa_scores.py"

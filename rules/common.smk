@@ -24,6 +24,9 @@ from directional_inference.levyholt.english import subset_conventions
 from directional_inference.levyholt.entries import ALL_SUBSETS, SPLITS
 from directional_inference.phases import MODEL_CARDS, PHASES, phase
 from directional_inference.sns import VARIANTS
+from directional_inference.job_resources import expected_input_mb, resource_function
+from directional_inference.relations.imported import relation_files
+from directional_inference.relations.shards import extraction_shards
 
 
 PRETRAINED_MODELS = sorted(a for a, spec in config["models"].items() if isinstance(spec, str))
@@ -45,6 +48,7 @@ wildcard_constraints:
     lm="|".join(sorted(config["models"])),
     lang="en|zh",
     shard=r"\d+",
+    part=r"\d+",
     split="dev|test",
     method="|".join(METHODS),
     variant="|".join(VARIANTS),
@@ -105,8 +109,44 @@ def corpus_directory(lang):
     return f"resources/{CORPUS_DATASETS[config['corpus'][lang]['source']]}"
 
 
-def relation_shards(wildcards):
-    return [f"results/{wildcards.lang}/relations/{k}.parquet" for k in range(config["relations"]["shards"])]
+# Languages whose relations come from files made elsewhere (relations.imported): their files, read at parse time so that
+# a missing directory stops the run before any job; the other languages extract relations from their corpus.
+IMPORTED_FILES = {lang: relation_files(directory) for lang, directory in sorted(config["relations"]["imported"].items()) if directory}
+IMPORTED_LANGUAGE = "|".join(IMPORTED_FILES) or "NO_LANGUAGE"
+EXTRACTED_LANGUAGE = "|".join(lang for lang in ("en", "zh") if lang not in IMPORTED_FILES) or "NO_LANGUAGE"
+
+
+def _lang(wildcards_or_lang):
+    return wildcards_or_lang if isinstance(wildcards_or_lang, str) else wildcards_or_lang.lang
+
+
+def extraction_shard_count(lang):
+    """Extraction jobs of a language (relations.shards, or one per relations.articles_per_shard expected articles)."""
+    return extraction_shards(config["relations"], config["corpus"][lang])
+
+
+def relation_shards(wildcards_or_lang):
+    """The relation shards of a language: one per extraction job, or one per imported relation file."""
+    lang = _lang(wildcards_or_lang)
+    count = len(IMPORTED_FILES[lang]) if lang in IMPORTED_FILES else extraction_shard_count(lang)
+    return [f"results/{lang}/relations/{k}.parquet" for k in range(count)]
+
+
+def merged_relations(wildcards_or_lang):
+    """Every relation of a language, in corpus order, each sentence once (written by merge_relations), which every corpus-wide
+    step reads."""
+    return f"results/{_lang(wildcards_or_lang)}/relations/merged.parquet"
+
+
+def demand(rule, key):
+    """Resource ``key`` (mem_mb, disk_mb, runtime) of a corpus-wide rule: a function of its input size and attempt
+    (job_resources), estimated from the config before its input exists."""
+
+    def expected(wildcards):
+        lang = wildcards.get("lang", "en")
+        return expected_input_mb(rule, lang, config, shards=len(relation_shards(lang)))
+
+    return resource_function(rule, key, expected)
 
 
 MAIN_LM = MAIN_LMS["en"]

@@ -1,4 +1,5 @@
-# Phase "corpus": each language's news corpus as one table of dated, windowed, deduplicated articles.
+# Phase "corpus": each language's news corpus as one table of dated, windowed, deduplicated articles, written as it is
+# read; for a language whose relations are imported (relations.imported), the table of the articles they name.
 
 
 include: "helpers/corpus.smk"
@@ -10,6 +11,8 @@ rule build_corpus:
     output:
         articles="results/{lang}/corpus/articles.parquet",
         reading="results/{lang}/corpus/reading.json",  # records read and skipped per file (for the dataset card)
+    wildcard_constraints:
+        lang=EXTRACTED_LANGUAGE,
     params:
         settings=corpus_settings,  # source, window_days, max_articles, years
     log:
@@ -18,9 +21,36 @@ rule build_corpus:
         phase_benchmark("corpus", "build_corpus", "{lang}")
     threads: 1
     resources:
-        mem_mb=8000,
-        runtime=240,
+        mem_mb=demand("build_corpus", "mem_mb"),
+        disk_mb=demand("build_corpus", "disk_mb"),
+        runtime=demand("build_corpus", "runtime"),
     conda:
         "../envs/workflow.yaml"
     script:
         "../scripts/build_corpus.py"
+
+
+rule describe_imported_corpus:
+    input:
+        shards=relation_shards,
+        relations=merged_relations,
+    output:
+        articles="results/{lang}/corpus/articles.parquet",
+        reading="results/{lang}/corpus/reading.json",
+    wildcard_constraints:
+        lang=IMPORTED_LANGUAGE,
+    params:
+        files=lambda wildcards: [str(path) for path in IMPORTED_FILES[wildcards.lang]],
+    log:
+        phase_log("corpus", "describe_imported_corpus", "{lang}"),
+    benchmark:
+        phase_benchmark("corpus", "describe_imported_corpus", "{lang}")
+    threads: 1
+    resources:
+        mem_mb=demand("describe_imported_corpus", "mem_mb"),
+        disk_mb=demand("describe_imported_corpus", "disk_mb"),
+        runtime=demand("describe_imported_corpus", "runtime"),
+    conda:
+        "../envs/workflow.yaml"
+    script:
+        "../scripts/describe_imported_corpus.py"

@@ -1,5 +1,6 @@
 # Phase "graphs": local entailment graphs from the corpus relations, cross-fitted: the graph that scores a
-# BoOQA split is induced from every window outside that split.
+# BoOQA split is induced from every window outside that split. A graph is built by graphs.jobs jobs, each for its
+# share of the type pairs, and gathered into one file.
 
 
 include: "helpers/graphs.smk"
@@ -7,24 +8,45 @@ include: "helpers/graphs.smk"
 
 rule build_entailment_graph:
     input:
-        articles="results/{lang}/corpus/articles.parquet",
-        relations=relation_shards,
+        relations=merged_relations,
         split="results/{lang}/booqa/{split}.parquet",
     output:
-        "results/{lang}/graphs/for_{split}.parquet",
+        "results/{lang}/graphs/for_{split}.part-{part}.parquet",
     params:
         # named: Snakemake compares params as a set of value reprs, so two unnamed cut-offs that swap would go unnoticed
         cutoffs={"min_arg_pairs": config["graphs"]["min_arg_pairs_per_predicate"],
                  "min_predicates": config["graphs"]["min_predicates_per_arg_pair"]},
+        parts=config["graphs"]["jobs"],
     log:
-        phase_log("graphs", "build_entailment_graph", "{lang}/{split}"),
+        phase_log("graphs", "build_entailment_graph", "{lang}/{split}.part-{part}"),
     benchmark:
-        phase_benchmark("graphs", "build_entailment_graph", "{lang}/{split}")
-    threads: 1
+        phase_benchmark("graphs", "build_entailment_graph", "{lang}/{split}.part-{part}")
+    threads: 2
     resources:
-        mem_mb=8000,
-        runtime=120,
+        mem_mb=demand("build_entailment_graph", "mem_mb"),
+        disk_mb=demand("build_entailment_graph", "disk_mb"),
+        runtime=demand("build_entailment_graph", "runtime"),
     conda:
         "../envs/workflow.yaml"
     script:
         "../scripts/build_entailment_graph.py"
+
+
+rule gather_entailment_graph:
+    input:
+        parts=graph_parts,
+    output:
+        "results/{lang}/graphs/for_{split}.parquet",
+    log:
+        phase_log("graphs", "gather_entailment_graph", "{lang}/{split}"),
+    benchmark:
+        phase_benchmark("graphs", "gather_entailment_graph", "{lang}/{split}")
+    threads: 1
+    resources:
+        mem_mb=demand("gather_entailment_graph", "mem_mb"),
+        disk_mb=demand("gather_entailment_graph", "disk_mb"),
+        runtime=demand("gather_entailment_graph", "runtime"),
+    conda:
+        "../envs/workflow.yaml"
+    script:
+        "../scripts/gather_entailment_graph.py"

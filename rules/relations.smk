@@ -1,4 +1,5 @@
-# Phase "relations": binary relations with argument types, extracted in parallel shards per language.
+# Phase "relations": binary relations with argument types, extracted in parallel shards per language (or imported from
+# relation files made elsewhere, relations.imported), then merged out of core into one file in corpus order.
 
 
 include: "helpers/relations.smk"
@@ -9,8 +10,10 @@ rule extract_relations:
         "results/{lang}/corpus/articles.parquet",
     output:
         "results/{lang}/relations/{shard}.parquet",
+    wildcard_constraints:
+        lang=EXTRACTED_LANGUAGE,
     params:
-        shards=config["relations"]["shards"],
+        shards=lambda wildcards: extraction_shard_count(wildcards.lang),
         # spaCy settings apply to English only: changing them re-runs no Chinese shard
         spacy_model=english_only(config["relations"]["spacy_model"]),
         batch_size=english_only(config["relations"]["batch_size"]),
@@ -20,9 +23,54 @@ rule extract_relations:
         phase_benchmark("relations", "extract_relations", "{lang}/{shard}")
     threads: 1
     resources:
-        mem_mb=3000,
-        runtime=240,
+        mem_mb=demand("extract_relations", "mem_mb"),
+        disk_mb=demand("extract_relations", "disk_mb"),
+        runtime=demand("extract_relations", "runtime"),
     conda:
         "../envs/workflow.yaml"
     script:
         "../scripts/extract_relations.py"
+
+
+rule import_relations:
+    input:
+        imported_relation_file,
+    output:
+        "results/{lang}/relations/{shard}.parquet",
+    wildcard_constraints:
+        lang=IMPORTED_LANGUAGE,
+    params:
+        window_days=lambda wildcards: config["corpus"][wildcards.lang]["window_days"],
+    log:
+        phase_log("relations", "import_relations", "{lang}/{shard}"),
+    benchmark:
+        phase_benchmark("relations", "import_relations", "{lang}/{shard}")
+    threads: 1
+    resources:
+        mem_mb=demand("import_relations", "mem_mb"),
+        disk_mb=demand("import_relations", "disk_mb"),
+        runtime=demand("import_relations", "runtime"),
+    conda:
+        "../envs/workflow.yaml"
+    script:
+        "../scripts/import_relations.py"
+
+
+rule merge_relations:
+    input:
+        shards=relation_shards,
+    output:
+        "results/{lang}/relations/merged.parquet",
+    log:
+        phase_log("relations", "merge_relations", "{lang}"),
+    benchmark:
+        phase_benchmark("relations", "merge_relations", "{lang}")
+    threads: 2
+    resources:
+        mem_mb=demand("merge_relations", "mem_mb"),
+        disk_mb=demand("merge_relations", "disk_mb"),
+        runtime=demand("merge_relations", "runtime"),
+    conda:
+        "../envs/workflow.yaml"
+    script:
+        "../scripts/merge_relations.py"

@@ -4,15 +4,15 @@ import pandas as pd
 
 from directional_inference.atomic import atomic_file
 from directional_inference.booqa.release import write_split
-from directional_inference.booqa.sampling import sample_bundles
+from directional_inference.booqa.sampling import POSITIVE_COLUMNS, sample_bundles
 from directional_inference.rulelog import log_to_file
 
 log_to_file(snakemake.log[0])
 settings, output = snakemake.params.settings, snakemake.output
-articles = pd.read_parquet(snakemake.input.articles)
+articles = pd.read_parquet(snakemake.input.articles, columns=["window"])
 splits = sample_bundles(
-    pd.read_parquet(snakemake.input.positives),
-    pd.read_parquet(snakemake.input.negatives),
+    pd.read_parquet(snakemake.input.positives, columns=POSITIVE_COLUMNS),
+    pd.read_parquet(snakemake.input.negatives, columns=["positive_id", "pred", "frequency"]),
     articles.groupby("window").size().to_dict(),
     **settings,
     seed=snakemake.params.seed,

@@ -8,8 +8,8 @@ import pandas as pd
 
 from directional_inference.atomic import write_text_atomic
 from directional_inference.booqa.release import dataset_card, evidence_density, write_evidence_density
+from directional_inference.engine import Engine
 from directional_inference.evaluation.evidence import retrieve_language_evidence
-from directional_inference.relations.shards import load_relations
 from directional_inference.rulelog import log_to_file
 
 log_to_file(snakemake.log[0])
@@ -18,10 +18,10 @@ splits = {"dev": pd.read_parquet(inputs.dev), "test": pd.read_parquet(inputs.tes
 with open(inputs.reading, encoding="utf-8") as handle:
     reading = json.load(handle)
 # the retrieval of the evidence rule (retrieve_booqa_evidence, a later phase), with its cap and seed
-relations = load_relations(inputs.relations, pd.read_parquet(inputs.articles))
-densities = {name: evidence_density(entries, retrieve_language_evidence(entries, relations, snakemake.wildcards.lang, inputs.wordnet,
-                                                                        cap=params.cap, seed=params.seed))
-             for name, entries in splits.items()}
+with Engine(snakemake.resources.mem_mb, snakemake.threads, snakemake.resources.tmpdir) as engine:
+    densities = {name: evidence_density(entries, retrieve_language_evidence(engine, entries, inputs.relations, snakemake.wildcards.lang,
+                                                                            inputs.wordnet, cap=params.cap, seed=params.seed, counts=True))
+                 for name, entries in splits.items()}
 card = dataset_card(snakemake.wildcards.lang, params.source, splits, params.parameters, params.scale, reading=reading,
                     evidence=densities, evidence_cap=params.cap)
 write_evidence_density(snakemake.output.density, densities)

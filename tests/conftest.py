@@ -27,6 +27,15 @@ SMOKE = ("--configfile", "config/smoke.yaml")
 SMOKE_THREADS = ("--set-threads", "train_sns_trial=1", "score_levyholt=1")
 
 
+@pytest.fixture
+def engine(tmp_path):
+    """The out-of-core engine as a job gets it, small (1 GB, one thread), spilling under the test's directory."""
+    from directional_inference.engine import Engine
+
+    with Engine(1000, 1, tmp_path) as connection:
+        yield connection
+
+
 @pytest.fixture(scope="session")
 def mirrors():
     """The mirror directories the suite reads inputs from; fails loudly when none is configured."""

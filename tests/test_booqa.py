@@ -10,22 +10,22 @@ import pytest
 from directional_inference.booqa.negatives import (
     RelationKeys,
     generate_negatives,
+    relation_keys_sql,
     is_negated,
     negative_predicates,
     participle_forms,
     predicate_spans,
 )
-from directional_inference.booqa.positives import select_positives, starring_pairs, typed_predicate_counts
+from directional_inference.booqa.positives import count_series, select_positives, starring_pairs_sql, typed_predicate_counts_sql
 from directional_inference.booqa.release import dataset_card, write_split
 from directional_inference.booqa.sampling import frequency_bucket, sample_bundles
 from directional_inference.booqa.senses import SenseChooser
-from directional_inference.relations.shards import load_relations
-from directional_inference.relations.shards import COLUMNS
+from directional_inference.relations.shards import COLUMNS, merge_relations
 from directional_inference.resources.wordnet import open_wordnet
 
 
 def _relation(article, sentence, window, subj, pred, obj, t1="organization", t2="organization"):
-    return {"article_id": article, "sentence_id": sentence, "window": window, "sentence": f"{article}:{sentence} {subj} {pred} {obj}",
+    return {"article_id": article, "date": "1987-03-01", "sentence_id": sentence, "window": window, "sentence": f"{article}:{sentence} {subj} {pred} {obj}",
             "subj": subj, "pred": pred, "obj": obj, "subj_type": t1, "obj_type": t2}
 
 
@@ -45,40 +45,66 @@ def relations():
     return pd.DataFrame(rows, columns=list(COLUMNS))
 
 
-def test_felicity_counts_pairs_or_mentions(relations):
-    pairs = typed_predicate_counts(relations, "pairs")
-    mentions = typed_predicate_counts(pd.concat([relations, relations.iloc[:1]]), "mentions")
+def positives_of(engine, relations, **settings):
+    """select_positives with the test's thresholds: (positives, counts as a Series by typed predicate)."""
+    positives, counts = select_positives(engine, relations, "en", **({"felicity_count": "pairs", "seed": 1} | settings))
+    return positives, count_series(counts)
+
+
+def test_felicity_counts_pairs_or_mentions(engine, relations):
+    engine.table("relations", pd.concat([relations, relations.iloc[:1]]))
+    pairs = engine.df(typed_predicate_counts_sql("relations", "pairs")).set_index(["pred", "subj_type", "obj_type"])["count"]
+    mentions = engine.df(typed_predicate_counts_sql("relations", "mentions")).set_index(["pred", "subj_type", "obj_type"])["count"]
     key = ("acquire", "organization", "organization")
     assert pairs[key] == 6 and mentions[key] == 7  # apple/beats, he/beats and 4 firm pairs; one repeated mention
 
 
-def test_starring_pairs_need_articles_and_predicates(relations):
-    stars = starring_pairs(relations, 3, 3)
-    assert list(zip(stars["window"], stars["arg_a"], stars["arg_b"])) == [("w1", "apple", "beats")]
-    assert starring_pairs(relations, 5, 3).empty and starring_pairs(relations, 3, 4).empty
+def test_starring_pairs_need_articles_and_predicates(engine, relations):
+    engine.table("relations", relations)
+
+    def stars(articles, predicates):
+        return engine.df(starring_pairs_sql("relations", articles, predicates))
+
+    found = stars(3, 3)
+    assert list(zip(found["window"], found["arg_a"], found["arg_b"])) == [("w1", "apple", "beats")]
+    assert found[["articles", "predicates"]].values.tolist() == [[4, 3]]  # a0-a3; acquire, buy, sue (either order)
+    assert stars(5, 3).empty and stars(3, 4).empty
 
 
-def test_positives_are_starring_and_felicitous(relations):
-    positives, counts = select_positives(relations, "en", starring_min_articles=3, starring_min_predicates=3, felicity_min_pairs=4, felicity_count="pairs", seed=1)
+def test_positives_are_starring_and_felicitous(engine, relations):
+    positives, counts = positives_of(engine, relations, starring_min_articles=3, starring_min_predicates=3, felicity_min_pairs=4)
     assert sorted(positives["pred"]) == ["acquire", "sue", "sue"]  # "buy" has 1 argument pair only
     assert set(positives["window"]) == {"w1"} and list(positives["id"]) == ["en-000000", "en-000001", "en-000002"]
-    assert (positives["frequency"] >= 4).all()
+    assert list(positives["article_id"]) == ["a0", "a2", "a3"]  # ids follow the corpus order
+    # pronoun relations do not count: acquire has (apple, beats) and 4 firm pairs, sue both orders of (apple, beats) and 4 more
+    assert positives["frequency"].tolist() == [counts[(p, "organization", "organization")] for p in positives["pred"]] == [5, 6, 6]
 
 
-def test_one_positive_per_sentence(relations):
+def test_one_positive_per_sentence_chosen_by_a_seeded_hash(engine, relations):
     doubled = relations.copy()
-    doubled.loc[doubled["article_id"] == "a1", ["article_id", "sentence_id"]] = ["a0", 0]
-    positives, _ = select_positives(doubled, "en", starring_min_articles=2, starring_min_predicates=2, felicity_min_pairs=1, felicity_count="pairs", seed=3)
-    assert not positives.duplicated(["article_id", "sentence_id"]).any()
+    doubled.loc[doubled["article_id"] == "a1", ["article_id", "sentence_id"]] = ["a0", 0]  # a0's sentence: acquire and buy
+    doubled.loc[doubled["pred"] == "buy", "sentence"] = doubled.loc[doubled["pred"] == "acquire", "sentence"].iloc[0]
+    chosen = set()
+    for seed in range(8):
+        positives, _ = positives_of(engine, doubled, starring_min_articles=2, starring_min_predicates=2, felicity_min_pairs=1, seed=seed)
+        assert not positives.duplicated(["article_id", "sentence_id"]).any()
+        first = positives[positives["article_id"] == "a0"]["pred"].tolist()
+        assert len(first) == 1 and first == positives_of(engine, doubled, starring_min_articles=2, starring_min_predicates=2,
+                                                         felicity_min_pairs=1, seed=seed)[0].query("article_id == 'a0'")["pred"].tolist()
+        chosen.add(first[0])
+    assert chosen == {"acquire", "buy"}  # the seed decides, the same way every time
 
 
-def test_repeated_sentences_are_read_once(tmp_path, relations):
-    shard = tmp_path / "0.parquet"
-    repeated = pd.concat([relations, relations.assign(article_id="z9")])
-    repeated.to_parquet(shard, index=False)
-    articles = pd.DataFrame({"article_id": sorted(set(repeated["article_id"]))})
-    loaded = load_relations([shard], articles)
-    assert len(loaded) == len(relations) and "z9" not in set(loaded["article_id"])
+def test_repeated_sentences_are_read_once(engine, tmp_path, relations):
+    repeated = pd.concat([relations, relations.assign(article_id="z9", date="1987-03-02")])
+    shards = [tmp_path / "0.parquet", tmp_path / "1.parquet"]
+    repeated.iloc[::2].to_parquet(shards[0], index=False)
+    repeated.iloc[1::2].to_parquet(shards[1], index=False)
+    assert merge_relations(engine, shards, tmp_path / "merged.parquet") == len(relations)
+    merged = pd.read_parquet(tmp_path / "merged.parquet")
+    assert "z9" not in set(merged["article_id"])  # every sentence of z9 repeats one of an earlier article
+    expected = relations.sort_values(["date", "article_id", "sentence_id", "subj", "pred", "obj"], kind="mergesort")
+    assert merged.astype({"sentence_id": "int64"}).equals(expected.reset_index(drop=True)[merged.columns].astype({"sentence_id": "int64"}))
 
 
 def test_spans_longest_first_without_function_words():
@@ -132,7 +158,7 @@ def test_spans_are_looked_up_in_every_part_of_speech(nltk_data):
     assert [s.pos() for s in first.choose("acquired", "x", pos="v")] == ["v"]
 
 
-def test_negated_positives_get_no_hyponym_negatives(nltk_data, relations):
+def test_negated_positives_get_no_hyponym_negatives(engine, nltk_data, relations):
     wordnet = open_wordnet(nltk_data)
     assert is_negated("not go to", "en") and is_negated("不同意", "zh") and is_negated("没有收购", "zh")
     assert not is_negated("go to", "en") and not is_negated("同意", "zh")
@@ -140,37 +166,39 @@ def test_negated_positives_get_no_hyponym_negatives(nltk_data, relations):
     negated.loc[negated["pred"] == "acquire", "pred"] = "not acquire"
     extra = [_relation(f"d{k}", 0, "w2", f"firm{k}", "not purchase", f"asset{k}") for k in range(4)]
     negated = pd.concat([negated[negated["pred"] != "buy"], pd.DataFrame(extra)], ignore_index=True)
-    positives, counts = select_positives(negated, "en", starring_min_articles=2, starring_min_predicates=2, felicity_min_pairs=4, felicity_count="pairs", seed=1)
+    positives, _ = positives_of(engine, negated, starring_min_articles=2, starring_min_predicates=2, felicity_min_pairs=4)
     positives = positives[positives["pred"] == "not acquire"]
     assert len(positives) == 1
     # "not acquire" entails "not purchase" (purchase is a hyponym of acquire): not a negative
-    assert generate_negatives(positives, negated, counts, "en", SenseChooser(wordnet, "en"), 4).empty
-    kept = generate_negatives(positives, negated, counts, "en", SenseChooser(wordnet, "en"), 4, negatives_of_negated_predicates=True)
+    assert generate_negatives(engine, positives, negated, "en", SenseChooser(wordnet, "en"), 4).empty
+    kept = generate_negatives(engine, positives, negated, "en", SenseChooser(wordnet, "en"), 4, negatives_of_negated_predicates=True)
     assert list(kept["pred"]) == ["not purchase"]
 
 
-def test_absence_is_checked_up_to_voice(nltk_data, relations):
+def test_absence_is_checked_up_to_voice(engine, nltk_data, relations):
     wordnet = open_wordnet(nltk_data)
     keys = RelationKeys("en", wordnet)
     assert keys.active("be bought by") == "buy" and keys.active("not be taken over by") == "not take over"
     assert keys.active("be president of") == "be president of" and keys.active("be sold to") == "be sold to"
-    assert keys.key("w", "beats", "apple", "be bought by") == keys.key("w", "apple", "beats", "buy")
+    engine.table("two", pd.DataFrame([_relation("x", 0, "w", "beats", "be bought by", "apple"), _relation("y", 0, "w", "apple", "buy", "beats")]))
+    keys.active_table(engine, "two_actives", ["be bought by", "buy"])
+    assert engine.df(relation_keys_sql("two", "two_actives")).drop_duplicates().values.tolist() == [["w", "apple", "beats", "buy"]]
     assert RelationKeys("zh").active("被收购") == "收购" and RelationKeys("zh").active("不被收购") == "不收购"
     # "beats be purchased by apple" in w1 attests "apple purchase beats": purchase is not a negative of acquire there
     without_buy = relations[relations["pred"] != "buy"].reset_index(drop=True)
     passive = pd.concat([without_buy, pd.DataFrame([_relation("a9", 0, "w1", "beats", "be purchased by", "apple")])], ignore_index=True)
-    positives, counts = select_positives(passive, "en", starring_min_articles=3, starring_min_predicates=2, felicity_min_pairs=4, felicity_count="pairs", seed=1)
+    positives, _ = positives_of(engine, passive, starring_min_articles=3, starring_min_predicates=2, felicity_min_pairs=4)
     acquire = positives[positives["pred"] == "acquire"]
-    assert generate_negatives(acquire, passive, counts, "en", SenseChooser(wordnet, "en"), 4).empty
-    assert list(generate_negatives(acquire, without_buy, counts, "en", SenseChooser(wordnet, "en"), 4)["pred"]) == ["purchase"]
+    assert generate_negatives(engine, acquire, passive, "en", SenseChooser(wordnet, "en"), 4).empty
+    assert list(generate_negatives(engine, acquire, without_buy, "en", SenseChooser(wordnet, "en"), 4)["pred"]) == ["purchase"]
 
 
-def test_negatives_must_be_felicitous_and_absent_from_the_window(nltk_data, relations):
+def test_negatives_must_be_felicitous_and_absent_from_the_window(engine, nltk_data, relations):
     wordnet = open_wordnet(nltk_data)
 
     def negatives_of_acquire(rows, min_predicates):
-        positives, counts = select_positives(rows, "en", starring_min_articles=3, starring_min_predicates=min_predicates, felicity_min_pairs=4, felicity_count="pairs", seed=1)
-        return generate_negatives(positives[positives["pred"] == "acquire"], rows, counts, "en", SenseChooser(wordnet, "en"), 4)
+        positives, _ = positives_of(engine, rows, starring_min_articles=3, starring_min_predicates=min_predicates, felicity_min_pairs=4)
+        return generate_negatives(engine, positives[positives["pred"] == "acquire"], rows, "en", SenseChooser(wordnet, "en"), 4)
 
     # "purchase" (a hyponym of acquire's first sense, felicitous) shares its synset with "buy", which is attested
     # in w1 with (apple, beats): rejected with all its synonyms
@@ -310,24 +338,24 @@ def _built_booqa():
                             dev_share=0.5, graph_window_share=0.0, seed=3)
     relations = pd.DataFrame([_relation(p.article_id, 0, p.window, p.subj, p.pred, p.obj, "thing", "thing") for p in positives.itertuples()],
                              columns=list(COLUMNS))
-    counts = pd.Series(30, index=pd.MultiIndex.from_tuples([(p, "thing", "thing") for p in ("p", "n0", "n1", "n2")]))
+    counts = pd.DataFrame([(p, "thing", "thing", 30) for p in ("p", "n0", "n1", "n2")], columns=["pred", "subj_type", "obj_type", "count"])
     return {"dev": splits["dev"], "test": splits["test"]}, negatives, relations, counts
 
 
-def test_invariants_hold_for_a_sampled_dataset_and_each_break_is_named():
+def test_invariants_hold_for_a_sampled_dataset_and_each_break_is_named(engine):
     from directional_inference.booqa.validation import check_invariants
     from directional_inference.errors import InvariantError
 
     splits, negatives, relations, counts = _built_booqa()
     keys = RelationKeys("en")
-    checked = check_invariants(splits, negatives, relations, counts, [], felicity_min_pairs=30, max_negatives_per_positive=2, relation_keys=keys)
+    checked = check_invariants(engine, splits, negatives, relations, counts, [], felicity_min_pairs=30, max_negatives_per_positive=2, relation_keys=keys)
     assert checked["entries"] == len(splits["dev"]) + len(splits["test"]) and checked["positives"] * 2 == checked["negatives"]
     empty_test = {"dev": splits["dev"], "test": splits["test"].iloc[:0].astype(object)}  # an empty split read back from parquet
-    assert check_invariants(empty_test, negatives, relations, counts, [], felicity_min_pairs=30, max_negatives_per_positive=2, relation_keys=keys)["entries"] == len(splits["dev"])
+    assert check_invariants(engine, empty_test, negatives, relations, counts, [], felicity_min_pairs=30, max_negatives_per_positive=2, relation_keys=keys)["entries"] == len(splits["dev"])
 
     def broken(message, *, splits=splits, relations=relations, counts=counts, reserved=(), max_negatives=2, keys=keys):
         with pytest.raises(InvariantError, match=message):
-            check_invariants(splits, negatives, relations, counts, list(reserved), felicity_min_pairs=30, max_negatives_per_positive=max_negatives,
+            check_invariants(engine, splits, negatives, relations, counts, list(reserved), felicity_min_pairs=30, max_negatives_per_positive=max_negatives,
                              relation_keys=keys)
 
     dev, test = splits["dev"], splits["test"]
@@ -338,7 +366,7 @@ def test_invariants_hold_for_a_sampled_dataset_and_each_break_is_named():
     broken("split windows disjoint", splits={"dev": dev, "test": pd.concat([test, dev.iloc[:3].assign(id=lambda f: f["id"] + "x", bundle_id="b")])})
     broken("bundles complete", splits={"dev": dev[~(dev["label"] & (dev["bundle_id"] == dev["bundle_id"].iloc[0]))], "test": test})
     broken("at most 1 negatives per positive", max_negatives=1)
-    broken("predicates felicitous", counts=counts.drop(("n0", "thing", "thing")))
+    broken("predicates felicitous", counts=counts[counts["pred"] != "n0"])
     broken("reserved graph windows unused", reserved=[dev["window"].iloc[0]])
     broken("positives attested", relations=relations.iloc[1:])
     # the same proposition in two bundles of one window (here: a negative repeated under another positive)
@@ -352,7 +380,7 @@ def test_invariants_hold_for_a_sampled_dataset_and_each_break_is_named():
 
     passive = _relation("x", 0, negative["window"], negative["obj"], f"be {negative['pred']}ed by", negative["subj"], "thing", "thing")
     with_passive = pd.concat([relations, pd.DataFrame([passive])], ignore_index=True)
-    check_invariants(splits, negatives, with_passive, counts, [], felicity_min_pairs=30, max_negatives_per_positive=2, relation_keys=keys)  # exact keys: passes
+    check_invariants(engine, splits, negatives, with_passive, counts, [], felicity_min_pairs=30, max_negatives_per_positive=2, relation_keys=keys)  # exact keys: passes
     broken("other voice", relations=with_passive, keys=RelationKeys("en", Morphy()))
 
 

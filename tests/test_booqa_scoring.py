@@ -176,7 +176,7 @@ def test_same_type_pair_backoff_over_role_labelled_nodes():
     assert list(graph_scores(ENTRIES, EVIDENCE, graph, "binc", fuzzy="none")[0]) == pytest.approx([0.0, 0.0, 0.0])
 
 
-def test_reversed_evidence_in_an_induced_same_type_graph():
+def test_reversed_evidence_in_an_induced_same_type_graph(engine):
     """beat(a, b), beat(c, d), beat(e, f); lose to(b, a), lose to(d, c): "x beat y" should entail "y lose to x".
 
     Nodes of the person#person graph (pairs in the node's orientation): beat_12 {ab, cd, ef}, beat_21 {ba, dc, fe},
@@ -186,8 +186,8 @@ def test_reversed_evidence_in_an_induced_same_type_graph():
     from directional_inference.graphs import build_graphs
 
     rows = [("a", "beat", "b"), ("c", "beat", "d"), ("e", "beat", "f"), ("b", "lose to", "a"), ("d", "lose to", "c")]
-    relations = pd.DataFrame([{"subj": s, "pred": p, "obj": o, "subj_type": "person", "obj_type": "person"} for s, p, o in rows])
-    graph = build_graphs(relations, min_arg_pairs=1, min_predicates=1)
+    relations = pd.DataFrame([{"window": "w", "subj": s, "pred": p, "obj": o, "subj_type": "person", "obj_type": "person"} for s, p, o in rows])
+    graph = build_graphs(engine, relations, min_arg_pairs=1, min_predicates=1)
     i_p, s_p, i_q = 2 * math.log(5 / 3), 2 * math.log(5 / 3) + math.log(10 / 3), 2 * math.log(5 / 2)
     lin = (i_p + i_q) / (s_p + i_q)
     edges = graph.set_index(["premise", "hypothesis", "reversed"])["binc"]

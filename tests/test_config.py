@@ -100,7 +100,7 @@ def _numeric_keys(schema: dict, path: str):
 
 
 # Knobs of this workflow with no counterpart in the paper (parallelism, subsampling, budgets of small scales).
-WORKFLOW_ONLY = {"relations.shards", "relations.batch_size", "training.threads", "levyholt.split_seed", "levyholt.max_train", "levyholt.max_dev",
+WORKFLOW_ONLY = {"relations.shards", "relations.articles_per_shard", "relations.batch_size", "graphs.jobs", "evaluation.scoring_jobs", "training.threads", "levyholt.split_seed", "levyholt.max_train", "levyholt.max_dev",
                  "levyholt.max_test", "training.gpus", "booqa.languages", "booqa.graph_window_share", "training.language_models",
                  "graphs.measures", "evaluation.lm_retrieval", "evaluation.model_languages", "resources.datasets", "resources.newscrawl.years"}
 

@@ -41,14 +41,15 @@ CHANGES = {
     # smoke sets booqa.wsd: first_sense, so no job reads the encoder of the gloss-similarity sense choice (the whole
     # booqa section used to be a param of every BoOQA rule: positives, negatives, sampling and validation re-ran)
     "booqa.wsd_encoder": ({"booqa": {"wsd_encoder": "tiny"}}, {}, []),
-    # the four graphs (en, zh x dev, test); their 16 graph scorings (4 measures x 2 splits x 2 languages); Table 17
+    # the four graphs (en, zh x dev, test), each one part (graphs.jobs) and its gathering; their 16 graph scorings
+    # (4 measures x 2 splits x 2 languages); Table 17
     # (English test graph), Tables 5 and 15 (graph rows; Table 16 has none), Figure 3 (graph BInc), metrics.json and the
     # findings (EG BInc against S&S Full)
     "graphs.min_arg_pairs_per_predicate": (
         {"graphs": {"min_arg_pairs_per_predicate": 3}},
-        {"build_entailment_graph": 4, "score_booqa": 16, "make_table17": 1, "make_booqa_table": 2, "plot_figure3": 1, "collect_metrics": 1,
-         "make_findings": 1},
-        [f"results/{lang}/graphs/for_{split}.parquet" for lang in ("en", "zh") for split in ("dev", "test")],
+        {"build_entailment_graph": 4, "gather_entailment_graph": 4, "score_booqa": 16, "make_table17": 1, "make_booqa_table": 2, "plot_figure3": 1,
+         "collect_metrics": 1, "make_findings": 1},
+        [f"results/{lang}/graphs/for_{split}.part-0.parquet" for lang in ("en", "zh") for split in ("dev", "test")],
     ),
     # LM methods run for English only (evaluation.model_languages: [en]): 3 retrievals x 2 splits
     "evaluation.lm_encoder": ({"evaluation": {"lm_encoder": "minilm"}}, {"score_booqa": 6, **LM_DOWNSTREAM}, EN_LM),
@@ -69,24 +70,25 @@ CHANGES = {
          "make_table3": 1, "make_table3_generality": 1, "make_booqa_table": 3, "plot_figure3": 1, "make_findings": 1},
         ["results/levyholt/subgroups.csv"],
     ),
-    # the Chinese corpus and everything Chinese after it: 2 relation shards, the BoOQA chain, 2 graphs, evidence of
+    # the Chinese corpus and everything Chinese after it: 2 relation shards and their merge, the BoOQA chain, 2 graphs, evidence of
     # both splits and their 8 graph scorings (no Chinese LM or S&S); Table 4, Tables 5/15 (scores) and 16 (it reads
     # every language's validation.json), Figure 3, metrics.json
     "corpus.zh.window_days": (
         {"corpus": {"zh": {"window_days": 15}}},
-        {"build_corpus": 1, "extract_relations": 2, "select_booqa_positives": 1, "generate_booqa_negatives": 1, "sample_booqa": 1,
-         "write_booqa_card": 1, "validate_booqa": 1, "build_booqa_hyponly": 1, "build_entailment_graph": 2, "retrieve_booqa_evidence": 2,
+        {"build_corpus": 1, "extract_relations": 2, "merge_relations": 1, "select_booqa_positives": 1, "generate_booqa_negatives": 1, "sample_booqa": 1,
+         "write_booqa_card": 1, "validate_booqa": 1, "build_booqa_hyponly": 1, "build_entailment_graph": 2, "gather_entailment_graph": 2,
+         "retrieve_booqa_evidence": 2,
          "score_booqa": 8, "make_table4": 1, "make_booqa_table": 3, "plot_figure3": 1, "collect_metrics": 1},
         ["results/zh/corpus/articles.parquet"],
     ),
-    # spaCy's batch size is read by the two English shards only; then everything English after relations: the
-    # BoOQA chain, 2 graphs, both evidence retrievals of 2 splits, 11 methods x 2 splits, the BoOQA H-only model
+    # spaCy's batch size is read by the two English shards only; then everything English after relations (their merge,
+    # the BoOQA chain, 2 graphs, both evidence retrievals of 2 splits, 11 methods x 2 splits), the BoOQA H-only model
     # (1 trial, selection, card) and its 4 scorings, Tables 3 (and its generality file), 4, 5, 15, 16, 17, Figure 3 and
     # the findings
     "relations.batch_size": (
         {"relations": {"batch_size": 32}},
-        {"extract_relations": 2, "select_booqa_positives": 1, "generate_booqa_negatives": 1, "sample_booqa": 1, "write_booqa_card": 1,
-         "validate_booqa": 1, "build_booqa_hyponly": 1, "build_entailment_graph": 2, "retrieve_booqa_evidence": 2,
+        {"extract_relations": 2, "merge_relations": 1, "select_booqa_positives": 1, "generate_booqa_negatives": 1, "sample_booqa": 1, "write_booqa_card": 1,
+         "validate_booqa": 1, "build_booqa_hyponly": 1, "build_entailment_graph": 2, "gather_entailment_graph": 2, "retrieve_booqa_evidence": 2,
          "retrieve_tfidf_evidence": 2, "score_booqa": 22, "train_booqa_hyponly_trial": 1, "select_booqa_hyponly_model": 1, "write_booqa_hyponly_card": 1,
          "score_booqa_hyponly": 4, "make_table3": 1, "make_table3_generality": 1, "make_table4": 1, "make_booqa_table": 3, "make_table17": 1, "plot_figure3": 1,
          "collect_metrics": 1, "make_findings": 1},
@@ -98,7 +100,7 @@ CHANGES = {
     "booqa.dev_share": (
         {"booqa": {"dev_share": 0.4}},
         {"sample_booqa": 1, "write_booqa_card": 1, "validate_booqa": 1, "build_booqa_hyponly": 1, "build_entailment_graph": 2,
-         "retrieve_booqa_evidence": 2, "retrieve_tfidf_evidence": 2, "score_booqa": 22, "train_booqa_hyponly_trial": 1,
+         "gather_entailment_graph": 2, "retrieve_booqa_evidence": 2, "retrieve_tfidf_evidence": 2, "score_booqa": 22, "train_booqa_hyponly_trial": 1,
          "select_booqa_hyponly_model": 1, "write_booqa_hyponly_card": 1, "score_booqa_hyponly": 4, "make_table3": 1, "make_table3_generality": 1, "make_table4": 1, "make_booqa_table": 3,
          "make_table17": 1, "plot_figure3": 1, "collect_metrics": 1, "make_findings": 1},
         ["results/en/booqa/dev.parquet"],

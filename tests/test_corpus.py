@@ -7,9 +7,12 @@ import datetime as dt
 import gzip
 import json
 
+import itertools
+
+import pandas as pd
 import pytest
 
-from directional_inference.corpus.articles import build_articles, window_of
+from directional_inference.corpus.articles import window_of, write_articles
 from directional_inference.corpus.cctv import read_cctv
 from directional_inference.corpus.clue import read_clue
 from directional_inference.corpus.newscrawl import read_newscrawl
@@ -102,7 +105,20 @@ def test_clue_takes_2016_for_yearless_times(tmp_path):
         next(reader)
 
 
-def test_build_articles_dedups_sorts_and_windows():
+@pytest.fixture
+def build_articles(engine, tmp_path):
+    """The corpus table ``write_articles`` writes for some articles, read back."""
+    counter = itertools.count()
+
+    def build(articles, window_days, max_articles=None, years=None, report=None):
+        path = tmp_path / f"articles-{next(counter)}.parquet"
+        write_articles(articles, path, engine, window_days, max_articles, years, report)
+        return pd.read_parquet(path)
+
+    return build
+
+
+def test_build_articles_dedups_sorts_and_windows(build_articles):
     articles = [
         Article("b", dt.date(1987, 3, 2), "T", "Same  text."),
         Article("a", dt.date(1987, 3, 1), "T", "Same text."),
@@ -115,7 +131,7 @@ def test_build_articles_dedups_sorts_and_windows():
     assert len(build_articles(articles, 3, max_articles=1)) == 1
 
 
-def test_years_select_articles_and_dated_files(tmp_path):
+def test_years_select_articles_and_dated_files(build_articles, tmp_path):
     articles = [Article("a", dt.date(2013, 12, 31), "T", "One."), Article("b", dt.date(2014, 1, 1), "T", "Two."),
                 Article("c", dt.date(2016, 12, 31), "T", "Three."), Article("d", dt.date(2017, 1, 1), "T", "Four.")]
     assert list(build_articles(articles, 3, years=[2014, 2016])["article_id"]) == ["b", "c"]
@@ -225,7 +241,7 @@ def test_newscrawl_gzip_cut_short_names_the_file(tmp_path):
         list(read_newscrawl([path]))
 
 
-def test_build_articles_reports_what_it_drops():
+def test_build_articles_reports_what_it_drops(build_articles):
     articles = [Article("a", dt.date(2013, 12, 31), "T", "One."), Article("b", dt.date(2014, 1, 1), "T", "Two."),
                 Article("c", dt.date(2014, 1, 2), "T", "Two."), Article("d", dt.date(2014, 1, 3), "T", "Three."),
                 Article("e", dt.date(2014, 1, 4), "T", "Four.")]
@@ -235,3 +251,24 @@ def test_build_articles_reports_what_it_drops():
     summary = report.summary()
     assert summary["articles_dropped"] == {"beyond max_articles (2)": 1, "duplicate text": 1, "outside the years 2014-2016": 1}
     assert summary["articles_kept"] == 2
+
+
+def test_the_corpus_is_written_in_row_groups_as_it_is_read(engine, tmp_path, monkeypatch):
+    import pyarrow.parquet as pq
+
+    import directional_inference.corpus.articles as module
+
+    monkeypatch.setattr(module, "STAGING_BATCH", 3)
+    monkeypatch.setattr(module, "ARTICLE_ROW_GROUP", 4)
+    read = []
+
+    def articles():  # a reader: the articles arrive one by one, in no particular order
+        for k in (9, 3, 7, 1, 5, 8, 2, 6, 4, 0):
+            read.append(k)
+            yield Article(f"a{k}", dt.date(2014, 1, 1 + k), "T", f"Text {k % 9}.")  # a9 repeats a0's text
+
+    write_articles(articles(), tmp_path / "articles.parquet", engine, 3, max_articles=None)
+    table = pq.ParquetFile(tmp_path / "articles.parquet")
+    assert [table.metadata.row_group(g).num_rows for g in range(table.metadata.num_row_groups)] == [4, 4, 1]
+    assert table.read().column("article_id").to_pylist() == [f"a{k}" for k in range(9)]  # a9 is later than a0
+    assert not list(engine.spill.iterdir())  # the staging file is gone

@@ -34,30 +34,30 @@ def _evidence(*entries: str) -> pd.DataFrame:
 
 def test_density_counts_entries_without_evidence():
     # pieces per entry: e1 2, e2 3, e3 0, e4 1, e5 0 -> sorted 0 0 1 2 3: median 1, mean 6/5, one piece 1/5, none 2/5
-    density = evidence_density(_entries("e1", "e2", "e3", "e4", "e5"), _evidence("e1", "e2", "e1", "e2", "e2", "e4"))
+    density = evidence_density(_entries("e1", "e2", "e3", "e4", "e5"), _evidence("e1", "e2", "e1", "e2", "e2", "e4")["entry"].value_counts())
     assert density == {"entries": 5, "evidence_median": "1", "evidence_mean": "1.20", "evidence_single_share": "0.2000",
                        "evidence_none_share": "0.4000"}
 
 
 def test_density_median_of_an_even_count_and_without_any_evidence():
     # 0 1 2 3 -> median 1.5, mean 1.5; one piece 1/4, none 1/4
-    density = evidence_density(_entries("a", "b", "c", "d"), _evidence("b", "c", "c", "d", "d", "d"))
+    density = evidence_density(_entries("a", "b", "c", "d"), _evidence("b", "c", "c", "d", "d", "d")["entry"].value_counts())
     assert (density["evidence_median"], density["evidence_mean"], density["evidence_single_share"], density["evidence_none_share"]) == (
         "1.5", "1.50", "0.2500", "0.2500")
-    nothing = evidence_density(_entries("a", "b", "c"), _evidence())
+    nothing = evidence_density(_entries("a", "b", "c"), _evidence()["entry"].value_counts())
     assert (nothing["evidence_median"], nothing["evidence_mean"], nothing["evidence_single_share"], nothing["evidence_none_share"]) == (
         "0", "0.00", "0.0000", "1.0000")
 
 
-def test_empty_split_has_empty_cells():
+def test_empty_split_has_empty_cells(engine):
     empty = _entries()
-    density = evidence_density(empty, retrieve_evidence(empty, _relations(), cap=10, seed=1, relation_keys=KEYS))
+    density = evidence_density(empty, retrieve_evidence(engine, empty, _relations(), cap=10, seed=1, relation_keys=KEYS, counts=True))
     assert density == {"entries": 0, "evidence_median": "", "evidence_mean": "", "evidence_single_share": "", "evidence_none_share": ""}
 
 
 def test_evidence_of_another_split_is_an_error():
     with pytest.raises(ValueError, match="'e9'"):
-        evidence_density(_entries("e1"), _evidence("e1", "e9"))
+        evidence_density(_entries("e1"), _evidence("e1", "e9")["entry"].value_counts())
 
 
 def _relations() -> pd.DataFrame:
@@ -72,22 +72,25 @@ def _relations() -> pd.DataFrame:
                          for w, s, p, o, a, k in rows])
 
 
-def test_density_of_retrieved_evidence():
+def test_density_of_retrieved_evidence(engine):
     entries = pd.DataFrame([
         {"id": "e1", "window": "w1", "subj": "apple", "pred": "praise", "obj": "beats", "article_id": "a1", "sentence_id": 0},  # buy, join
         {"id": "e2", "window": "w1", "subj": "samsung", "pred": "praise", "obj": "apple", "article_id": "a7", "sentence_id": 0},  # sue
         {"id": "e3", "window": "w1", "subj": "nobody", "pred": "visit", "obj": "nowhere", "article_id": "a9", "sentence_id": 0},  # none
     ], columns=ENTRY_COLUMNS)
-    density = evidence_density(entries, retrieve_evidence(entries, _relations(), cap=10, seed=1, relation_keys=KEYS))
+    rows = retrieve_evidence(engine, entries, _relations(), cap=10, seed=1, relation_keys=KEYS)
+    pieces = retrieve_evidence(engine, entries, _relations(), cap=10, seed=1, relation_keys=KEYS, counts=True)
+    assert pieces.to_dict() == rows["entry"].value_counts().to_dict()  # the card counts what the scorers read
+    density = evidence_density(entries, pieces)
     assert density == {"entries": 3, "evidence_median": "1", "evidence_mean": "1.00", "evidence_single_share": "0.3333",
                        "evidence_none_share": "0.3333"}
     # the cap applies: at most one piece each -> 1, 1, 0
-    capped = evidence_density(entries, retrieve_evidence(entries, _relations(), cap=1, seed=1, relation_keys=KEYS))
+    capped = evidence_density(entries, retrieve_evidence(engine, entries, _relations(), cap=1, seed=1, relation_keys=KEYS, counts=True))
     assert (capped["evidence_mean"], capped["evidence_single_share"]) == ("0.67", "0.6667")
 
 
 def test_density_file_round_trip_and_card_section(tmp_path):
-    densities = {"dev": evidence_density(_entries("e1", "e2"), _evidence("e1")), "test": evidence_density(_entries(), _evidence())}
+    densities = {"dev": evidence_density(_entries("e1", "e2"), _evidence("e1")["entry"].value_counts()), "test": evidence_density(_entries(), _evidence()["entry"].value_counts())}
     write_evidence_density(tmp_path / "evidence_density.csv", densities)
     assert (tmp_path / "evidence_density.csv").read_text().splitlines() == [
         ",".join(DENSITY_COLUMNS), "dev,2,0.5,0.50,0.5000,0.5000", "test,0,,,,"]

@@ -7,23 +7,24 @@ import math
 import pandas as pd
 import pytest
 
-from directional_inference.graphs import build_graphs, local_scores, read_graph_file
+from directional_inference.graphs import build_graphs, gather_graph_parts, read_graph_file
+from directional_inference.graphs.features import deal_type_pairs
 
 
 def _relations(counts: dict[tuple[str, str, str], int]) -> pd.DataFrame:
     rows = []
     for (pred, subj, obj), n in counts.items():
-        rows += [{"subj": subj, "pred": pred, "obj": obj, "subj_type": "person", "obj_type": "location"}] * n
+        rows += [{"window": "w", "subj": subj, "pred": pred, "obj": obj, "subj_type": "person", "obj_type": "location"}] * n
     return pd.DataFrame(rows)
 
 
 EXAMPLE = {("visit", "a", "x"): 2, ("visit", "b", "y"): 1, ("go to", "a", "x"): 2, ("go to", "c", "z"): 1, ("live in", "b", "y"): 3}
 
 
-def test_scores_by_hand():
+def test_scores_by_hand(engine):
     # N = 9; column sums ax 4, by 4, cz 1; PMI(visit, ax) = PMI(go to, ax) = ln 1.5, PMI(go to, cz) = ln 3,
     # PMI(live in, by) = ln 2.25, PMI(visit, by) < 0. S(visit) = ln 1.5, S(go to) = ln 1.5 + ln 3.
-    graph = local_scores(_relations(EXAMPLE), "person", "location", min_arg_pairs=1, min_predicates=1).set_index(["premise", "hypothesis"])
+    graph = build_graphs(engine, _relations(EXAMPLE), min_arg_pairs=1, min_predicates=1).set_index(["premise", "hypothesis"])
     lin = 2 * math.log(1.5) / (2 * math.log(1.5) + math.log(3))
     forward, backward = graph.loc[("visit", "go to")], graph.loc[("go to", "visit")]
     assert forward["cosine"] == pytest.approx(4 / 5) and backward["cosine"] == pytest.approx(4 / 5)
@@ -37,13 +38,55 @@ def test_scores_by_hand():
     assert ("go to", "live in") not in graph.index  # no shared argument pair, no edge
 
 
-def test_cutoffs_drop_rare_predicates_and_pairs():
-    graph = local_scores(_relations(EXAMPLE), "person", "location", min_arg_pairs=2, min_predicates=1)
+def test_cutoffs_drop_rare_predicates_and_pairs(engine):
+    graph = build_graphs(engine, _relations(EXAMPLE), min_arg_pairs=2, min_predicates=1)
     assert set(graph["premise"]) == {"visit", "go to"}  # live in has one argument pair
     # one pass of each cut-off: live in goes (one pair), then pairs seen with one predicate go; (a, x) remains
-    both = build_graphs(_relations(EXAMPLE), min_arg_pairs=2, min_predicates=2)
+    both = build_graphs(engine, _relations(EXAMPLE), min_arg_pairs=2, min_predicates=2)
     assert sorted(zip(both["premise"], both["hypothesis"])) == [("go to", "visit"), ("visit", "go to")]
     assert (both["cosine"] == 1.0).all()
+
+
+def _typed_relations() -> pd.DataFrame:
+    """Relations of three type pairs over two windows, with shared argument pairs within each type pair."""
+    rows = []
+    for k in range(6):
+        for pred in ("visit", "go to", "fly to"):
+            rows.append({"window": f"w{k % 2}", "subj": f"p{k}", "pred": pred, "obj": f"l{k % 3}", "subj_type": "person", "obj_type": "location"})
+        for pred in ("buy", "own"):
+            rows.append({"window": f"w{k % 2}", "subj": f"o{k}", "pred": pred, "obj": f"o{k + 1}", "subj_type": "organization",
+                         "obj_type": "organization"})
+        rows.append({"window": "w0", "subj": f"l{k % 3}", "pred": "host", "obj": f"p{k}", "subj_type": "location", "obj_type": "person"})
+    return pd.DataFrame(rows)
+
+
+def test_graph_jobs_and_blocks_change_no_edge(engine, tmp_path, monkeypatch):
+    import directional_inference.graphs.local as local
+
+    whole = build_graphs(engine, _typed_relations(), min_arg_pairs=1, min_predicates=1)
+    assert {tuple(sorted(t)) for t in zip(whole["subj_type"], whole["obj_type"])} == {("location", "person"), ("organization", "organization")}
+    assert ("host", "visit", True) in set(zip(whole["premise"], whole["hypothesis"], whole["reversed"]))  # l host p -> p visit l
+    parts = [tmp_path / f"part-{k}.parquet" for k in range(3)]
+    for k, path in enumerate(parts):
+        build_graphs(engine, _typed_relations(), min_arg_pairs=1, min_predicates=1, part=k, parts=3, output=path)
+    assert sorted(len(pd.read_parquet(path)) > 0 for path in parts) == [False, True, True]  # two type pairs, three jobs
+    assert gather_graph_parts(engine, parts, tmp_path / "graph.parquet") == len(whole)
+    assert pd.read_parquet(tmp_path / "graph.parquet").equals(whole)
+    monkeypatch.setattr(local, "BLOCK_WORK", 1)  # a block per predicate: the same sums in the same order
+    assert build_graphs(engine, _typed_relations(), min_arg_pairs=1, min_predicates=1).equals(whole)
+
+
+def test_held_out_windows_are_not_read(engine):
+    relations = _typed_relations()
+    without_w1 = build_graphs(engine, relations, min_arg_pairs=1, min_predicates=1, held_out_windows=["w1"])
+    assert without_w1.equals(build_graphs(engine, relations[relations["window"] != "w1"], min_arg_pairs=1, min_predicates=1))
+    assert not without_w1.equals(build_graphs(engine, relations, min_arg_pairs=1, min_predicates=1))  # w1's counts change the scores
+
+
+def test_type_pairs_are_dealt_largest_first_to_the_least_loaded_job():
+    sizes = pd.DataFrame({"type_a": ["a", "b", "c", "d"], "type_b": ["a", "b", "c", "d"], "rows": [10, 7, 5, 4]})
+    # 10 -> job 0; 7 -> job 1; 5 -> job 1 (7 < 10); 4 -> job 0 (10 < 12)
+    assert deal_type_pairs(sizes, 2) == {("a", "a"): 0, ("b", "b"): 1, ("c", "c"): 1, ("d", "d"): 0}
 
 
 LOCAL = """types: person#location, num preds: 2

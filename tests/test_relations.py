@@ -6,8 +6,8 @@ import pytest
 
 from directional_inference.chinese_text import chinese_sentences
 from directional_inference.relations.chinese import chinese_relations, extract_chinese
-from directional_inference.relations.english import extract_english
-from directional_inference.relations.shards import relations_frame, shard_of
+from directional_inference.relations.english import extract_english, text_pieces
+from directional_inference.relations.shards import relations_frame, shard_rows
 
 
 @pytest.fixture(scope="module")
@@ -42,10 +42,21 @@ def test_english_conjoined_verb_takes_the_subject_and_pronouns_dates_are_not_arg
 
 
 def test_english_rows_keep_article_sentence_and_window(nlp):
-    frame = relations_frame(extract_english([("a1", "1987_03-01_03-03", "He left. Apple acquired Beats.")], nlp))
-    assert list(frame.columns) == ["article_id", "sentence_id", "window", "sentence", "subj", "pred", "obj", "subj_type", "obj_type"]
+    frame = relations_frame(extract_english([("a1", "1987_03-01_03-03", "He left. Apple acquired Beats.")], nlp), {"a1": "1987-03-02"})
+    assert list(frame.columns) == ["article_id", "date", "window", "sentence_id", "sentence", "subj", "pred", "obj", "subj_type", "obj_type"]
     row = frame.iloc[0]
-    assert (row.article_id, row.sentence_id, row.window, row.sentence) == ("a1", 1, "1987_03-01_03-03", "Apple acquired Beats.")
+    assert (row.article_id, row.date, row.window, row.sentence_id, row.sentence) == ("a1", "1987-03-02", "1987_03-01_03-03", 1, "Apple acquired Beats.")
+
+
+def test_a_long_article_is_parsed_in_pieces_with_its_sentences_numbered_on(nlp):
+    text = "He left.\nApple acquired Beats. Google bought YouTube.\nMicrosoft acquired Skype."
+    pieces = text_pieces(text, 40)
+    assert "".join(pieces) == text and all(len(piece) <= 40 for piece in pieces)
+    assert pieces == ["He left.\n", "Apple acquired Beats. ", "Google bought YouTube.\n", "Microsoft acquired Skype."]
+    assert text_pieces("x" * 25, 10) == ["x" * 10, "x" * 10, "x" * 5]  # no place to cut: at the limit
+    whole = [(r.sentence_id, r.subj, r.pred, r.obj) for r in extract_english([("a", "w", text)], nlp)]
+    pieced = [(r.sentence_id, r.subj, r.pred, r.obj) for r in extract_english([("a", "w", text)], nlp, max_characters=40)]
+    assert pieced == whole and [k for k, *_ in whole] == [1, 2, 3]
 
 
 # --- Chinese: LAC tags and the head-final grammar --------------------------------------------------------
@@ -177,6 +188,36 @@ def test_chinese_segmentation_does_not_read_the_shared_temp_directory(tmp_path):
     assert run(clean) == run(planted) == [["主持", "召开"], [["李克强", "阐述", "中方原则立场"]], False]
 
 
-def test_shards_cover_every_article_once():
-    assignment = [shard_of(i, 4) for i in range(10)]
-    assert assignment == [0, 1, 2, 3, 0, 1, 2, 3, 0, 1]
+def test_shards_are_contiguous_blocks_covering_every_article_once():
+    assert [shard_rows(10, 4, k) for k in range(4)] == [(0, 2), (2, 5), (5, 7), (7, 10)]
+    with pytest.raises(ValueError, match="shard 4"):
+        shard_rows(10, 4, 4)
+
+
+def test_a_shard_reads_only_its_row_groups_and_writes_as_it_goes(tmp_path):
+    import pandas as pd
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from directional_inference.relations.extraction import extract_shard, shard_articles
+    from directional_inference.relations.shards import Relation
+
+    ids = [f"a{k:02d}" for k in range(10)]
+    table = pa.table({"article_id": ids, "date": [f"2014-01-{k + 1:02d}" for k in range(10)], "window": ["w"] * 10,
+                      "title": ["t"] * 10, "text": [f"text {k}" for k in range(10)]})
+    pq.write_table(table, tmp_path / "articles.parquet", row_group_size=3)
+    assert [a for batch in shard_articles(tmp_path / "articles.parquet", 4, 1, batch=2) for a, *_ in batch] == ["a02", "a03", "a04"]
+    batches = []
+
+    def extract(articles):  # one relation per article, the batches recorded
+        articles = list(articles)
+        batches.append([a for a, _, _ in articles])
+        return (Relation(a, 0, w, text, "s", "p", "o", "t", "t") for a, w, text in articles)
+
+    found = []
+    for shard in range(4):
+        assert extract_shard(tmp_path / "articles.parquet", 4, shard, tmp_path / f"{shard}.parquet", extract, batch=2) == \
+            len(range(*shard_rows(10, 4, shard)))
+        found += pd.read_parquet(tmp_path / f"{shard}.parquet")[["article_id", "date"]].values.tolist()
+    assert found == [[a, f"2014-01-{k + 1:02d}"] for k, a in enumerate(ids)]
+    assert max(len(batch) for batch in batches) == 2

@@ -150,13 +150,23 @@ def test_corpus_and_relations_phases(smoke_run):
         assert list(articles.columns) == ["article_id", "date", "window", "title", "text"]
         assert len(articles) == 1000 and articles["article_id"].str.startswith(prefix).all()
         assert articles["article_id"].is_unique and list(articles["date"]) == sorted(articles["date"])
-        shards = [pd.read_parquet(p) for p in sorted((smoke_run / "results" / lang / "relations").glob("*.parquet"))]
-        assert len(shards) == 2
+        shards = [pd.read_parquet(smoke_run / "results" / lang / "relations" / f"{k}.parquet") for k in range(2)]
+        # contiguous blocks of the corpus: the first shard's articles are the first 500
+        order = {a: k for k, a in enumerate(articles["article_id"])}
+        assert shards[0]["article_id"].map(order).max() < 500 <= shards[1]["article_id"].map(order).min()
         relations = pd.concat(shards)
         assert len(relations) > 100 and set(relations["article_id"]) <= set(articles["article_id"])
         windows = dict(zip(articles["article_id"], articles["window"]))
         assert (relations["article_id"].map(windows) == relations["window"]).all()
+        assert (relations["article_id"].map(dict(zip(articles["article_id"], articles["date"]))) == relations["date"]).all()
         assert (relations["subj"] != relations["obj"]).all() and relations["pred"].str.len().min() > 0
+        # the merge: corpus order, each sentence text in one place only (its first), nothing else dropped
+        merged = pd.read_parquet(smoke_run / "results" / lang / "relations" / "merged.parquet")
+        assert list(merged.columns) == list(relations.columns)
+        assert merged["article_id"].map(order).is_monotonic_increasing
+        assert (merged.groupby("sentence")[["article_id", "sentence_id"]].nunique() == 1).all().all()
+        homes = relations.assign(at=relations["article_id"].map(order)).sort_values(["at", "sentence_id"]).drop_duplicates("sentence")
+        assert len(merged) == len(relations.merge(homes[["article_id", "sentence_id"]].drop_duplicates(), on=["article_id", "sentence_id"]))
 
 
 def test_booqa_dataset_and_table4(smoke_run):

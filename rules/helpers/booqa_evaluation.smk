@@ -34,6 +34,22 @@ def booqa_method_inputs(wildcards):
     return {"evidence": evidence, "graph": f"results/{wildcards.lang}/graphs/for_{wildcards.split}.parquet"}
 
 
+# LM and S&S methods are scored by evaluation.scoring_jobs jobs each (a chunk of the entries each, then gathered) when
+# that is more than one; graph methods, and every method when it is one, by one job
+SPLIT_SCORING_METHODS = "|".join(m for m, (family, _) in METHODS.items() if family != "graph") if config["evaluation"]["scoring_jobs"] > 1 else "NO_METHOD"
+WHOLE_SCORING_METHODS = "|".join(m for m in METHODS if m not in SPLIT_SCORING_METHODS.split("|"))
+
+
+def score_parts(wildcards):
+    return [f"results/booqa_scores/{wildcards.lang}/{wildcards.split}/{wildcards.method}.part-{k}.parquet"
+            for k in range(config["evaluation"]["scoring_jobs"])]
+
+
+def scoring_gpus(wildcards):
+    """A GPU for the methods that run a neural model (LM, S&S); none for a graph lookup."""
+    return 0 if METHODS[wildcards.method][0] == "graph" else config["training"]["gpus"]
+
+
 def booqa_evaluation_phase_targets():
     return booqa_score_files()
 

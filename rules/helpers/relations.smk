@@ -6,9 +6,13 @@ def english_only(value):
     return lambda wildcards: value if wildcards.lang == "en" else None
 
 
+def imported_relation_file(wildcards):
+    """The relation file made elsewhere that becomes shard ``shard`` of an imported language."""
+    return str(IMPORTED_FILES[wildcards.lang][int(wildcards.shard)])
+
+
 def relations_phase_targets():
-    shards = range(config["relations"]["shards"])
-    return [f"results/{lang}/relations/{k}.parquet" for lang in config["booqa"]["languages"] for k in shards]
+    return [f for lang in config["booqa"]["languages"] for f in relation_shards(lang) + [merged_relations(lang)]]
 
 
 PHASE_TARGETS["relations"] = relations_phase_targets

@@ -8,12 +8,12 @@ class WorkflowError(Exception):
 
 
 class InputFormatError(WorkflowError):
-    """Malformed input: names the file, the line (1-based) and the field."""
+    """Malformed input: names the file, the line (1-based; ``unit="row"`` for a row of a table file) and the field."""
 
-    def __init__(self, path: str, line: int | None, field: str | None, problem: str) -> None:
+    def __init__(self, path: str, line: int | None, field: str | None, problem: str, *, unit: str = "line") -> None:
         where = str(path)
         if line is not None:
-            where += f", line {line}"
+            where += f", {unit} {line}"
         if field is not None:
             where += f", field '{field}'"
         super().__init__(f"{where}: {problem}")

@@ -42,14 +42,14 @@ PHASES = (
     ),
     Phase(
         "corpus",
-        rules=("build_corpus",),
+        rules=("build_corpus", "describe_imported_corpus"),
         outs=("results/en/corpus", "results/zh/corpus"),
         upstream=("resources",),
         params=("corpus",),
     ),
     Phase(
         "relations",
-        rules=("extract_relations",),
+        rules=("extract_relations", "import_relations", "merge_relations"),
         outs=("results/en/relations", "results/zh/relations"),
         upstream=("corpus",),
         params=("relations",),
@@ -80,7 +80,7 @@ PHASES = (
     ),
     Phase(
         "graphs",
-        rules=("build_entailment_graph",),
+        rules=("build_entailment_graph", "gather_entailment_graph"),
         outs=("results/en/graphs", "results/zh/graphs"),
         upstream=("corpus", "relations", "booqa"),
         params=("graphs.min_arg_pairs_per_predicate", "graphs.min_predicates_per_arg_pair"),
@@ -104,7 +104,7 @@ PHASES = (
     ),
     Phase(
         "booqa_evaluation",
-        rules=("retrieve_booqa_evidence", "retrieve_tfidf_evidence", "score_booqa"),
+        rules=("retrieve_booqa_evidence", "retrieve_tfidf_evidence", "score_booqa", "score_booqa_part", "gather_booqa_scores"),
         outs=("results/booqa_scores", "results/en/evidence", "results/zh/evidence"),
         upstream=("resources", "corpus", "relations", "booqa", "training", "graphs"),
         params=("seed", "training.max_length", "training.precision", "training.threads", "evaluation.sym_sns_prompts", "evaluation.evidence_cap", "evaluation.evidence_cap_ss_zh", "evaluation.model_languages",

@@ -1,13 +1,27 @@
-"""Logging set-up shared by the rule scripts: everything (logging, warnings, tqdm, tracebacks) goes to the rule's log."""
+"""Logging set-up shared by the rule scripts: everything (logging, warnings, tqdm, tracebacks) goes to the rule's log,
+which ends with the job's exact peak memory (``peak memory: <MB> MB``; the scale benchmark reads it)."""
 
 from __future__ import annotations
 
+import atexit
 import logging
 import sys
 
+PEAK_MEMORY_LINE = "peak memory: {:.0f} MB"
+
+
+def peak_memory_mb() -> float:
+    """Peak resident memory of this process and of its finished children, in MB (``getrusage``: exact, where a poller
+    such as Snakemake's benchmark samples every 30 s and can miss a short peak)."""
+    import resource
+
+    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    return max(own, children) / 1024
+
 
 def log_to_file(path: str) -> None:
-    """Send logging records and stderr to ``path`` (the rule's ``log:`` file), line-buffered."""
+    """Send logging records and stderr to ``path`` (the rule's ``log:`` file), line-buffered; log the peak memory at exit."""
     stream = open(path, "w", buffering=1, encoding="utf-8")  # noqa: SIM115 - lives as long as the job
     sys.stderr = stream
     logging.basicConfig(
@@ -17,3 +31,4 @@ def log_to_file(path: str) -> None:
         force=True,
     )
     logging.captureWarnings(True)
+    atexit.register(lambda: logging.getLogger("rulelog").info(PEAK_MEMORY_LINE.format(peak_memory_mb())))

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 import pandas as pd
 
 from ..progress import logged
-from ..relations.shards import with_pair_keys
+from ..relations.shards import pair_keys
 from .senses import SenseChooser
 
 log = logging.getLogger(__name__)
@@ -118,7 +118,8 @@ class RelationKeys:
     """Relations compared up to voice: "B be bought by A" is the relation "A buy B" (active and passive of one verb
     with swapped arguments are one relation; Chinese "被" passives likewise). A key is (window, the argument pair
     unordered, the predicate in the active voice): absence is checked in either argument order, as the authors did
-    within a window, so voice only has to map the predicate."""
+    within a window, so voice only has to map the predicate (``active``; ``active_table`` maps every predicate of the
+    relations for the SQL that compares keys)."""
 
     def __init__(self, lang: str, wordnet=None):
         self.lang, self.wordnet = lang, wordnet
@@ -143,46 +144,113 @@ class RelationKeys:
                 return " ".join([*negation, lemma, *body[2:-1]])
         return pred
 
-    def of(self, frame: pd.DataFrame) -> set[tuple[str, str, str, str]]:
-        """The keys of every relation of a frame with ``window, subj, pred, obj``."""
-        pairs = with_pair_keys(frame[["window", "subj", "pred", "obj"]])
-        return set(zip(pairs["window"], pairs["arg_a"], pairs["arg_b"], pairs["pred"].map(self.active)))
-
-    def key(self, window: str, subj: str, obj: str, pred: str) -> tuple[str, str, str, str]:
-        a, b = sorted((subj, obj))
-        return (window, a, b, self.active(pred))
+    def active_table(self, engine, name: str, preds: Iterable[str]) -> str:
+        """A table ``name(pred, active)`` of the engine mapping each of ``preds`` to its active voice."""
+        preds = sorted(set(preds))
+        return engine.frame(name, pd.DataFrame({"pred": preds, "active": [self.active(p) for p in preds]}, columns=["pred", "active"]))
 
 
-def generate_negatives(positives: pd.DataFrame, relations: pd.DataFrame, counts: pd.Series, lang: str,
-                       chooser: SenseChooser, felicity_min_pairs: int, *, negatives_of_negated_predicates: bool = False) -> pd.DataFrame:
-    """Every kept negative of every positive (see module docstring); one row per (positive, negative predicate).
+def relation_keys_sql(source: str, actives: str) -> str:
+    """The keys (window, arg_a, arg_b, active) of the relations of ``source``, with the voice map ``actives``."""
+    return f'SELECT "window", {pair_keys("r")}, a.active FROM {source} r JOIN {actives} a USING (pred)'
 
-    A negated positive ("not go to") gets no hyponym negatives unless ``negatives_of_negated_predicates``: under negation a
-    hyponym is entailed ("not go to" entails "not drive to"), so it would be a true proposition labelled false.
-    Absence from the window is checked up to voice (``RelationKeys``)."""
-    felicitous = set(counts[counts >= felicity_min_pairs].index)
+
+NEGATIVE_COLUMNS = ["positive_id", "pred", "frequency", "synonyms"]
+CANDIDATE_BATCH = 100_000  # candidate rows staged at a time
+
+
+def generate_negatives(engine, positives, relations, lang: str, chooser: SenseChooser, felicity_min_pairs: int, *,
+                       counts: str = "counts", negatives_of_negated_predicates: bool = False, output=None):
+    """Every kept negative of every positive (see module docstring); one row per (positive, negative predicate),
+    ``NEGATIVE_COLUMNS``, in the order of the positives and of their candidates.
+
+    ``positives``: the positives (a Parquet file or a frame); ``relations``: the merged relations; ``counts``: the name
+    of the engine's table of typed predicate counts (``pred, subj_type, obj_type, count``). The candidates (a WordNet
+    question per positive, in Python) are staged in bounded batches; felicity, absence from the window (up to voice,
+    ``RelationKeys``) and the first kept occurrence of each predicate per positive are SQL. A negated positive ("not go
+    to") gets no hyponym negatives unless ``negatives_of_negated_predicates``: under negation a hyponym is entailed
+    ("not go to" entails "not drive to"), so it would be a true proposition labelled false. With ``output`` the
+    negatives are written there (their number returned), else returned as a frame."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    engine.table("relations", relations)
+    relation_preds = [row[0] for row in engine.execute("SELECT DISTINCT pred FROM relations").fetchall()]
     relation_keys = RelationKeys(lang, chooser.wordnet)
-    present = relation_keys.of(relations)
-    participles = participle_forms(relations["pred"].unique(), chooser.wordnet) if lang == "en" else {}
+    participles = participle_forms(relation_preds, chooser.wordnet) if lang == "en" else {}
     by_sense = chooser.method == "gloss_similarity" and lang == "en"
+    schema = pa.schema([("seq", pa.int64()), ("positive_id", pa.string()), ("pred", pa.string()), ("window", pa.string()),
+                        ("subj", pa.string()), ("obj", pa.string()), ("subj_type", pa.string()), ("obj_type", pa.string()),
+                        ("positive_pred", pa.string()), ("synonyms", pa.list_(pa.string()))])
+    staging = engine.spill / "negative-candidates.parquet"
     cache: dict = {}
-    rows, skipped = [], 0
-    for positive in logged(positives.itertuples(), "negatives", len(positives), "positives"):
-        if not negatives_of_negated_predicates and is_negated(positive.pred, lang):
-            skipped += 1
-            continue
-        key = (positive.pred, positive.sentence if by_sense else "")
-        if key not in cache:
-            cache[key] = negative_predicates(positive.pred, positive.sentence, lang, chooser, participles)
-        kept = set()
-        for form, synonyms in cache[key]:
-            if form == positive.pred or form in kept or (form, positive.subj_type, positive.obj_type) not in felicitous:
+    rows: list[tuple] = []
+    seq = skipped = positive_count = 0
+    synonym_forms: set[str] = set()
+    with pq.ParquetWriter(staging, schema, compression="zstd") as writer:
+
+        def flush() -> None:
+            writer.write_table(pa.Table.from_pylist([dict(zip(schema.names, row)) for row in rows], schema=schema))
+            rows.clear()
+
+        for positive in logged(_positive_rows(positives), "negatives", _row_count(positives), "positives"):
+            positive_count += 1
+            if not negatives_of_negated_predicates and is_negated(positive["pred"], lang):
+                skipped += 1
                 continue
-            if any(relation_keys.key(positive.window, positive.subj, positive.obj, synonym) in present for synonym in synonyms):
-                continue  # the negative (or a synonym) is attested in the window with these arguments, in either voice
-            kept.add(form)
-            rows.append({"positive_id": positive.id, "pred": form, "frequency": int(counts[(form, positive.subj_type, positive.obj_type)]),
-                         "synonyms": sorted(set(synonyms))})
-    log.info("%d negatives for %d of %d positives (%d negated positives get none)", len(rows), len({r["positive_id"] for r in rows}),
-             len(positives), skipped)
-    return pd.DataFrame(rows, columns=["positive_id", "pred", "frequency", "synonyms"])
+            key = (positive["pred"], positive["sentence"] if by_sense else "")
+            found = cache.get(key)
+            if found is None:
+                found = negative_predicates(positive["pred"], positive["sentence"], lang, chooser, participles)
+                if not by_sense:  # a sentence-specific answer is not asked again
+                    cache[key] = found
+            for form, synonyms in found:
+                if form == positive["pred"]:
+                    continue
+                rows.append((seq, positive["id"], form, positive["window"], positive["subj"], positive["obj"], positive["subj_type"],
+                             positive["obj_type"], positive["pred"], sorted(set(synonyms))))
+                synonym_forms.update(synonyms)
+                seq += 1
+            if len(rows) >= CANDIDATE_BATCH:
+                flush()
+        flush()
+    engine.table("negative_candidates", staging)
+    relation_keys.active_table(engine, "actives", set(relation_preds) | synonym_forms)
+    engine.materialise("kept_negatives", f"""
+        WITH felicitous AS (
+            SELECT c.*, n.count AS frequency FROM negative_candidates c
+            JOIN {counts} n ON n.pred = c.pred AND n.subj_type = c.subj_type AND n.obj_type = c.obj_type
+            WHERE n.count >= {int(felicity_min_pairs)}
+        ), synonym_keys AS (
+            SELECT f.seq, f."window", {pair_keys("f")}, a.active
+            FROM (SELECT seq, "window", subj, obj, unnest(synonyms) AS pred FROM felicitous) f JOIN actives a USING (pred)
+        ), attested AS (
+            SELECT DISTINCT seq FROM synonym_keys SEMI JOIN ({relation_keys_sql("relations", "actives")}) USING ("window", arg_a, arg_b, active)
+        )
+        SELECT * FROM felicitous ANTI JOIN attested USING (seq)
+        QUALIFY row_number() OVER (PARTITION BY positive_id, pred ORDER BY seq) = 1""")
+    negatives = "SELECT positive_id, pred, frequency, synonyms FROM kept_negatives ORDER BY seq"
+    found = engine.write(negatives, output) if output is not None else len(frame := engine.df(negatives))
+    with_negatives = engine.count("SELECT DISTINCT positive_id FROM kept_negatives")
+    log.info("%d negatives for %d of %d positives (%d negated positives get none)", found, with_negatives, positive_count, skipped)
+    return found if output is not None else frame[NEGATIVE_COLUMNS]
+
+
+def _positive_rows(positives):
+    """Rows of the positives (a frame, or a Parquet file read in batches) as dicts."""
+    columns = ["id", "window", "sentence", "subj", "pred", "obj", "subj_type", "obj_type"]
+    if isinstance(positives, pd.DataFrame):
+        yield from positives[columns].to_dict("records")
+        return
+    import pyarrow.parquet as pq
+
+    for batch in pq.ParquetFile(positives).iter_batches(columns=columns, batch_size=10_000):
+        yield from batch.to_pylist()
+
+
+def _row_count(positives) -> int:
+    if isinstance(positives, pd.DataFrame):
+        return len(positives)
+    from ..engine import parquet_rows
+
+    return parquet_rows(positives)

@@ -5,7 +5,10 @@
 * Starring argument pair of a window: the unordered pair is mentioned in at least ``starring_min_articles``
   distinct articles with at least ``starring_min_predicates`` distinct predicates.
 * Positive: a relation of a window with a starring pair and a felicitous predicate; vague predicates and
-  pronoun arguments are excluded; at most one positive per sentence.
+  pronoun arguments are excluded; at most one positive per sentence, and one per proposition and window, each chosen
+  by a seeded hash of the relation (``engine.seeded_hash``: the same choice in one process or out of core).
+
+Everything is SQL over the merged relations (``relations.shards``), run by the out-of-core engine.
 """
 
 from __future__ import annotations
@@ -14,7 +17,8 @@ import logging
 
 import pandas as pd
 
-from ..relations.shards import with_pair_keys
+from ..engine import Engine, seeded_hash, sql_list
+from ..relations.shards import pair_keys
 
 log = logging.getLogger(__name__)
 
@@ -30,6 +34,7 @@ PRONOUNS = {
            "reuter", "reuters", "dlrs", "dlr", "pct", "mln", "cts", "billion", "share", "year"},
     "zh": {"我", "你", "他", "她", "它", "我们", "你们", "他们", "她们", "它们", "自己", "大家", "人们"},
 }
+TYPED_PREDICATE = ("pred", "subj_type", "obj_type")
 
 
 def is_vague(pred: str, lang: str) -> bool:
@@ -37,40 +42,80 @@ def is_vague(pred: str, lang: str) -> bool:
     return all(word in VAGUE_WORDS[lang] for word in words)
 
 
-def typed_predicate_counts(relations: pd.DataFrame, unit: str) -> pd.Series:
-    """Count per (pred, subj_type, obj_type): distinct (subj, obj) pairs, or mentions."""
-    keys = ["pred", "subj_type", "obj_type"]
-    if unit == "pairs":
-        return relations.drop_duplicates(keys + ["subj", "obj"]).groupby(keys).size()
-    return relations.groupby(keys).size()
+def vague_sql(lang: str) -> str:
+    """SQL condition: the predicate is vague (``is_vague``)."""
+    words = "string_split(pred, ' ')" if lang == "en" else "[pred]"
+    return f"list_has_all({sql_list(sorted(VAGUE_WORDS[lang]))}, {words})"
 
 
-def starring_pairs(relations: pd.DataFrame, min_articles: int, min_predicates: int) -> pd.DataFrame:
-    """(window, arg_a, arg_b) with arg_a <= arg_b whose pair is mentioned in enough articles with enough predicates."""
-    pairs = with_pair_keys(relations)
-    stats = pairs.groupby(["window", "arg_a", "arg_b"]).agg(articles=("article_id", "nunique"), predicates=("pred", "nunique")).reset_index()
-    return stats[(stats["articles"] >= min_articles) & (stats["predicates"] >= min_predicates)].reset_index(drop=True)
+def without_pronouns_sql(source: str, lang: str) -> str:
+    """The relations of ``source`` without a pronoun argument."""
+    pronouns = sql_list(sorted(PRONOUNS[lang]))
+    return f"SELECT * FROM {source} WHERE NOT list_contains({pronouns}, subj) AND NOT list_contains({pronouns}, obj)"
 
 
-def select_positives(relations: pd.DataFrame, lang: str, *, starring_min_articles: int, starring_min_predicates: int,
-                     felicity_min_pairs: int, felicity_count: str, seed: int) -> tuple[pd.DataFrame, pd.Series]:
-    """Positives (one per sentence at most, unique per window and triple) and the typed predicate counts. The
-    thresholds are the booqa config keys of the same names."""
-    if "article_order" not in relations:
-        relations = relations.assign(article_order=pd.factorize(relations["article_id"])[0])
-    relations = relations[~relations["subj"].isin(PRONOUNS[lang]) & ~relations["obj"].isin(PRONOUNS[lang])]
-    counts = typed_predicate_counts(relations, felicity_count)
-    felicitous = counts[counts >= felicity_min_pairs]
-    stars = starring_pairs(relations, starring_min_articles, starring_min_predicates)
-    candidates = with_pair_keys(relations).merge(stars[["window", "arg_a", "arg_b"]], on=["window", "arg_a", "arg_b"])
-    keys = pd.MultiIndex.from_frame(candidates[["pred", "subj_type", "obj_type"]])
-    candidates = candidates[keys.isin(felicitous.index) & ~candidates["pred"].map(lambda p: is_vague(p, lang))]
-    # at most one positive per sentence: a seeded choice among the sentence's candidates
-    candidates = candidates.sample(frac=1.0, random_state=seed).drop_duplicates(["article_id", "sentence_id"])
-    candidates = candidates.drop_duplicates(["window", "subj", "pred", "obj"])
-    positives = candidates.sort_values(["article_order", "sentence_id", "pred"], kind="mergesort").reset_index(drop=True)
-    positives["frequency"] = [int(counts[(p, a, b)]) for p, a, b in zip(positives["pred"], positives["subj_type"], positives["obj_type"])]
-    positives.insert(0, "id", [f"{lang}-{index:06d}" for index in range(len(positives))])
-    positives["lang"] = lang
-    log.info("%d felicitous typed predicates, %d starring pairs, %d positives", len(felicitous), len(stars), len(positives))
-    return positives.drop(columns=["arg_a", "arg_b"]), counts
+def typed_predicate_counts_sql(source: str, unit: str) -> str:
+    """Count per (pred, subj_type, obj_type) of ``source``: distinct (subj, obj) pairs, or mentions."""
+    if unit not in ("pairs", "mentions"):
+        raise ValueError(f"felicity_count must be 'pairs' or 'mentions', not {unit!r}")
+    rows = f"(SELECT DISTINCT pred, subj_type, obj_type, subj, obj FROM {source})" if unit == "pairs" else source
+    return f"SELECT pred, subj_type, obj_type, count(*) AS count FROM {rows} GROUP BY pred, subj_type, obj_type"
+
+
+def starring_pairs_sql(source: str, min_articles: int, min_predicates: int) -> str:
+    """(window, arg_a, arg_b) with arg_a <= arg_b of ``source`` whose pair is mentioned in enough distinct articles
+    with enough distinct predicates (each distinct count a GROUP BY of its own, so both spill when large)."""
+    pairs = f'SELECT "window", {pair_keys()}, article_id, pred FROM {source}'
+    return f"""
+        WITH pairs AS ({pairs}),
+        articles AS (SELECT "window", arg_a, arg_b, count(*) AS articles
+                     FROM (SELECT DISTINCT "window", arg_a, arg_b, article_id FROM pairs) GROUP BY ALL),
+        predicates AS (SELECT "window", arg_a, arg_b, count(*) AS predicates
+                       FROM (SELECT DISTINCT "window", arg_a, arg_b, pred FROM pairs) GROUP BY ALL)
+        SELECT "window", arg_a, arg_b, articles, predicates FROM articles JOIN predicates USING ("window", arg_a, arg_b)
+        WHERE articles >= {int(min_articles)} AND predicates >= {int(min_predicates)}"""
+
+
+def select_positives(engine: Engine, relations, lang: str, *, starring_min_articles: int, starring_min_predicates: int,
+                     felicity_min_pairs: int, felicity_count: str, seed: int, positives_path=None, counts_path=None):
+    """Positives (one per sentence at most, unique per window and triple) and the typed predicate counts of the merged
+    ``relations`` (Parquet files or a frame). The thresholds are the booqa config keys of the same names. With
+    ``positives_path`` and ``counts_path`` both are written there (out of core) and their row counts returned;
+    without, they are returned as frames (small inputs, tests)."""
+    engine.table("relations", relations)
+    engine.materialise("usable", without_pronouns_sql("relations", lang))
+    engine.materialise("counts", typed_predicate_counts_sql("usable", felicity_count))
+    engine.materialise("stars", starring_pairs_sql("usable", starring_min_articles, starring_min_predicates))
+    choice = seeded_hash(seed, "article_id", "sentence_id", "subj", "pred", "obj", "subj_type", "obj_type")
+    engine.materialise("positive_candidates", f"""
+        SELECT r.*, {choice} AS choice FROM (SELECT *, {pair_keys()} FROM usable) r
+        SEMI JOIN stars USING ("window", arg_a, arg_b)
+        JOIN counts USING (pred, subj_type, obj_type)
+        WHERE counts.count >= {int(felicity_min_pairs)} AND NOT {vague_sql(lang)}""")
+    # at most one positive per sentence, then one per proposition and window: the seeded hash chooses
+    positives = f"""
+        WITH per_sentence AS (
+            SELECT * FROM positive_candidates QUALIFY row_number() OVER (PARTITION BY article_id, sentence_id ORDER BY choice) = 1
+        ), per_proposition AS (
+            SELECT * FROM per_sentence QUALIFY row_number() OVER (PARTITION BY "window", subj, pred, obj ORDER BY choice) = 1
+        )
+        SELECT printf('{lang}-%06d', row_number() OVER (ORDER BY date, article_id, sentence_id, pred, choice) - 1) AS id,
+               article_id, date, "window", sentence_id, sentence, subj, pred, obj, subj_type, obj_type,
+               counts.count AS frequency, '{lang}' AS lang
+        FROM per_proposition JOIN counts USING (pred, subj_type, obj_type)
+        ORDER BY id"""
+    counts = "SELECT pred, subj_type, obj_type, count FROM counts ORDER BY pred, subj_type, obj_type"
+    felicitous = engine.count(f"SELECT * FROM counts WHERE count >= {int(felicity_min_pairs)}")
+    stars = engine.count("SELECT * FROM stars")
+    if positives_path is not None:
+        found = engine.write(positives, positives_path), engine.write(counts, counts_path)
+        log.info("%d felicitous typed predicates, %d starring pairs, %d positives", felicitous, stars, found[0])
+        return found
+    frames = engine.df(positives), engine.df(counts)
+    log.info("%d felicitous typed predicates, %d starring pairs, %d positives", felicitous, stars, len(frames[0]))
+    return frames
+
+
+def count_series(counts: pd.DataFrame) -> pd.Series:
+    """The typed predicate counts (as ``select_positives`` writes them) as a Series indexed by (pred, subj_type, obj_type)."""
+    return counts.set_index(list(TYPED_PREDICATE))["count"]

@@ -37,14 +37,15 @@ def write_split(frame: pd.DataFrame, parquet: str | Path, jsonl: str | Path) -> 
         tmp.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
 
 
-def evidence_density(entries: pd.DataFrame, evidence: pd.DataFrame) -> dict:
-    """Evidence per entry of a split, from the rows of ``evidence.retrieve_evidence`` (one per entry and piece of
-    evidence; an entry without evidence has none): the split's entries, and as cells (empty for an empty split) the
-    median and mean pieces per entry and the shares of entries with exactly one piece and with none."""
-    unknown = set(evidence["entry"]) - set(entries["id"])
+def evidence_density(entries: pd.DataFrame, pieces: pd.Series) -> dict:
+    """Evidence per entry of a split from ``pieces``, the pieces of evidence of each entry id that has some
+    (``evidence.retrieve_evidence(..., counts=True)``, or ``value_counts`` of its rows' ``entry``): the split's entries,
+    and as cells (empty for an empty split) the median and mean pieces per entry and the shares of entries with exactly
+    one piece and with none."""
+    unknown = set(pieces.index) - set(entries["id"])
     if unknown:
         raise ValueError(f"evidence refers to entries that are not in the split: {sorted(unknown)[0]!r}")
-    counts = entries["id"].map(evidence["entry"].value_counts()).fillna(0)
+    counts = entries["id"].map(pieces).fillna(0)
     if counts.empty:
         return {"entries": 0} | {column: "" for column in DENSITY_COLUMNS[2:]}
     return {"entries": len(counts), "evidence_median": f"{counts.median():g}", "evidence_mean": f"{counts.mean():.2f}",

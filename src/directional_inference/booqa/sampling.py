@@ -84,6 +84,8 @@ def sample_bundles(positives: pd.DataFrame, negatives: pd.DataFrame, window_arti
     return {name: pd.DataFrame(rows, columns=ENTRY_COLUMNS) for name, rows in splits.items()} | {"reserved_windows": pd.DataFrame({"window": sorted(reserved)})}
 
 
+# what sampling reads of a positive (not its sentence: the positives of the paper's corpus are millions)
+POSITIVE_COLUMNS = ["id", "window", "subj", "pred", "obj", "subj_type", "obj_type", "article_id", "sentence_id", "frequency", "lang"]
 ENTRY_COLUMNS = ["id", "bundle_id", "window", "label", "subj", "pred", "obj", "subj_type", "obj_type", "proposition",
                  "positive_pred", "article_id", "sentence_id", "frequency"]
 

@@ -6,11 +6,11 @@ from collections.abc import Iterable
 
 import pandas as pd
 
-from ..relations.shards import with_pair_keys
-from .negatives import RelationKeys
+from ..relations.shards import pair_keys
+from .negatives import RelationKeys, relation_keys_sql
 
 
-def check_invariants(splits: dict[str, pd.DataFrame], negatives: pd.DataFrame, relations: pd.DataFrame, counts: pd.Series,
+def check_invariants(engine, splits: dict[str, pd.DataFrame], negatives, relations, counts,
                      reserved_windows: Iterable[str], *, felicity_min_pairs: int, max_negatives_per_positive: int,
                      relation_keys: RelationKeys) -> dict[str, int]:
     """Check every invariant of a built BoOQA; return how many items each check covered, or raise
@@ -21,6 +21,8 @@ def check_invariants(splits: dict[str, pd.DataFrame], negatives: pd.DataFrame, r
     every predicate felicitous with its type pair (``counts`` >= ``felicity_min_pairs``); every positive attested in its
     window; every negative generated for its positive and absent from its window with its arguments, together
     with every predicate of its synset, in either voice (``relation_keys``); no proposition (triple) twice in one window.
+    ``negatives`` (every generated negative), ``relations`` (the merged relations) and ``counts`` (the typed predicate
+    counts, ``pred, subj_type, obj_type, count``) are Parquet files or frames, read by the engine.
     """
     from ..errors import InvariantError
 
@@ -47,24 +49,32 @@ def check_invariants(splits: dict[str, pd.DataFrame], negatives: pd.DataFrame, r
     complete = (bundles["positives"] == 1) & (bundles["size"] >= 2) & (bundles[["splits", "windows", "subjects", "objects"]] == 1).all(axis=1)
     expect("bundles complete", bundles.index[~complete])
     expect(f"at most {max_negatives_per_positive} negatives per positive", bundles.index[bundles["size"] - 1 > max_negatives_per_positive])
-    keys = pd.MultiIndex.from_frame(entries[["pred", "subj_type", "obj_type"]])
-    expect("predicates felicitous", entries.loc[counts.reindex(keys).fillna(0).to_numpy() < felicity_min_pairs, "id"])
-    pairs = with_pair_keys(relations)
-    attested_exactly = set(zip(pairs["window"], pairs["arg_a"], pairs["arg_b"], pairs["pred"]))
-    entries = with_pair_keys(entries)
-    positives = entries[entries["label"]]
-    expect("positives attested in their window", [i for i, *key in zip(positives["id"], positives["window"], positives["arg_a"],
-                                                                      positives["arg_b"], positives["pred"]) if tuple(key) not in attested_exactly])
-    keys = relation_keys
-    present = keys.of(relations)
-    negative = entries[~entries["label"]].merge(negatives[["positive_id", "pred", "synonyms"]], how="left",
-                                                left_on=["bundle_id", "pred"], right_on=["positive_id", "pred"])
+    engine.table("relations", relations)
+    engine.table("counts", counts)
+    entries = entries.reset_index(drop=True).assign(row=lambda f: range(len(f)))
+    engine.frame("entries", entries[["row", "id", "label", "window", "subj", "pred", "obj", "subj_type", "obj_type"]])
+    expect("predicates felicitous", [row[0] for row in engine.execute(f"""
+        SELECT e.id FROM entries e LEFT JOIN counts c USING (pred, subj_type, obj_type)
+        WHERE coalesce(c.count, 0) < {int(felicity_min_pairs)} ORDER BY e.row""").fetchall()])
+    expect("positives attested in their window", [row[0] for row in engine.execute(f"""
+        SELECT id FROM (SELECT *, {pair_keys()} FROM entries WHERE label)
+        ANTI JOIN (SELECT "window", {pair_keys()}, pred FROM relations) USING ("window", arg_a, arg_b, pred) ORDER BY row""").fetchall()])
+    engine.table("negatives", negatives)
+    engine.frame("bundles", pd.DataFrame({"positive_id": sorted(set(entries["bundle_id"].astype(str)))}))
+    generated = engine.df("SELECT positive_id, pred, synonyms FROM negatives SEMI JOIN bundles USING (positive_id)")
+    negative = entries[~entries["label"]].merge(generated, how="left", left_on=["bundle_id", "pred"], right_on=["positive_id", "pred"])
     expect("negatives generated for their positive", negative.loc[negative["positive_id"].isna(), "id"])
-    attested = [i for i, window, a, b, pred, synonyms in zip(negative["id"], negative["window"], negative["arg_a"], negative["arg_b"],
-                                                             negative["pred"], negative["synonyms"])
-                if any(keys.key(window, a, b, form) in present for form in [pred, *(synonyms if hasattr(synonyms, "__len__") else ())])]
-    expect("negatives absent from their window (synonyms and the other voice included)", attested)
+    forms = pd.DataFrame([(row, form) for row, pred, synonyms in zip(negative["row"], negative["pred"], negative["synonyms"])
+                          for form in [pred, *(synonyms if hasattr(synonyms, "__len__") else ())]], columns=["row", "pred"])
+    engine.frame("negative_forms", forms)
+    preds = [r[0] for r in engine.execute("SELECT DISTINCT pred FROM relations UNION SELECT DISTINCT pred FROM negative_forms").fetchall()]
+    relation_keys.active_table(engine, "actives", preds)
+    expect("negatives absent from their window (synonyms and the other voice included)", [row[0] for row in engine.execute(f"""
+        SELECT DISTINCT e.id, e.row FROM negative_forms f JOIN actives a USING (pred) JOIN (SELECT *, {pair_keys()} FROM entries) e USING (row)
+        SEMI JOIN ({relation_keys_sql("relations", "actives")}) k
+            ON k."window" = e."window" AND k.arg_a = e.arg_a AND k.arg_b = e.arg_b AND k.active = a.active
+        ORDER BY e.row""").fetchall()])
     if problems:
         raise InvariantError("; ".join(f"{name}: {len(bad)} violations, e.g. {bad[:3]}" for name, bad in problems.items()))
-    return {"entries": len(entries), "bundles": len(bundles), "positives": len(positives), "negatives": len(negative),
+    return {"entries": len(entries), "bundles": len(bundles), "positives": int(entries["label"].sum()), "negatives": len(negative),
             "windows": int(entries["window"].nunique())}

@@ -20,8 +20,9 @@ import numpy as np
 import pandas as pd
 
 from ..booqa.negatives import RelationKeys
+from ..engine import seeded_hash
 from ..progress import logged
-from ..relations.shards import with_pair_keys
+from ..relations.shards import pair_keys
 
 log = logging.getLogger(__name__)
 
@@ -36,33 +37,56 @@ def cap_per_entry(frame: pd.DataFrame, column: str, cap: int, seed: int) -> pd.D
     return frame[frame.index.isin(kept.index)]
 
 
-def retrieve_evidence(entries: pd.DataFrame, relations: pd.DataFrame, *, cap: int, seed: int,
-                      relation_keys: RelationKeys) -> pd.DataFrame:
+def retrieve_evidence(engine, entries: pd.DataFrame, relations, *, cap: int, seed: int, relation_keys: RelationKeys,
+                      output=None, counts: bool = False):
     """One row per (entry, evidence relation): ``entry`` (the entry's id), the evidence's pred/subj/obj, whether
-    its arguments are in the entry's order (``aligned``), and its sentence. A relation whose predicate is the
-    entry's up to voice (``relation_keys.active``, in either argument order) is not evidence."""
-    queries = with_pair_keys(entries[["id", "window", "subj", "obj", "pred", "article_id", "sentence_id"]])
-    context = with_pair_keys(relations[["window", "subj", "obj", "pred", "article_id", "sentence_id", "sentence"]])
-    matched = queries.merge(context, on=["window", "arg_a", "arg_b"], suffixes=("_q", ""))
-    log.info("%d relations of %d entries' windows share an entry's argument pair", len(matched), len(entries))
-    own_sentence = (matched["article_id"] == matched["article_id_q"]) & (matched["sentence_id"] == matched["sentence_id_q"])
-    active = {pred: relation_keys.active(pred) for pred in pd.unique(pd.concat([matched["pred"], matched["pred_q"]]))}
-    own_predicate = matched["pred"].map(active) == matched["pred_q"].map(active)
-    matched = matched[~own_sentence & ~own_predicate]
-    matched = matched.drop_duplicates(["id", "pred", "subj", "obj", "article_id", "sentence_id"])
-    matched = matched.assign(aligned=matched["subj"] == matched["subj_q"])
-    matched = matched.sort_values(["id", "article_id", "sentence_id", "pred", "subj"], kind="mergesort")
-    log.info("%d after removing own sentences, own predicates (up to voice) and repeats; capping at %d per entry", len(matched), cap)
-    matched = cap_per_entry(matched, "id", cap, seed)
-    return matched.rename(columns={"id": "entry"})[EVIDENCE_COLUMNS].reset_index(drop=True)
+    its arguments are in the entry's order (``aligned``), and its sentence, ordered by entry and the evidence's place
+    in the corpus. A relation whose predicate is the entry's up to voice (``relation_keys.active``, in either argument
+    order) is not evidence; at most ``cap`` per entry, chosen by a seeded hash of the entry and the relation.
+    ``relations``: the merged relations (Parquet files or a frame). SQL over the relations of the entries' windows;
+    with ``output`` the rows are written there (their number returned), with ``counts`` only the pieces of evidence of
+    each entry that has some are returned (a Series by entry id), else the rows as a frame."""
+    engine.table("relations", relations)
+    engine.frame("queries", entries[["id", "window", "subj", "obj", "pred", "article_id", "sentence_id"]])
+    # the sentences' texts join the rows last: the choices run on keys only
+    engine.materialise("matched", f"""
+        SELECT q.id, q.pred AS pred_q, r.pred, r.subj, r.obj, r.article_id, r.sentence_id, r.subj = q.subj AS aligned
+        FROM (SELECT *, {pair_keys()} FROM queries) q
+        JOIN (SELECT "window", subj, pred, obj, article_id, sentence_id, {pair_keys()} FROM relations) r USING ("window", arg_a, arg_b)
+        WHERE NOT (r.article_id = q.article_id AND r.sentence_id = q.sentence_id)""")
+    log.info("%d relations of %d entries' windows share an entry's argument pair and are not its own sentence",
+             engine.count("SELECT * FROM matched"), len(entries))
+    preds = [row[0] for row in engine.execute("SELECT DISTINCT pred FROM matched UNION SELECT DISTINCT pred_q FROM matched").fetchall()]
+    relation_keys.active_table(engine, "actives", preds)
+    choice = seeded_hash(seed, "id", "article_id", "sentence_id", "pred", "subj", "obj")
+    engine.materialise("chosen", f"""
+        WITH other_predicates AS (
+            SELECT DISTINCT m.id, m.pred, m.subj, m.obj, m.article_id, m.sentence_id, m.aligned FROM matched m
+            JOIN actives a ON a.pred = m.pred JOIN actives aq ON aq.pred = m.pred_q WHERE a.active <> aq.active
+        )
+        SELECT * FROM other_predicates QUALIFY row_number() OVER (PARTITION BY id ORDER BY {choice}) <= {int(cap)}""")
+    log.info("%d after removing own predicates (up to voice) and repeats, capped at %d per entry", engine.count("SELECT * FROM chosen"), cap)
+    if counts:
+        found = engine.df("SELECT id, count(*) AS pieces FROM chosen GROUP BY id ORDER BY id")
+        return found.set_index("id")["pieces"].rename_axis("entry")
+    rows = """
+        SELECT c.id AS entry, c.pred, c.subj, c.obj, c.aligned, s.sentence FROM chosen c
+        JOIN (SELECT DISTINCT article_id, sentence_id, sentence FROM relations SEMI JOIN chosen USING (article_id, sentence_id)) s
+            USING (article_id, sentence_id)
+        ORDER BY c.id, c.article_id, c.sentence_id, c.pred, c.subj"""
+    if output is not None:
+        return engine.write(rows, output)
+    return engine.df(rows)[EVIDENCE_COLUMNS]
 
 
-def retrieve_language_evidence(entries: pd.DataFrame, relations: pd.DataFrame, lang: str, nltk_data, *, cap: int, seed: int) -> pd.DataFrame:
+def retrieve_language_evidence(engine, entries: pd.DataFrame, relations, lang: str, nltk_data, *, cap: int, seed: int, output=None,
+                               counts: bool = False):
     """``retrieve_evidence`` with the language's relation keys (English passives through the WordNet under ``nltk_data``):
     the evidence the scorers read (rule retrieve_booqa_evidence) and the dataset card counts (rule write_booqa_card)."""
     from ..resources.wordnet import open_wordnet
 
-    return retrieve_evidence(entries, relations, cap=cap, seed=seed, relation_keys=RelationKeys(lang, open_wordnet(nltk_data)))
+    return retrieve_evidence(engine, entries, relations, cap=cap, seed=seed, relation_keys=RelationKeys(lang, open_wordnet(nltk_data)),
+                             output=output, counts=counts)
 
 
 def entry_positions(entries: pd.DataFrame, evidence: pd.DataFrame) -> np.ndarray:
@@ -112,46 +136,50 @@ def english_sentencizer():
     return nlp
 
 
-def tfidf_evidence(entries: pd.DataFrame, articles: pd.DataFrame, own_sentences: pd.Series, lang: str, *,
+def tfidf_evidence(entries: pd.DataFrame, window_articles, own_sentences: pd.Series, lang: str, *,
                    top_articles: int, sentences_per_article: int) -> pd.DataFrame:
     """For each entry, the sentences of the ``top_articles`` articles of its window ranked by TF-IDF cosine with
     its proposition (word uni+bigrams for English, character uni+bigrams for Chinese, sublinear tf), at most
     ``sentences_per_article`` per article, without the entry's own source sentence (``own_sentences``: entry id
-    -> sentence text). Ties go to the earlier article; articles sharing no n-gram are not retrieved."""
+    -> sentence text). Ties go to the earlier article; articles sharing no n-gram are not retrieved.
+    ``window_articles(window)``: the articles of one window (``article_id, title, text``) in corpus order; one window
+    is in memory at a time."""
     from sklearn.feature_extraction.text import TfidfVectorizer
 
     nlp = english_sentencizer() if lang == "en" else None
     analyzer = "word" if lang == "en" else "char"
-    ranked = []
+    own = {entry: " ".join(text.split()) for entry, text in own_sentences.items() if isinstance(text, str)}
+    rows = []
     windows = entries.groupby("window", sort=True)
     for window, queries in logged(windows, "TF-IDF ranking", total=windows.ngroups, unit="windows"):
-        pool = articles[articles["window"] == window].reset_index(drop=True)
+        pool = window_articles(window).reset_index(drop=True)
         if pool.empty:
             continue
         vectorizer = TfidfVectorizer(analyzer=analyzer, ngram_range=(1, 2), sublinear_tf=True)
         documents = vectorizer.fit_transform((pool["title"].fillna("") + "\n" + pool["text"].fillna("")).tolist())
         similarity = (vectorizer.transform(queries["proposition"].tolist()) @ documents.T).toarray()
         order = np.argsort(-similarity, axis=1, kind="stable")[:, :top_articles]
+        sentences: dict[int, list[str]] = {}
         for row, entry in enumerate(queries["id"]):
+            seen = set()
             for column in order[row]:
-                if similarity[row, column] > 0:
-                    ranked.append((entry, pool.at[column, "article_id"]))
-    if not ranked:
-        return pd.DataFrame(columns=TFIDF_COLUMNS)
-    chosen = pd.DataFrame(ranked, columns=["entry", "article_id"])
-    texts = articles.set_index("article_id")["text"]
-    retrieved = pd.unique(chosen["article_id"])
-    sentences = {a: split_sentences(texts[a], lang, nlp)[:sentences_per_article]
-                 for a in logged(retrieved, "sentence splitting", total=len(retrieved), unit="articles")}
-    sentences = pd.DataFrame([(a, s) for a, found in sentences.items() for s in found], columns=["article_id", "sentence"])
-    evidence = chosen.merge(sentences, on="article_id", how="inner", sort=False)
-    own = {entry: " ".join(text.split()) for entry, text in own_sentences.items() if isinstance(text, str)}
-    evidence = evidence[evidence["sentence"] != evidence["entry"].map(own)]
-    return evidence.drop_duplicates(["entry", "sentence"]).reset_index(drop=True)[TFIDF_COLUMNS]
+                if similarity[row, column] <= 0:
+                    continue
+                if column not in sentences:
+                    sentences[column] = split_sentences(pool.at[column, "text"], lang, nlp)[:sentences_per_article]
+                for sentence in sentences[column]:
+                    if sentence != own.get(entry) and sentence not in seen:
+                        seen.add(sentence)
+                        rows.append((entry, pool.at[column, "article_id"], sentence))
+    return pd.DataFrame(rows, columns=TFIDF_COLUMNS)
 
 
-def source_sentences(entries: pd.DataFrame, relations: pd.DataFrame) -> pd.Series:
-    """Entry id -> the text of the sentence its proposition was extracted from (for the own-sentence exclusion)."""
-    homes = relations.drop_duplicates(["article_id", "sentence_id"])[["article_id", "sentence_id", "sentence"]]
-    found = entries[["id", "article_id", "sentence_id"]].merge(homes, on=["article_id", "sentence_id"], how="left")
-    return found.set_index("id")["sentence"]
+def source_sentences(engine, entries: pd.DataFrame, relations) -> pd.Series:
+    """Entry id -> the text of the sentence its proposition was extracted from (for the own-sentence exclusion), read
+    from the merged relations (Parquet files or a frame)."""
+    engine.table("relations", relations)
+    engine.frame("entry_homes", entries[["id", "article_id", "sentence_id"]])
+    found = engine.df("""
+        SELECT e.id, any_value(r.sentence) AS sentence FROM entry_homes e
+        LEFT JOIN relations r ON r.article_id = e.article_id AND r.sentence_id = e.sentence_id GROUP BY e.id""")
+    return found.set_index("id")["sentence"].reindex(entries["id"])

@@ -118,9 +118,10 @@ def lm_cosine(entries: pd.DataFrame, evidence: pd.DataFrame, encode, lang: str, 
     else:
         cut = (lambda t: t[:window]) if lang == "zh" else (lambda t: " ".join([w for w in t.split(" ") if w][:window]))
         premises, premise_spans = evidence["sentence"].map(cut), None
-    by_id = entries.set_index("id")
-    propositions = render(entries["subj"], entries["pred"], entries["obj"], lang)
-    proposition_spans = predicate_offsets(entries["subj"], entries["pred"], lang)
+    position = entry_positions(entries, evidence)
+    asked = entries.iloc[np.unique(position)]  # only the entries with evidence here are encoded
+    propositions = render(asked["subj"], asked["pred"], asked["obj"], lang)
+    proposition_spans = predicate_offsets(asked["subj"], asked["pred"], lang)
     texts = {}  # (text, span) -> row of the encodings
 
     def codes(values, spans) -> np.ndarray:
@@ -128,8 +129,9 @@ def lm_cosine(entries: pd.DataFrame, evidence: pd.DataFrame, encode, lang: str, 
         return np.array([texts.setdefault((text, tuple(span)), len(texts)) for text, span in zip(values, spans)], dtype=np.int64)
 
     premise_codes = codes(list(premises), premise_spans)
-    entry_codes = codes(list(propositions), proposition_spans)
-    hypothesis_codes = entry_codes[by_id.index.get_indexer(evidence["entry"])] if len(evidence) else np.zeros(0, dtype=np.int64)
+    entry_codes = np.zeros(len(entries), dtype=np.int64)
+    entry_codes[np.unique(position)] = codes(list(propositions), proposition_spans)
+    hypothesis_codes = entry_codes[position]
     keys = list(texts)
     vectors = (encode([t for t, _ in keys], [span for _, span in keys]) if keys else np.zeros((0, 1)))
     pairs = pd.DataFrame({"p": premise_codes, "h": hypothesis_codes})
@@ -141,10 +143,10 @@ def lm_cosine(entries: pd.DataFrame, evidence: pd.DataFrame, encode, lang: str, 
     return max_over_evidence(entries, evidence, scores, floor=-1.0), ratio
 
 
-def lm_scores(entries: pd.DataFrame, evidence: pd.DataFrame, model_dir, lang: str, retrieval: str, *, pooling: str, window: int,
-              nltk_data=None) -> tuple[np.ndarray, float]:
-    """``lm_cosine`` with the encoder of ``model_dir`` (``pooling``: predicate_mean, cls or mean) and, given an NLTK
-    data root, WordNet's noun lemmas for matching argument mentions in sentences (as the authors' WordNetLemmatizer)."""
+def lm_encoder(model_dir, pooling: str, nltk_data=None):
+    """(encoder, lemmatize) of the LM baseline: the encoder of ``model_dir`` (``pooling``: predicate_mean, cls or mean)
+    and, given an NLTK data root, WordNet's noun lemmas for matching argument mentions in sentences (as the authors'
+    WordNetLemmatizer)."""
     from ..encoders import SentenceEncoder
 
     lemmatize = None
@@ -156,8 +158,7 @@ def lm_scores(entries: pd.DataFrame, evidence: pd.DataFrame, model_dir, lang: st
         def lemmatize(word: str) -> str:
             return wordnet.morphy(word, "n") or word
 
-    encoder = SentenceEncoder(model_dir, pooling={"predicate_mean": "span_mean"}.get(pooling, pooling))
-    return lm_cosine(entries, evidence, encoder, lang, retrieval, window=window, lemmatize=lemmatize)
+    return SentenceEncoder(model_dir, pooling={"predicate_mean": "span_mean"}.get(pooling, pooling)), lemmatize
 
 
 def prompt_model(entries: pd.DataFrame, evidence: pd.DataFrame, scorer, lang: str, batch_size: int = 32) -> tuple[np.ndarray, float]:
@@ -188,6 +189,59 @@ def covered_entries(entries: pd.DataFrame, evidence: pd.DataFrame, scores: np.nd
     return entries["id"].isin(evidence["entry"]).to_numpy()
 
 
+# --- scoring in bounded batches ------------------------------------------------------------------------
+
+# evidence rows per batch of a scoring job, by method family: a batch's pairs are encoded and scored together, so this
+# bounds a job's memory whatever the number of entries (a split's evidence at the default scale fits one batch)
+BATCH_ROWS = {"lm": 50_000, "sns": 50_000, "graph": 1_000_000}
+
+
+def entry_chunk(entries: pd.DataFrame, part: int, parts: int) -> pd.DataFrame:
+    """Entries [k n / parts, (k + 1) n / parts) of a split: the share of scoring job ``part`` of ``parts``."""
+    if not 0 <= part < parts:
+        raise ValueError(f"part {part} is not one of 0..{parts - 1}")
+    return entries.iloc[part * len(entries) // parts : (part + 1) * len(entries) // parts].reset_index(drop=True)
+
+
+def evidence_batches(engine, evidence, entries: pd.DataFrame, rows: int, *, cap: int | None = None, seed: int = 0):
+    """The rows of the evidence file ``evidence`` whose entry is one of ``entries``, in file order, as frames of at most
+    ``rows`` rows; with ``cap``, at most ``cap`` rows per entry, chosen by a seeded hash of the row (the same choice
+    whichever job reads the entry)."""
+    from ..engine import parquet_source, seeded_hash
+
+    engine.frame("chunk_entries", pd.DataFrame({"entry": entries["id"].astype(str)}))
+    source = parquet_source(evidence).replace("union_by_name = true", "union_by_name = true, file_row_number = true")
+    capped = ""
+    if cap is not None:
+        columns = [c for c in ("entry", "pred", "subj", "obj", "aligned", "article_id", "sentence") if c in _parquet_columns(evidence)]
+        capped = f"QUALIFY row_number() OVER (PARTITION BY entry ORDER BY {seeded_hash(seed, *columns)}, file_row_number) <= {int(cap)}"
+    reader = engine.con.sql(f"""SELECT * EXCLUDE (file_row_number) FROM (SELECT * FROM {source} SEMI JOIN chunk_entries USING (entry) {capped})
+                                ORDER BY file_row_number""").to_arrow_reader(rows)
+    for batch in reader:
+        yield batch.to_pandas()
+
+
+def _parquet_columns(path) -> list[str]:
+    import pyarrow.parquet as pq
+
+    return pq.ParquetFile(path).schema_arrow.names
+
+
+def stream_scores(entries: pd.DataFrame, batches, score_batch, floor: float) -> tuple[np.ndarray, np.ndarray, float]:
+    """(per entry the best score over every batch of evidence, whether the entry has evidence, the deduplication
+    ratio): ``score_batch(batch)`` returns each entry's best score over the batch (``floor`` without evidence there,
+    the lowest score the method gives) and the batch's deduplication ratio."""
+    best = np.full(len(entries), floor, dtype=np.float64)
+    has_evidence = np.zeros(len(entries), dtype=bool)
+    pairs = unique = 0.0
+    for batch in batches:
+        scores, ratio = score_batch(batch)
+        best = np.maximum(best, scores)
+        has_evidence[entry_positions(entries, batch)] = True
+        pairs, unique = pairs + len(batch), unique + len(batch) / ratio
+    return best, has_evidence, (pairs / unique if unique else 1.0)
+
+
 def graph_covered(scores) -> np.ndarray:
     """Entries a graph scored from an edge: a positive weight (without one, the default 0)."""
     return np.asarray(scores, dtype=np.float64) > 0
@@ -195,7 +249,13 @@ def graph_covered(scores) -> np.ndarray:
 
 def graph_scores(entries: pd.DataFrame, evidence: pd.DataFrame, graph: pd.DataFrame, measure: str, *,
                  fuzzy: str = "same_type_pair", fuzzy_top: int = 20, fuzzy_min_count: int = 3) -> tuple[np.ndarray, float]:
-    """Edge weight evidence predicate -> entry predicate, typed with the entry's types, max over the entry's evidence.
+    """Edge weight evidence predicate -> entry predicate, typed with the entry's types, max over the entry's evidence
+    (``GraphLookup``); returns (scores, deduplication ratio)."""
+    return GraphLookup(entries, graph, measure, fuzzy=fuzzy, fuzzy_top=fuzzy_top, fuzzy_min_count=fuzzy_min_count)(evidence)
+
+
+class GraphLookup:
+    """Edge weights evidence predicate -> entry predicate of one graph, for the entries of a split.
 
     The evidence predicate takes the entry's types in its own argument order: an aligned piece of evidence p(A, B)
     asks for the edge p -> q over (subj_type, obj_type), a reversed one p(B, A) for the reversed edge (``reversed``
@@ -210,48 +270,75 @@ def graph_scores(entries: pd.DataFrame, evidence: pd.DataFrame, graph: pd.DataFr
     * ``any_type_pair``: the best edge between the same two surface strings under any type pair and argument order;
     * ``none``: no back-off.
 
-    Predicates, types and the argument order become one int64 key per query, so the join is a sort and a binary
-    search over arrays (tens of millions of evidence rows fit in a few GB).
+    Predicates, types and the argument order become one int64 key per query, and the graph's best weight per key is a
+    sorted table built once, so evidence can be looked up in batches of any size (``__call__``).
     """
-    if fuzzy not in FUZZY_MODES:
-        raise ValueError(f"fuzzy must be one of {FUZZY_MODES}, not {fuzzy!r}")
-    surfaces = {side: graph[f"{side}_surface"] if f"{side}_surface" in graph else graph[side] for side in ("premise", "hypothesis")}
-    predicates = pd.Index(pd.unique(np.concatenate([
-        graph["premise"].to_numpy(object), graph["hypothesis"].to_numpy(object), surfaces["premise"].to_numpy(object),
-        surfaces["hypothesis"].to_numpy(object), entries["pred"].to_numpy(object)])))
-    types = pd.Index(pd.unique(np.concatenate([
-        graph["subj_type"].to_numpy(object), graph["obj_type"].to_numpy(object),
-        entries["subj_type"].to_numpy(object), entries["obj_type"].to_numpy(object)])))
-    n_pred, n_type = len(predicates) + 1, max(len(types), 1)  # code len(predicates): an evidence predicate the graph lacks
-    if n_pred * n_pred * n_type * n_type * 2 >= 2**62:
-        raise ValueError(f"too many predicates ({n_pred}) and types ({n_type}) for an int64 key")
 
-    def pred_codes(values) -> np.ndarray:
-        codes = predicates.get_indexer(values)
-        return np.where(codes < 0, n_pred - 1, codes).astype(np.int64)
+    def __init__(self, entries: pd.DataFrame, graph: pd.DataFrame, measure: str, *, fuzzy: str = "same_type_pair",
+                 fuzzy_top: int = 20, fuzzy_min_count: int = 3):
+        if fuzzy not in FUZZY_MODES:
+            raise ValueError(f"fuzzy must be one of {FUZZY_MODES}, not {fuzzy!r}")
+        self.entries, self.measure, self.fuzzy = entries, measure, fuzzy
+        surfaces = {side: graph[f"{side}_surface"] if f"{side}_surface" in graph else graph[side] for side in ("premise", "hypothesis")}
+        self.predicates = pd.Index(pd.unique(np.concatenate([
+            graph["premise"].to_numpy(object), graph["hypothesis"].to_numpy(object), surfaces["premise"].to_numpy(object),
+            surfaces["hypothesis"].to_numpy(object), entries["pred"].to_numpy(object)])))
+        self.types = pd.Index(pd.unique(np.concatenate([
+            graph["subj_type"].to_numpy(object), graph["obj_type"].to_numpy(object),
+            entries["subj_type"].to_numpy(object), entries["obj_type"].to_numpy(object)])))
+        self.n_pred, self.n_type = len(self.predicates) + 1, max(len(self.types), 1)  # code n_pred - 1: a predicate the graph lacks
+        if self.n_pred * self.n_pred * self.n_type * self.n_type * 2 >= 2**62:
+            raise ValueError(f"too many predicates ({self.n_pred}) and types ({self.n_type}) for an int64 key")
+        self.entry_codes = (self._pred_codes(entries["pred"]), self.types.get_indexer(entries["subj_type"]),
+                            self.types.get_indexer(entries["obj_type"]))
+        weights = graph[measure].to_numpy(np.float64)
+        edge_types = self.types.get_indexer(graph["subj_type"]), self.types.get_indexer(graph["obj_type"])
+        edge_reversed = graph["reversed"].to_numpy(bool)
+        self.exact = _max_table(self._keys(self._pred_codes(graph["premise"]), self._pred_codes(graph["hypothesis"]), *edge_types,
+                                           edge_reversed), weights)
+        self.backoff = None
+        if fuzzy == "same_type_pair" and ("premise_surface" in graph or "hypothesis_surface" in graph):
+            kept = _frequent_nodes(graph, fuzzy_top, fuzzy_min_count)
+            surface_keys = self._keys(self._pred_codes(surfaces["premise"]), self._pred_codes(surfaces["hypothesis"]), *edge_types,
+                                      edge_reversed)
+            self.backoff = _max_table(surface_keys[kept], weights[kept])
+        elif fuzzy == "any_type_pair":
+            self.backoff = _max_table(self._pred_codes(surfaces["premise"]) * self.n_pred + self._pred_codes(surfaces["hypothesis"]), weights)
 
-    def keys(premise, hypothesis, subj_type, obj_type, reversed_) -> np.ndarray:
+    def _pred_codes(self, values) -> np.ndarray:
+        codes = self.predicates.get_indexer(values)
+        return np.where(codes < 0, self.n_pred - 1, codes).astype(np.int64)
+
+    def _keys(self, premise, hypothesis, subj_type, obj_type, reversed_) -> np.ndarray:
+        n_pred, n_type = self.n_pred, self.n_type
         return (((premise * n_pred + hypothesis) * n_type + subj_type) * n_type + obj_type) * 2 + np.asarray(reversed_, dtype=np.int64)
 
-    position = entry_positions(entries, evidence)
-    query = keys(pred_codes(evidence["pred"]), pred_codes(entries["pred"])[position], types.get_indexer(entries["subj_type"])[position],
-                 types.get_indexer(entries["obj_type"])[position], ~evidence["aligned"].to_numpy(bool))
-    unique, inverse = np.unique(query, return_inverse=True)
-    ratio = _dedup_report(f"graph[{measure}]", len(query), len(unique))
+    def __call__(self, evidence: pd.DataFrame) -> tuple[np.ndarray, float]:
+        """Per entry (in ``entries`` order), the best weight over its rows of ``evidence`` (0 without one), and the
+        deduplication ratio of the lookups."""
+        position = entry_positions(self.entries, evidence)
+        pred, subj_type, obj_type = (codes[position] for codes in self.entry_codes)
+        query = self._keys(self._pred_codes(evidence["pred"]), pred, subj_type, obj_type, ~evidence["aligned"].to_numpy(bool))
+        unique, inverse = np.unique(query, return_inverse=True)
+        ratio = _dedup_report(f"graph[{self.measure}]", len(query), len(unique))
+        score = _lookup(self.exact, unique)
+        if self.backoff is not None:
+            backoff_queries = unique if self.fuzzy == "same_type_pair" else unique // (self.n_type * self.n_type * 2)
+            score = np.where(score > 0, score, _lookup(self.backoff, backoff_queries))
+        return max_by_position(len(self.entries), position, score[inverse.ravel()], floor=0.0), ratio
 
-    weights = graph[measure].to_numpy(np.float64)
-    edge_types = types.get_indexer(graph["subj_type"]), types.get_indexer(graph["obj_type"])
-    edge_reversed = graph["reversed"].to_numpy(bool)
-    score = _lookup_max(keys(pred_codes(graph["premise"]), pred_codes(graph["hypothesis"]), *edge_types, edge_reversed), weights, unique)
-    has_surfaces = "premise_surface" in graph or "hypothesis_surface" in graph
-    if fuzzy == "same_type_pair" and has_surfaces:
-        kept = _frequent_nodes(graph, fuzzy_top, fuzzy_min_count)
-        surface_keys = keys(pred_codes(surfaces["premise"]), pred_codes(surfaces["hypothesis"]), *edge_types, edge_reversed)
-        score = np.where(score > 0, score, _lookup_max(surface_keys[kept], weights[kept], unique))
-    elif fuzzy == "any_type_pair":
-        pairs = pred_codes(surfaces["premise"]) * n_pred + pred_codes(surfaces["hypothesis"])
-        score = np.where(score > 0, score, _lookup_max(pairs, weights, unique // (n_type * n_type * 2)))
-    return max_by_position(len(entries), position, score[inverse.ravel()], floor=0.0), ratio
+
+def read_graph_for(path, entries: pd.DataFrame) -> pd.DataFrame:
+    """The edges of a graph file that a lookup for ``entries`` can reach: a local graph's edges into the entries'
+    predicates (its nodes are surface strings); a published graph whole (its fuzzy back-off ranks every node)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+    import pyarrow.parquet as pq
+
+    if "hypothesis_surface" in pq.ParquetFile(path).schema_arrow.names:
+        return pd.read_parquet(path)
+    wanted = pa.array(sorted(set(entries["pred"].astype(str))), pa.string())
+    return pq.read_table(path, filters=pc.field("hypothesis").isin(wanted)).to_pandas()
 
 
 def _frequent_nodes(graph: pd.DataFrame, top: int, min_count: int) -> np.ndarray:
@@ -276,10 +363,58 @@ def _frequent_nodes(graph: pd.DataFrame, top: int, min_count: int) -> np.ndarray
     return premise_ok & hypothesis_ok
 
 
-def _lookup_max(keys: np.ndarray, values: np.ndarray, queries: np.ndarray) -> np.ndarray:
-    """For each query key, the largest value under that key (0 where the key is absent)."""
+def _max_table(keys: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(sorted unique keys, the largest value under each)."""
+    if not len(keys):
+        return np.zeros(0, dtype=np.int64), np.zeros(0)
+    table = pd.Series(values).groupby(keys).max()
+    return table.index.to_numpy(np.int64), table.to_numpy(np.float64)
+
+
+def _lookup(table: tuple[np.ndarray, np.ndarray], queries: np.ndarray) -> np.ndarray:
+    """For each query key, its value in ``table`` (``_max_table``; 0 where the key is absent)."""
+    keys, values = table
     if not len(keys):
         return np.zeros(len(queries))
-    table = pd.Series(values).groupby(keys).max()
-    found = table.index.get_indexer(queries)
-    return np.where(found >= 0, table.to_numpy()[np.maximum(found, 0)], 0.0)
+    at = np.minimum(np.searchsorted(keys, queries), len(keys) - 1)
+    return np.where(keys[at] == queries, values[at], 0.0)
+
+
+def score_split(engine, method: str, lang: str, entries: pd.DataFrame, evidence, settings: dict, *, model=None, graph=None,
+                nltk_data=None) -> pd.DataFrame:
+    """One BoOQA method's scores of ``entries`` (``entry, label, score, group, covered``): each entry's best score over
+    its rows of the evidence file ``evidence``, read and scored in batches of ``BATCH_ROWS`` rows so that memory does not
+    grow with the entries. ``settings``: what the method reads (rule score_booqa's params); ``model``: the encoder or S&S
+    model directory; ``graph``: the graph file."""
+    from .methods import METHODS
+
+    family, detail = METHODS[method]
+    cap = None
+    if family == "lm":
+        encoder, lemmatize = lm_encoder(model, settings["lm_pooling"], nltk_data)
+
+        def score_batch(batch):
+            return lm_cosine(entries, batch, encoder, lang, detail, window=settings["lm_window"], lemmatize=lemmatize)
+
+        floor = -1.0
+    elif family == "sns":
+        from ..sns.model import PromptScorer
+
+        if lang == "zh":  # the paper capped S&S evidence for Chinese
+            cap = settings["evidence_cap_ss_zh"]
+        scorer = PromptScorer(model, max_length=settings["max_length"], symmetric=settings.get("sym_sns_prompts") == "symmetric", lang=lang,
+                              precision=settings["precision"])
+
+        def score_batch(batch):
+            return prompt_model(entries, batch, scorer, lang)
+
+        floor = 0.0
+    else:
+        score_batch, floor = GraphLookup(entries, read_graph_for(graph, entries), detail, **settings["lookup"]), 0.0
+    batches = evidence_batches(engine, evidence, entries, BATCH_ROWS[family], cap=cap, seed=settings.get("seed", 0))
+    scores, has_evidence, ratio = stream_scores(entries, batches, score_batch, floor)
+    covered = graph_covered(scores) if family == "graph" else has_evidence
+    log.info("%s on %s: deduplication ratio %.2f; %d of %d entries scored from evidence (coverage %.3f)", method, lang, ratio, covered.sum(),
+             len(entries), covered.mean() if len(entries) else float("nan"))
+    return pd.DataFrame({"entry": entries["id"], "label": entries["label"].astype("int8"), "score": scores, "group": entries["bundle_id"],
+                         "covered": covered})

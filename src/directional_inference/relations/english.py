@@ -102,10 +102,35 @@ def english_relations(doc) -> Iterator[tuple[int, str, str, str, str, str, str]]
                 yield index, sentence.text.strip(), subj[0], pred, obj[0], subj[1], obj[1]
 
 
-def extract_english(articles: Iterable[tuple[str, str, str]], nlp, *, batch_size: int = 64, processes: int = 1) -> Iterator[Relation]:
-    """Relations of ``(article_id, window, text)`` triples, in input order."""
+# spaCy refuses a text longer than ``nlp.max_length`` (1,000,000 characters) and needs about 1 GB per 100,000; a longer
+# article is parsed in pieces of at most this many characters, cut at line breaks (or sentence ends, or spaces).
+MAX_PIECE_CHARACTERS = 100_000
+
+
+def text_pieces(text: str, limit: int = MAX_PIECE_CHARACTERS) -> list[str]:
+    """``text`` in consecutive pieces of at most ``limit`` characters, each cut after the last line break in its
+    limit, else after the last sentence end (". "), else after the last space, else at the limit."""
+    pieces = []
+    while len(text) > limit:
+        head = text[:limit]
+        cut = next((k + len(mark) for mark in ("\n", ". ", " ") if (k := head.rfind(mark)) > 0), limit)
+        pieces.append(text[:cut])
+        text = text[cut:]
+    return pieces + [text] if text or not pieces else pieces
+
+
+def extract_english(articles: Iterable[tuple[str, str, str]], nlp, *, batch_size: int = 64, processes: int = 1,
+                    max_characters: int = MAX_PIECE_CHARACTERS) -> Iterator[Relation]:
+    """Relations of ``(article_id, window, text)`` triples, in input order. An article longer than ``max_characters`` is
+    parsed in pieces (``text_pieces``), its sentences numbered on across them."""
     articles = list(articles)
-    docs = nlp.pipe((text for _, _, text in articles), batch_size=batch_size, n_process=processes)
-    for (article_id, window, _), doc in logged(zip(articles, docs), "relation extraction", len(articles), "articles"):
+    pieces = [(k, piece) for k, (_, _, text) in enumerate(articles) for piece in text_pieces(text, max_characters)]
+    docs = nlp.pipe((piece for _, piece in pieces), batch_size=batch_size, n_process=processes)
+    offset, previous = 0, None
+    for (k, _), doc in logged(zip(pieces, docs), "relation extraction", len(pieces), "article pieces"):
+        offset = offset if k == previous else 0
+        previous = k
+        article_id, window, _ = articles[k]
         for index, sentence, subj, pred, obj, t1, t2 in english_relations(doc):
-            yield Relation(article_id, index, window, sentence, subj, pred, obj, t1, t2)
+            yield Relation(article_id, offset + index, window, sentence, subj, pred, obj, t1, t2)
+        offset += sum(1 for _ in doc.sents)

@@ -1,0 +1,7 @@
+"""Rule import_relations: one relation file made elsewhere (relations.imported), checked, as a relation shard."""
+
+from directional_inference.relations.imported import import_relations
+from directional_inference.rulelog import log_to_file
+
+log_to_file(snakemake.log[0])
+import_relations(snakemake.input[0], snakemake.output[0], snakemake.params.window_days)

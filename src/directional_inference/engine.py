@@ -1,0 +1,175 @@
+"""The out-of-core engine of every corpus-wide step: DuckDB, SQL over Parquet files, within the job's memory.
+
+Sentence deduplication, window and pair statistics, felicity counts, positives, the negatives' absence checks,
+evidence retrieval and the graphs' feature counts are set operations over the whole corpus (about 200M relations at
+the paper's scale). They run here as SQL over the Parquet files the steps pass to each other: DuckDB streams and
+spills what does not fit under ``memory_limit`` (set from the rule's ``mem_mb``) to the job's temporary directory,
+with the rule's threads. One implementation serves every scale; tests hand in small pandas frames instead of files
+(``Engine.table``).
+
+Determinism: every query whose rows are written orders them completely, aggregates in SQL are integer counts (a
+parallel floating-point sum depends on the thread schedule), and random choices are seeded hashes
+(``seeded_hash``), so the same inputs, config and seed give byte-identical files whatever the threads.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import shutil
+import tempfile
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+import pandas as pd
+
+from .atomic import atomic_file
+
+log = logging.getLogger(__name__)
+
+# DuckDB's buffer pool gets this share of the job's memory; the rest is for Python, Arrow batches and the allocations
+# DuckDB makes outside its pool.
+POOL_SHARE = 0.6
+MIN_POOL_MB = 256
+ROW_GROUP_ROWS = 65_536
+BATCH_ROWS = 65_536
+
+
+def sql_string(value: str) -> str:
+    """A SQL string literal."""
+    return "'" + str(value).replace("'", "''") + "'"
+
+
+def sql_list(values: Iterable) -> str:
+    """A SQL list literal of strings (``[]`` when empty)."""
+    return "[" + ", ".join(sql_string(v) for v in values) + "]"
+
+
+def parquet_source(paths: str | os.PathLike | Sequence[str | os.PathLike]) -> str:
+    """``read_parquet([...])`` of one or several files, with missing columns as NULL (``union_by_name``)."""
+    files = [paths] if isinstance(paths, (str, os.PathLike)) else list(paths)
+    if not files:
+        raise ValueError("no Parquet files to read")
+    return f"read_parquet({sql_list(str(Path(f)) for f in files)}, union_by_name = true)"
+
+
+def seeded_hash(seed: int, *columns: str) -> str:
+    """SQL of a seeded 128-bit hash of ``columns`` (md5 of the seed and the values, unit-separated): a reproducible
+    random order that needs no state, so a choice among rows is the same in one process or across many."""
+    parts = " || chr(31) || ".join(f"coalesce(CAST({c} AS VARCHAR), '')" for c in columns)
+    return f"md5_number({sql_string(str(seed))} || chr(31) || {parts})"
+
+
+class Engine:
+    """A DuckDB connection for one job: ``memory_mb`` of the job (its ``mem_mb``; the buffer pool takes
+    ``POOL_SHARE``), ``threads``, and a private spill directory under ``temp_directory`` that is removed on close."""
+
+    def __init__(self, memory_mb: int | None = None, threads: int = 1, temp_directory: str | os.PathLike | None = None):
+        import duckdb
+
+        self.spill = Path(tempfile.mkdtemp(prefix="duckdb-spill-", dir=temp_directory))
+        self.con = duckdb.connect()
+        pool = max(MIN_POOL_MB, int((memory_mb or 4000) * POOL_SHARE))
+        self.con.execute(f"SET memory_limit = '{pool}MB'")
+        self.con.execute(f"SET threads = {max(int(threads), 1)}")
+        self.con.execute(f"SET temp_directory = {sql_string(self.spill)}")
+        # every query whose rows are written orders them itself; keeping the scan order would hold rows in memory
+        self.con.execute("SET preserve_insertion_order = false")
+        self.con.execute("SET enable_progress_bar = false")
+        log.info("DuckDB: memory limit %d MB of the job's %s MB, %d threads, spilling to %s", pool, memory_mb, threads, self.spill)
+
+    def __enter__(self) -> Engine:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self.con.close()
+        shutil.rmtree(self.spill, ignore_errors=True)
+
+    def _replace(self, name: str) -> None:
+        """Drop the view or table ``name`` (a name is reused by later steps of one job, as either)."""
+        import duckdb
+
+        for kind in ("VIEW", "TABLE"):
+            try:
+                self.con.execute(f"DROP {kind} IF EXISTS {name}")
+            except duckdb.CatalogException:
+                pass
+
+    def table(self, name: str, source) -> str:
+        """Make ``name`` a view of ``source``: one or several Parquet files, or a pandas frame (tests). Returns ``name``."""
+        self._replace(name)
+        if isinstance(source, pd.DataFrame):
+            self.con.register(f"{name}__frame", source)
+            self.con.execute(f"CREATE TEMP VIEW {name} AS SELECT * FROM {name}__frame")
+        else:
+            self.con.execute(f"CREATE TEMP VIEW {name} AS SELECT * FROM {parquet_source(source)}")
+        return name
+
+    def frame(self, name: str, frame: pd.DataFrame) -> str:
+        """Make a small pandas frame (a lookup computed in Python) a table of this connection."""
+        self._replace(name)
+        self.con.register(f"{name}__frame", frame)
+        self.con.execute(f"CREATE TEMP TABLE {name} AS SELECT * FROM {name}__frame")
+        self.con.unregister(f"{name}__frame")
+        return name
+
+    def execute(self, sql: str, parameters=None):
+        return self.con.execute(sql, parameters) if parameters is not None else self.con.execute(sql)
+
+    def materialise(self, name: str, sql: str) -> str:
+        """``CREATE TEMP TABLE name AS sql``: a result several later queries read (spilled when large)."""
+        self._replace(name)
+        self.con.execute(f"CREATE TEMP TABLE {name} AS {sql}")
+        return name
+
+    def view(self, name: str, sql: str) -> str:
+        """``CREATE TEMP VIEW name AS sql``."""
+        self._replace(name)
+        self.con.execute(f"CREATE TEMP VIEW {name} AS {sql}")
+        return name
+
+    def df(self, sql: str) -> pd.DataFrame:
+        """A (small) query result as a pandas frame."""
+        return self.con.execute(sql).df()
+
+    def count(self, sql: str) -> int:
+        return int(self.con.execute(f"SELECT count(*) FROM ({sql})").fetchall()[0][0])
+
+    def write(self, sql: str, path: str | os.PathLike, *, row_group_rows: int = ROW_GROUP_ROWS) -> int:
+        """Stream the rows of ``sql`` into the Parquet file ``path`` atomically (``write_batches``); returns the rows."""
+        reader = self.con.sql(sql).to_arrow_reader(BATCH_ROWS)
+        return write_batches(reader, reader.schema, path, row_group_rows=row_group_rows)
+
+
+def write_batches(batches, schema, path: str | os.PathLike, *, row_group_rows: int = ROW_GROUP_ROWS) -> int:
+    """Arrow record batches into one Parquet file (zstd), atomically, in row groups of exactly ``row_group_rows``
+    (the last one shorter) whatever the batches' sizes, so the same rows give the same bytes. Returns the rows."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    rows, pending, pending_rows = 0, [], 0
+    with atomic_file(path) as tmp:
+        with pq.ParquetWriter(tmp, schema, compression="zstd") as writer:
+            for batch in batches:
+                pending.append(batch)
+                pending_rows += batch.num_rows
+                while pending_rows >= row_group_rows:
+                    table = pa.Table.from_batches(pending, schema=schema)
+                    writer.write_table(table.slice(0, row_group_rows), row_group_size=row_group_rows)
+                    rest = table.slice(row_group_rows)
+                    pending, pending_rows = rest.to_batches(), rest.num_rows
+                    rows += row_group_rows
+            if pending_rows or rows == 0:
+                writer.write_table(pa.Table.from_batches(pending, schema=schema), row_group_size=row_group_rows)
+                rows += pending_rows
+    return rows
+
+
+def parquet_rows(path: str | os.PathLike) -> int:
+    """Rows of a Parquet file, from its footer."""
+    import pyarrow.parquet as pq
+
+    return pq.ParquetFile(path).metadata.num_rows

@@ -1,0 +1,197 @@
+"""Relations from elsewhere: relation files produced outside the workflow (another parser, the CCG-based extractor the
+paper used, the scale benchmark's generator) become the language's relation shards, checked row by row.
+
+A relation file is Parquet, or TSV with a header line (UTF-8, tab-separated, no quoting), one row per relation:
+
+| column | type | |
+|---|---|---|
+| ``article_id`` | string | the article (document) the sentence is in |
+| ``date`` | ``YYYY-MM-DD`` | the article's date; or give ``window`` instead (or both) |
+| ``window`` | ``YYYY_MM-DD_MM-DD`` | the article's context window (``corpus.articles.window_of``); computed from ``date`` when absent |
+| ``sentence_id`` | integer >= 0 | the sentence's index in its article |
+| ``sentence`` | string, optional | the sentence's text (evidence for the LM ``sent`` baseline; repeated sentences are dropped by it) |
+| ``subj``, ``pred``, ``obj`` | non-empty strings | the relation; English predicates as this workflow writes them ("be acquired by") |
+| ``subj_type``, ``obj_type`` | non-empty strings | the arguments' types |
+
+Without ``date`` an article's date is its window's first day (the corpus order within a window is then by article).
+A missing column, a value of the wrong type or an unparseable date stops the import with the file, the row (the line
+for TSV) and the field; nothing is written then.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import os
+import re
+from pathlib import Path
+
+from ..errors import InputFormatError
+from .shards import COLUMNS
+
+log = logging.getLogger(__name__)
+
+SUFFIXES = (".parquet", ".tsv")
+REQUIRED = ("article_id", "sentence_id", "subj", "pred", "obj", "subj_type", "obj_type")
+BATCH_ROWS = 100_000
+_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+_WINDOW = re.compile(r"^(\d{4})_(\d{2})-(\d{2})_(\d{2})-(\d{2})$")
+
+
+def relation_files(directory: str | os.PathLike) -> list[Path]:
+    """The relation files (``*.parquet``, ``*.tsv``) of a directory, sorted; an error when there are none."""
+    root = Path(directory)
+    files = sorted(p for p in root.glob("*") if p.suffix in SUFFIXES and p.is_file()) if root.is_dir() else []
+    if not files:
+        raise InputFormatError(str(root), None, None, "no relation files (*.parquet, *.tsv) here (relations.imported)")
+    return files
+
+
+def _batches(path: Path):
+    """(first row number, Arrow batch of strings or typed columns) of a relation file; rows count from 1 (TSV: lines, the
+    header is line 1)."""
+    import pyarrow as pa
+    import pyarrow.csv as csv
+    import pyarrow.parquet as pq
+
+    if path.suffix == ".parquet":
+        first = 1
+        for batch in pq.ParquetFile(path).iter_batches(batch_size=BATCH_ROWS):
+            yield first, batch
+            first += batch.num_rows
+        return
+    with open(path, "rb") as handle:
+        header = handle.readline().decode("utf-8", errors="replace").rstrip("\r\n").split("\t")
+    options = csv.ReadOptions(block_size=16 << 20, use_threads=False)
+    parse = csv.ParseOptions(delimiter="\t", quote_char=False, newlines_in_values=False)
+    convert = csv.ConvertOptions(column_types={name: pa.string() for name in header}, strings_can_be_null=False)
+    first = 2
+    try:
+        for batch in csv.open_csv(path, read_options=options, parse_options=parse, convert_options=convert):
+            yield first, batch
+            first += batch.num_rows
+    except pa.ArrowInvalid as error:
+        line = re.search(r"[Rr]ow #?(\d+)", str(error))
+        raise InputFormatError(str(path), int(line.group(1)) if line else None, None, f"not a TSV row: {error}") from None
+
+
+def normalised_batches(path: str | os.PathLike, window_days: int):
+    """Arrow tables of ``shards.COLUMNS`` from one relation file, checked (see module docstring)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    from ..corpus.articles import window_of
+
+    path = Path(path)
+    unit = "row" if path.suffix == ".parquet" else "line"
+    windows: dict[str, str] = {}
+    for first, batch in _batches(path):
+        names = set(batch.schema.names)
+        missing = [c for c in REQUIRED if c not in names] + ([] if names & {"date", "window"} else ["date (or window)"])
+        if missing:
+            raise InputFormatError(str(path), None, missing[0], "missing column" + (f"s {', '.join(missing)}" if len(missing) > 1 else ""))
+
+        def bad(mask, field: str, problem: str):
+            if pc.any(mask).as_py():
+                row = first + pc.index(mask, True).as_py()
+                raise InputFormatError(str(path), row, field, problem, unit=unit)
+
+        def text(name: str, *, required: bool = True):
+            column = batch.column(name)
+            if not (pa.types.is_string(column.type) or pa.types.is_large_string(column.type)):
+                raise InputFormatError(str(path), first, name, f"expected text, found {column.type}", unit=unit)
+            if required:
+                bad(pc.or_kleene(pc.is_null(column), pc.equal(pc.utf8_trim_whitespace(column), "")).fill_null(True), name, "empty")
+            return column.cast(pa.string())
+
+        columns = {name: text(name) for name in ("article_id", "subj", "pred", "obj", "subj_type", "obj_type")}
+        sentence_id = batch.column("sentence_id")
+        if pa.types.is_string(sentence_id.type) or pa.types.is_large_string(sentence_id.type):
+            bad(pc.invert(pc.match_substring_regex(sentence_id, r"^\d+$")).fill_null(True), "sentence_id", "not a whole number >= 0")
+            sentence_id = sentence_id.cast(pa.int64())
+        elif not pa.types.is_integer(sentence_id.type):
+            raise InputFormatError(str(path), first, "sentence_id", f"expected a whole number, found {sentence_id.type}", unit=unit)
+        bad(pc.or_kleene(pc.is_null(sentence_id), pc.less(sentence_id, 0)).fill_null(True), "sentence_id", "not a whole number >= 0")
+        bad(pc.greater(sentence_id, 2**31 - 1), "sentence_id", "larger than 2^31 - 1")
+        columns["sentence_id"] = sentence_id.cast(pa.int32())
+        columns["sentence"] = text("sentence", required=False) if "sentence" in names else pa.nulls(batch.num_rows, pa.string())
+        if "date" in names:
+            dates = text("date")
+            unique = pc.unique(dates).to_pylist()
+            for value in unique:
+                if value not in windows:
+                    day = _parse_date(value)
+                    if day is None:
+                        bad(pc.equal(dates, value), "date", f"not a date YYYY-MM-DD: {value!r}")
+                    windows[value] = window_of(day, window_days)
+            columns["date"] = dates
+            if "window" not in names:
+                columns["window"] = pc.take(pa.array([windows[v] for v in unique], pa.string()), pc.index_in(dates, pa.array(unique)))
+        if "window" in names:
+            window = text("window")
+            for value in pc.unique(window).to_pylist():
+                if _window_start(value) is None:
+                    bad(pc.equal(window, value), "window", f"not a window YYYY_MM-DD_MM-DD: {value!r}")
+            columns["window"] = window
+            if "date" not in names:
+                unique = pc.unique(window).to_pylist()
+                starts = pa.array([_window_start(v) for v in unique], pa.string())
+                columns["date"] = pc.take(starts, pc.index_in(window, pa.array(unique)))
+        yield pa.table({name: columns[name] for name in COLUMNS})
+
+
+def _parse_date(value: str) -> dt.date | None:
+    if not _DATE.match(value):
+        return None
+    try:
+        return dt.date.fromisoformat(value)
+    except ValueError:
+        return None
+
+
+def _window_start(window: str) -> str | None:
+    """The first day of a window ``YYYY_MM-DD_MM-DD`` as ``YYYY-MM-DD`` (None if it is not one)."""
+    match = _WINDOW.match(window)
+    if not match:
+        return None
+    year, month, day = match.group(1), match.group(2), match.group(3)
+    return f"{year}-{month}-{day}" if _parse_date(f"{year}-{month}-{day}") else None
+
+
+def import_relations(path: str | os.PathLike, output: str | os.PathLike, window_days: int) -> int:
+    """One relation file as a relation shard (``shards.COLUMNS``), checked; atomically. Returns the rows."""
+    import pyarrow.parquet as pq
+
+    from ..atomic import atomic_file
+    from .extraction import relation_schema
+
+    schema, rows = relation_schema(), 0
+    with atomic_file(output) as tmp, pq.ParquetWriter(tmp, schema, compression="zstd") as writer:
+        for table in normalised_batches(path, window_days):
+            writer.write_table(table.cast(schema))
+            rows += table.num_rows
+    log.info("%s: %d relations", path, rows)
+    return rows
+
+
+def write_imported_corpus(engine, shards, relations, files: list[str], articles_output: str | os.PathLike) -> dict:
+    """The corpus table of imported relations: one row per article (``article_id, date, window``; no title or text:
+    the TF-IDF baseline cannot run on it) from the merged ``relations``, and the reading report the dataset card shows
+    (files, relations read, articles). An article with two dates or windows is an error naming it."""
+    from ..errors import WorkflowError
+
+    engine.table("relations", relations)
+    engine.table("shards", shards)
+    clash = engine.df("""SELECT article_id, list(DISTINCT date ORDER BY date) AS dates, list(DISTINCT "window" ORDER BY "window") AS windows
+                         FROM relations GROUP BY article_id HAVING count(DISTINCT date) > 1 OR count(DISTINCT "window") > 1
+                         ORDER BY article_id LIMIT 1""")
+    if len(clash):
+        row = clash.iloc[0]
+        raise WorkflowError(f"imported relations: article {row['article_id']!r} has more than one date or window "
+                            f"({list(row['dates'])}, {list(row['windows'])})")
+    articles = engine.write("""SELECT article_id, min(date) AS date, min("window") AS "window", CAST(NULL AS VARCHAR) AS title,
+                                      CAST(NULL AS VARCHAR) AS text FROM relations GROUP BY article_id ORDER BY date, article_id""",
+                            articles_output)
+    read = engine.count("SELECT * FROM shards")
+    return {"source": "imported relations", "files": len(files), "records_read": read, "records_skipped": {},
+            "files_with_skipped_records": {}, "articles_dropped": {}, "articles_kept": articles}
