@@ -6,8 +6,9 @@ evidence in bounded batches, so memory should not grow).
 The smoke scale's tiny encoder (``resources.models.build_tiny_model``, the smoke config's spec) stands in for the model;
 entries and evidence are synthetic (predicates and arguments drawn from LevyHolt's words, so that they tokenise like
 real ones). For each size and method ``evaluation.scoring.score_split`` (what rule score_booqa runs) scores every entry
-in a process of its own; its peak resident memory (``getrusage``) and time go to
-``benchmarks/results/scoring_memory.json`` with the CPU.
+in a process of its own, on the GPU where there is one; its peak resident memory (``getrusage``), its peak GPU memory
+(``torch.cuda.max_memory_allocated``) and time go to ``benchmarks/results/scoring_memory.json`` (``--output``) with the
+CPU and the device.
 """
 
 from __future__ import annotations
@@ -41,7 +42,10 @@ method, model, entries, evidence, settings = sys.argv[1], sys.argv[2], sys.argv[
 started = time.monotonic()
 with Engine(4000, 1, None) as engine:
     frame = score_split(engine, method, "en", pd.read_parquet(entries), evidence, settings, model=model)
-print(len(frame), time.monotonic() - started, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
+import torch
+gpu = torch.cuda.max_memory_allocated() / 2**20 if torch.cuda.is_available() else 0.0
+print(len(frame), time.monotonic() - started, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, gpu,
+      torch.cuda.get_device_name() if torch.cuda.is_available() else "cpu")
 """
 SETTINGS = {"sns_full": {"max_length": 48, "precision": "fp32"}, "lm_rel": {"lm_pooling": "predicate_mean", "lm_window": 64}}
 
@@ -86,7 +90,7 @@ def main(argv: list[str] | None = None) -> int:
                                       str(Path(tmp) / f"evidence-{size}.parquet"), json.dumps(SETTINGS[method])],
                                      capture_output=True, text=True, check=True).stdout.split()
                 runs.append({"method": method, "entries": size, "evidence_rows": len(evidence), "seconds": round(float(out[1]), 1),
-                             "peak_mb": round(float(out[2]), 1)})
+                             "peak_mb": round(float(out[2]), 1), "gpu_peak_mb": round(float(out[3]), 1), "device": " ".join(out[4:])})
                 print(runs[-1])
     record = {"benchmark": "score_split of one job, the smoke scale's tiny model, one thread", "cpu": cpu(),
               "date": time.strftime("%Y-%m-%d"), "batch_rows": "evaluation.scoring.BATCH_ROWS", "runs": runs}

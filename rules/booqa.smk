@@ -11,7 +11,7 @@ rule select_booqa_positives:
         positives="results/{lang}/booqa/positives.parquet",
         counts="results/{lang}/booqa/predicate_counts.parquet",
     params:
-        settings=booqa_params("starring_min_articles", "starring_min_predicates", "felicity_min_pairs", "felicity_count"),
+        settings=booqa_params("starring_min_articles", "starring_min_predicates", "felicity_min_pairs", "felicity_count", "max_positives"),
         seed=config["seed"],
     log:
         phase_log("booqa", "select_booqa_positives", "{lang}"),

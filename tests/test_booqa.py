@@ -95,6 +95,21 @@ def test_one_positive_per_sentence_chosen_by_a_seeded_hash(engine, relations):
     assert chosen == {"acquire", "buy"}  # the seed decides, the same way every time
 
 
+def test_beyond_max_positives_each_window_keeps_the_same_share(engine, relations):
+    # w1's three positives (acquire in a0, sue in a2 and a3) again in window w3, from other articles
+    twice = pd.concat([relations, relations[relations["window"] == "w1"].assign(window="w3", article_id=lambda f: "x" + f["article_id"])])
+    settings = dict(starring_min_articles=3, starring_min_predicates=3, felicity_min_pairs=4)
+    every, _ = positives_of(engine, twice, **settings)
+    assert every.groupby("window").size().to_dict() == {"w1": 3, "w3": 3}
+    assert positives_of(engine, twice, **settings, max_positives=6)[0].equals(every)
+    # 6 positives, at most 4: each window keeps floor(3 * 4 / 6) = 2, the first two by the seeded hash, renumbered
+    trimmed, _ = positives_of(engine, twice, **settings, max_positives=4)
+    assert trimmed.groupby("window").size().to_dict() == {"w1": 2, "w3": 2} and list(trimmed["id"]) == [f"en-{k:06d}" for k in range(4)]
+    assert set(zip(trimmed["article_id"], trimmed["pred"])) <= set(zip(every["article_id"], every["pred"]))
+    assert trimmed.equals(positives_of(engine, twice, **settings, max_positives=4)[0])
+    assert len(positives_of(engine, twice, **settings, max_positives=1)[0]) == 0  # floor(3 / 6) = 0 in each window
+
+
 def test_repeated_sentences_are_read_once(engine, tmp_path, relations):
     repeated = pd.concat([relations, relations.assign(article_id="z9", date="1987-03-02")])
     shards = [tmp_path / "0.parquet", tmp_path / "1.parquet"]

@@ -7,6 +7,8 @@
 * Positive: a relation of a window with a starring pair and a felicitous predicate; vague predicates and
   pronoun arguments are excluded; at most one positive per sentence, and one per proposition and window, each chosen
   by a seeded hash of the relation (``engine.seeded_hash``: the same choice in one process or out of core).
+* Beyond ``max_positives`` (the authors' trim: 1,000,000 potential positives), each window keeps the same share of its
+  positives, the first by the same hash.
 
 Everything is SQL over the merged relations (``relations.shards``), run by the out-of-core engine.
 """
@@ -77,11 +79,13 @@ def starring_pairs_sql(source: str, min_articles: int, min_predicates: int) -> s
 
 
 def select_positives(engine: Engine, relations, lang: str, *, starring_min_articles: int, starring_min_predicates: int,
-                     felicity_min_pairs: int, felicity_count: str, seed: int, positives_path=None, counts_path=None):
+                     felicity_min_pairs: int, felicity_count: str, seed: int, max_positives: int | None = None, positives_path=None,
+                     counts_path=None):
     """Positives (one per sentence at most, unique per window and triple) and the typed predicate counts of the merged
-    ``relations`` (Parquet files or a frame). The thresholds are the booqa config keys of the same names. With
-    ``positives_path`` and ``counts_path`` both are written there (out of core) and their row counts returned;
-    without, they are returned as frames (small inputs, tests)."""
+    ``relations`` (Parquet files or a frame). The thresholds are the booqa config keys of the same names; beyond
+    ``max_positives`` (the authors' trim of potential positives), each window keeps the share ``max_positives / total``
+    of its positives (rounded down), the first by the seeded hash. With ``positives_path`` and ``counts_path`` both are
+    written there (out of core) and their row counts returned; without, they are returned as frames (small inputs, tests)."""
     engine.table("relations", relations)
     engine.materialise("usable", without_pronouns_sql("relations", lang))
     engine.materialise("counts", typed_predicate_counts_sql("usable", felicity_count))
@@ -93,16 +97,23 @@ def select_positives(engine: Engine, relations, lang: str, *, starring_min_artic
         JOIN counts USING (pred, subj_type, obj_type)
         WHERE counts.count >= {int(felicity_min_pairs)} AND NOT {vague_sql(lang)}""")
     # at most one positive per sentence, then one per proposition and window: the seeded hash chooses
-    positives = f"""
+    engine.materialise("all_positives", """
         WITH per_sentence AS (
             SELECT * FROM positive_candidates QUALIFY row_number() OVER (PARTITION BY article_id, sentence_id ORDER BY choice) = 1
-        ), per_proposition AS (
-            SELECT * FROM per_sentence QUALIFY row_number() OVER (PARTITION BY "window", subj, pred, obj ORDER BY choice) = 1
         )
+        SELECT * FROM per_sentence QUALIFY row_number() OVER (PARTITION BY "window", subj, pred, obj ORDER BY choice) = 1""")
+    found = engine.count("SELECT * FROM all_positives")
+    kept = "SELECT * FROM all_positives"
+    if max_positives is not None and found > max_positives:
+        kept += f""" QUALIFY row_number() OVER (PARTITION BY "window" ORDER BY choice)
+                         <= floor(count(*) OVER (PARTITION BY "window") * {int(max_positives)} / {found})"""
+        log.info("%d positives, more than %d: each window keeps the share %.4f of its own", found, max_positives, max_positives / found)
+    positives = f"""
+        WITH kept AS ({kept})
         SELECT printf('{lang}-%06d', row_number() OVER (ORDER BY date, article_id, sentence_id, pred, choice) - 1) AS id,
                article_id, date, "window", sentence_id, sentence, subj, pred, obj, subj_type, obj_type,
                counts.count AS frequency, '{lang}' AS lang
-        FROM per_proposition JOIN counts USING (pred, subj_type, obj_type)
+        FROM kept JOIN counts USING (pred, subj_type, obj_type)
         ORDER BY id"""
     counts = "SELECT pred, subj_type, obj_type, count FROM counts ORDER BY pred, subj_type, obj_type"
     felicitous = engine.count(f"SELECT * FROM counts WHERE count >= {int(felicity_min_pairs)}")

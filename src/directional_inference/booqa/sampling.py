@@ -7,6 +7,7 @@ import logging
 import random
 from collections.abc import Sequence
 
+import numpy as np
 import pandas as pd
 
 log = logging.getLogger(__name__)
@@ -32,9 +33,10 @@ def sample_bundles(positives: pd.DataFrame, negatives: pd.DataFrame, window_arti
     windows split into dev and test (and, with ``graph_window_share``, a set reserved for graph induction). A proposition is
     asked at most once per window: negatives already in an accepted bundle of the window are not sampled again."""
     rng = random.Random(seed)
-    by_positive = {pid: group for pid, group in negatives.groupby("positive_id", sort=True)}
-    bundles = positives[positives["id"].isin(by_positive)].copy()
-    windows = sorted(set(bundles["window"]))
+    negatives_of = _groups(negatives, "positive_id")
+    bundles = positives[positives["id"].isin(negatives_of.keys)].reset_index(drop=True)
+    pools = bundles.groupby("window", sort=False).indices  # window -> rows of its bundles, in the positives' order
+    windows = sorted(pools)
     rng.shuffle(windows)
     reserved = set(windows[: round(graph_window_share * len(windows))])
     eligible = [w for w in windows if w not in reserved]
@@ -46,10 +48,10 @@ def sample_bundles(positives: pd.DataFrame, negatives: pd.DataFrame, window_arti
             dev_windows.add(window)
             running += quota[window]
     chosen_rows = []
-    triples = dict(zip(positives["id"], zip(positives["subj"], positives["obj"])))
     for window in sorted(eligible):
-        pool = bundles[bundles["window"] == window]
-        asked = {(triples[pid][0], pred, triples[pid][1]) for pid, pred in zip(pool["id"], pool["pred"])}
+        pool = bundles.iloc[pools[window]]
+        triples = dict(zip(pool["id"], zip(pool["subj"], pool["obj"])))
+        asked = set(zip(pool["subj"], pool["pred"], pool["obj"]))
         distribution = pool["frequency"].map(lambda f: frequency_bucket(f, frequency_buckets)).value_counts(normalize=True).to_dict()
         negative_budget = {b: _round_randomly(share * quota[window] * (max_negatives_per_positive - 0.1), rng) for b, share in distribution.items()}
         order = list(pool["id"])
@@ -59,7 +61,7 @@ def sample_bundles(positives: pd.DataFrame, negatives: pd.DataFrame, window_arti
             if accepted >= quota[window]:
                 break
             subj, obj = triples[pid]
-            group = by_positive[pid]
+            group = negatives_of(pid)
             group = group[[(subj, pred, obj) not in asked for pred in group["pred"]]]
             if group.empty:
                 continue
@@ -82,6 +84,21 @@ def sample_bundles(positives: pd.DataFrame, negatives: pd.DataFrame, window_arti
             splits[split].append(_entry(positive, f"{pid}-n{k}", pid, negative.pred, False, int(negative.frequency)))
     log.info("sampled %d dev and %d test entries; %d windows reserved for graphs", len(splits["dev"]), len(splits["test"]), len(reserved))
     return {name: pd.DataFrame(rows, columns=ENTRY_COLUMNS) for name, rows in splits.items()} | {"reserved_windows": pd.DataFrame({"window": sorted(reserved)})}
+
+
+class _groups:
+    """The rows of ``frame`` with each value of ``column``, in the frame's order (as ``groupby`` gives them), sliced from
+    one sorted copy on demand: a million small groups would not fit in memory as frames."""
+
+    def __init__(self, frame: pd.DataFrame, column: str):
+        order = np.argsort(frame[column].to_numpy(dtype=object), kind="stable")
+        self.sorted = frame.iloc[order]
+        self.keys, starts = np.unique(self.sorted[column].to_numpy(dtype=object), return_index=True)
+        self.spans = dict(zip(self.keys, zip(starts, [*starts[1:], len(self.sorted)])))
+
+    def __call__(self, key) -> pd.DataFrame:
+        start, end = self.spans[key]
+        return self.sorted.iloc[start:end]
 
 
 # what sampling reads of a positive (not its sentence: the positives of the paper's corpus are millions)

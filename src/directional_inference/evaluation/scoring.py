@@ -193,7 +193,7 @@ def covered_entries(entries: pd.DataFrame, evidence: pd.DataFrame, scores: np.nd
 
 # evidence rows per batch of a scoring job, by method family: a batch's pairs are encoded and scored together, so this
 # bounds a job's memory whatever the number of entries (a split's evidence at the default scale fits one batch)
-BATCH_ROWS = {"lm": 50_000, "sns": 50_000, "graph": 1_000_000}
+BATCH_ROWS = {"lm": 20_000, "sns": 10_000, "graph": 1_000_000}
 
 
 def entry_chunk(entries: pd.DataFrame, part: int, parts: int) -> pd.DataFrame:
