@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import hashlib
 import json
 import os
 import platform
@@ -104,7 +105,13 @@ def run(multiple: float, seed: int, workdir: Path, cores: int, keep: bool) -> di
     relations = int(round(multiple * model.base_relations))
     workdir.mkdir(parents=True, exist_ok=True)
     started = time.monotonic()
-    files = generate_relations(model, relations, workdir / "synthetic", seed=seed)
+    marker = workdir / "synthetic" / "made.json"  # a run resumed in the same directory reuses the files
+    made = {"relations": relations, "seed": seed, "parameters": hashlib.sha256(PARAMETERS.read_bytes()).hexdigest()}
+    if marker.exists() and json.loads(marker.read_text()) == made:
+        files = sorted((workdir / "synthetic").glob("relations-*.parquet"))
+    else:
+        files = generate_relations(model, relations, workdir / "synthetic", seed=seed)
+        marker.write_text(json.dumps(made))
     generated = time.monotonic() - started
     overlay = OVERLAY | {"relations": {"imported": {"en": str((workdir / "synthetic").resolve())}}}
     (workdir / "paper_scale.yaml").write_text(yaml.safe_dump(overlay, sort_keys=True))

@@ -2,11 +2,9 @@
 
 import logging
 
-from directional_inference.engine import Engine
 from directional_inference.graphs import gather_graph_parts
 from directional_inference.rulelog import log_to_file
 
 log_to_file(snakemake.log[0])
-with Engine(snakemake.resources.mem_mb, snakemake.threads, snakemake.resources.tmpdir) as engine:
-    edges = gather_graph_parts(engine, snakemake.input.parts, snakemake.output[0])
+edges = gather_graph_parts(snakemake.input.parts, snakemake.output[0])
 logging.info("%d edges", edges)

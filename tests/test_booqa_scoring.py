@@ -136,27 +136,27 @@ GRAPH = pd.DataFrame([
 ])
 
 
-def test_graph_typed_lookup_follows_the_evidence_argument_order():
+def test_graph_typed_lookup_follows_the_evidence_argument_order(engine):
     # e1 = own(apple, beats): acquire(apple, beats) is aligned -> acquire -> own, 0.7; join(beats, apple) is reversed ->
     # join(y, x) -> own(x, y), 0.9 (not join(x, y) -> own(x, y), 0.2); e2 = sue(apple, beats) has no organization edge
-    scores, ratio = graph_scores(ENTRIES, EVIDENCE, GRAPH, "binc", fuzzy="none")
+    scores, ratio = graph_scores(engine, ENTRIES, EVIDENCE, GRAPH, "binc", fuzzy="none")
     assert list(scores) == pytest.approx([0.9, 0.0, 0.0]) and ratio == 1.0
     aligned_only = GRAPH[~GRAPH["reversed"]]
-    assert list(graph_scores(ENTRIES, EVIDENCE, aligned_only, "binc", fuzzy="none")[0]) == pytest.approx([0.7, 0.0, 0.0])
+    assert list(graph_scores(engine, ENTRIES, EVIDENCE, aligned_only, "binc", fuzzy="none")[0]) == pytest.approx([0.7, 0.0, 0.0])
 
 
-def test_fuzzy_backoff_modes():
+def test_fuzzy_backoff_modes(engine):
     # the authors' back-off keeps the typing: a local graph's nodes are surface strings, so nothing changes
-    same, _ = graph_scores(ENTRIES, EVIDENCE, GRAPH, "binc", fuzzy="same_type_pair")
+    same, _ = graph_scores(engine, ENTRIES, EVIDENCE, GRAPH, "binc", fuzzy="same_type_pair")
     assert list(same) == pytest.approx([0.9, 0.0, 0.0])
     # any type pair and argument order: acquire -> sue exists for person#organization only
-    anywhere, _ = graph_scores(ENTRIES, EVIDENCE, GRAPH, "binc", fuzzy="any_type_pair")
+    anywhere, _ = graph_scores(engine, ENTRIES, EVIDENCE, GRAPH, "binc", fuzzy="any_type_pair")
     assert list(anywhere) == pytest.approx([0.9, 0.3, 0.0])
     with pytest.raises(ValueError, match="fuzzy"):
-        graph_scores(ENTRIES, EVIDENCE, GRAPH, "binc", fuzzy="yes")
+        graph_scores(engine, ENTRIES, EVIDENCE, GRAPH, "binc", fuzzy="yes")
 
 
-def test_same_type_pair_backoff_over_role_labelled_nodes():
+def test_same_type_pair_backoff_over_role_labelled_nodes(engine):
     """Published graphs name nodes by CCG predicates: the back-off grounds surface strings in every node with that
     surface under the same typing (top nodes by count, each seen 3 times)."""
     graph = pd.DataFrame([
@@ -169,11 +169,11 @@ def test_same_type_pair_backoff_over_role_labelled_nodes():
         {"premise": "(acquire.1,acquire.2)", "hypothesis": "(sue.1,sue.2)", "premise_surface": "acquire", "hypothesis_surface": "sue",
          "subj_type": "person", "obj_type": "organization", "reversed": False, "binc": 0.3, "premise_count": 10, "hypothesis_count": 8},
     ])
-    scores, _ = graph_scores(ENTRIES, EVIDENCE, graph, "binc", fuzzy="same_type_pair")
+    scores, _ = graph_scores(engine, ENTRIES, EVIDENCE, graph, "binc", fuzzy="same_type_pair")
     assert list(scores) == pytest.approx([0.4, 0.0, 0.0])
-    assert list(graph_scores(ENTRIES, EVIDENCE, graph, "binc", fuzzy="same_type_pair", fuzzy_min_count=2)[0]) == pytest.approx([0.8, 0.0, 0.0])
-    assert list(graph_scores(ENTRIES, EVIDENCE, graph, "binc", fuzzy="any_type_pair")[0]) == pytest.approx([0.8, 0.3, 0.0])
-    assert list(graph_scores(ENTRIES, EVIDENCE, graph, "binc", fuzzy="none")[0]) == pytest.approx([0.0, 0.0, 0.0])
+    assert list(graph_scores(engine, ENTRIES, EVIDENCE, graph, "binc", fuzzy="same_type_pair", fuzzy_min_count=2)[0]) == pytest.approx([0.8, 0.0, 0.0])
+    assert list(graph_scores(engine, ENTRIES, EVIDENCE, graph, "binc", fuzzy="any_type_pair")[0]) == pytest.approx([0.8, 0.3, 0.0])
+    assert list(graph_scores(engine, ENTRIES, EVIDENCE, graph, "binc", fuzzy="none")[0]) == pytest.approx([0.0, 0.0, 0.0])
 
 
 def test_reversed_evidence_in_an_induced_same_type_graph(engine):
@@ -197,8 +197,8 @@ def test_reversed_evidence_in_an_induced_same_type_graph(engine):
     entries = pd.DataFrame([{"id": "q", "subj": "y", "pred": "lose to", "obj": "x", "subj_type": "person", "obj_type": "person"}])
     reversed_evidence = pd.DataFrame([{"entry": "q", "pred": "beat", "subj": "x", "obj": "y", "aligned": False, "sentence": ""}])
     aligned_evidence = reversed_evidence.assign(subj="y", obj="x", aligned=True)
-    assert graph_scores(entries, reversed_evidence, graph, "binc")[0][0] == pytest.approx(math.sqrt(lin * i_p / s_p))
-    assert graph_scores(entries, aligned_evidence, graph, "binc")[0][0] == 0.0  # "y beat x" does not support "y lose to x"
+    assert graph_scores(engine, entries, reversed_evidence, graph, "binc")[0][0] == pytest.approx(math.sqrt(lin * i_p / s_p))
+    assert graph_scores(engine, entries, aligned_evidence, graph, "binc")[0][0] == 0.0  # "y beat x" does not support "y lose to x"
 
 
 def test_coverage_counts_entries_scored_from_evidence_not_by_default():

@@ -117,6 +117,20 @@ def test_cap_is_seeded_and_deterministic(engine):
     assert not first.equals(retrieve_evidence(engine, _entries(), many, cap=5, seed=8, relation_keys=KEYS))
 
 
+def test_entries_in_chunks_and_the_file_give_the_same_rows(engine, tmp_path, monkeypatch):
+    import directional_inference.evaluation.evidence as module
+
+    many = pd.concat([_relations()] + [pd.DataFrame([{"window": "w1", "subj": "apple", "pred": f"p{k}", "obj": "beats", "article_id": f"b{k}",
+                                                      "sentence_id": 0, "sentence": f"b{k}"}]) for k in range(30)], ignore_index=True)
+    whole = retrieve_evidence(engine, _entries(), many, cap=5, seed=7, relation_keys=KEYS)
+    monkeypatch.setattr(module, "CHUNK_ROWS", 1)  # a chunk per entry
+    assert retrieve_evidence(engine, _entries(), many, cap=5, seed=7, relation_keys=KEYS).equals(whole)
+    assert retrieve_evidence(engine, _entries(), many, cap=5, seed=7, relation_keys=KEYS, output=tmp_path / "e.parquet") == len(whole)
+    assert pd.read_parquet(tmp_path / "e.parquet").equals(whole)
+    assert retrieve_evidence(engine, _entries().iloc[2:], many, cap=5, seed=7, relation_keys=KEYS, output=tmp_path / "none.parquet") == 0
+    assert list(pd.read_parquet(tmp_path / "none.parquet").columns) == list(whole.columns)  # e2 has no evidence: an empty file
+
+
 def test_max_over_evidence_with_floor_for_no_evidence(engine):
     evidence = retrieve_evidence(engine, _entries(), _relations(), cap=10, seed=1, relation_keys=KEYS)
     scores = np.arange(len(evidence), dtype=float)

@@ -70,10 +70,21 @@ def test_graph_jobs_and_blocks_change_no_edge(engine, tmp_path, monkeypatch):
     for k, path in enumerate(parts):
         build_graphs(engine, _typed_relations(), min_arg_pairs=1, min_predicates=1, part=k, parts=3, output=path)
     assert sorted(len(pd.read_parquet(path)) > 0 for path in parts) == [False, True, True]  # two type pairs, three jobs
-    assert gather_graph_parts(engine, parts, tmp_path / "graph.parquet") == len(whole)
+    assert gather_graph_parts(parts, tmp_path / "graph.parquet") == len(whole)
     assert pd.read_parquet(tmp_path / "graph.parquet").equals(whole)
     monkeypatch.setattr(local, "BLOCK_WORK", 1)  # a block per predicate: the same sums in the same order
     assert build_graphs(engine, _typed_relations(), min_arg_pairs=1, min_predicates=1).equals(whole)
+    # row groups of 3 edges, each of one type pair; gathered from one part they give the graph again
+    monkeypatch.setattr(local, "ROW_GROUP_ROWS", 3)
+    build_graphs(engine, _typed_relations(), min_arg_pairs=1, min_predicates=1, output=tmp_path / "small-groups.parquet")
+    import pyarrow.parquet as pq
+
+    small = pq.ParquetFile(tmp_path / "small-groups.parquet")
+    pairs = [{tuple(sorted(t)) for t in zip(*small.read_row_group(g, columns=["subj_type", "obj_type"]).to_pydict().values())}
+             for g in range(small.metadata.num_row_groups)]
+    assert all(len(p) == 1 for p in pairs) and small.metadata.num_row_groups > len(whole) // 3
+    assert gather_graph_parts([tmp_path / "small-groups.parquet"], tmp_path / "again.parquet") == len(whole)
+    assert pd.read_parquet(tmp_path / "again.parquet").equals(whole)
 
 
 def test_held_out_windows_are_not_read(engine):
@@ -153,7 +164,7 @@ BInc sims
 """
 
 
-def test_published_graph_files_become_a_scorable_graph(tmp_path):
+def test_published_graph_files_become_a_scorable_graph(engine, tmp_path):
     from directional_inference.evaluation.scoring import graph_scores
     from directional_inference.graphs import graph_from_files
 
@@ -167,6 +178,6 @@ def test_published_graph_files_become_a_scorable_graph(tmp_path):
                             {"id": "f", "subj": "bob", "pred": "lose to", "obj": "ann", "subj_type": "person", "obj_type": "person"}])
     evidence = pd.DataFrame([{"entry": "e", "pred": "visit", "subj": "john", "obj": "paris", "aligned": True, "sentence": ""},
                              {"entry": "f", "pred": "beat", "subj": "ann", "obj": "bob", "aligned": False, "sentence": ""}])
-    scores, _ = graph_scores(entries, evidence, graph, "binc", fuzzy="same_type_pair")
+    scores, _ = graph_scores(engine, entries, evidence, graph, "binc", fuzzy="same_type_pair")
     assert list(scores) == pytest.approx([0.5, 0.7])  # "ann beat bob" -> "bob lose to ann"
-    assert list(graph_scores(entries, evidence, graph, "binc", fuzzy="none")[0]) == [0.0, 0.0]  # CCG labels never match exactly
+    assert list(graph_scores(engine, entries, evidence, graph, "binc", fuzzy="none")[0]) == [0.0, 0.0]  # CCG labels never match exactly

@@ -64,10 +64,10 @@ GRAPH = pd.DataFrame([
 ])
 
 
-def test_scores_are_graph_edges_premise_to_hypothesis():
-    assert list(score_subset(_parsed(), GRAPH, "binc", fuzzy="same_type_pair")) == pytest.approx([0.0, 0.4, 0.0])
+def test_scores_are_graph_edges_premise_to_hypothesis(engine):
+    assert list(score_subset(engine, _parsed(), GRAPH, "binc", fuzzy="same_type_pair")) == pytest.approx([0.0, 0.4, 0.0])
     # the back-off to any type pair finds have -> soar with under person#thing; an unreadable predicate stays at 0
-    assert list(score_subset(_parsed(), GRAPH, "binc", fuzzy="any_type_pair")) == pytest.approx([0.1, 0.4, 0.0])
+    assert list(score_subset(engine, _parsed(), GRAPH, "binc", fuzzy="any_type_pair")) == pytest.approx([0.1, 0.4, 0.0])
 
 
 def test_graph_predicates_take_the_corpus_extractor_form():
@@ -80,8 +80,8 @@ def test_graph_predicates_take_the_corpus_extractor_form():
     assert list(parsed["aligned"]) == [True, False]
 
 
-def test_table17_rows_put_the_paper_beside_and_note_what_cannot_run():
-    header, rows = table17_rows(_parsed(), GRAPH, ["binc", "weeds"], nlp=None, lookup={"fuzzy": "any_type_pair"}, graph_name="g", scale="smoke",
+def test_table17_rows_put_the_paper_beside_and_note_what_cannot_run(engine):
+    header, rows = table17_rows(engine, _parsed(), GRAPH, ["binc", "weeds"], nlp=None, lookup={"fuzzy": "any_type_pair"}, graph_name="g", scale="smoke",
                                 evaluation=Evaluation(0.5, 100, 1))
     by_key = {row[0]: dict(zip(header, row)) for row in rows}
     assert by_key["binc"]["auc50_paper"] == 54.7 and by_key["binc"]["coverage"] == "0.6667"
@@ -92,11 +92,11 @@ def test_table17_rows_put_the_paper_beside_and_note_what_cannot_run():
     assert by_key["egt2"]["auc50_paper"] == 63.3 and "not reachable offline" in by_key["egt2"]["note"]
 
 
-def test_a_graph_that_scores_no_entry_gives_no_number():
+def test_a_graph_that_scores_no_entry_gives_no_number(engine):
     """Every entry scores 0 (the only edges are typed person#person, the entries thing#thing or living_thing#thing):
     a constant score's AUC50 reflects only the positive rate, so the row has no number and says why."""
     graph = GRAPH.assign(subj_type="person", obj_type="person")
-    header, rows = table17_rows(_parsed(), graph, ["binc"], nlp=None, lookup={"fuzzy": "same_type_pair"}, graph_name="g",
+    header, rows = table17_rows(engine, _parsed(), graph, ["binc"], nlp=None, lookup={"fuzzy": "same_type_pair"}, graph_name="g",
                                 scale="smoke", evaluation=Evaluation(0.5, 100, 1))
     binc = dict(zip(header, rows[0]))
     assert binc["graph"] == "binc" and (binc["auc50"], binc["auc50_low"], binc["auc50_high"]) == ("", "", "")
@@ -105,13 +105,13 @@ def test_a_graph_that_scores_no_entry_gives_no_number():
     assert "any_type_pair" in binc["note"]
 
 
-def test_a_graph_that_reaches_few_entries_says_the_corpus_is_too_small():
+def test_a_graph_that_reaches_few_entries_says_the_corpus_is_too_small(engine):
     """One edge among 3 entries is above a tenth; among 11 (the same 3 and 8 unreadable ones) it is not."""
     from directional_inference.tables.table17 import graph_reach, reach_note
 
     graph = GRAPH.iloc[[0]]  # soar with -> have only: entry 1
-    assert graph_reach(_parsed(), graph) == {"entries": 3, "nodes": 2, "edges": 1}
+    assert graph_reach(engine, _parsed(), graph) == {"entries": 3, "nodes": 2, "edges": 1}
     many = pd.concat([_parsed()] + [_parsed().iloc[[2]]] * 8, ignore_index=True)
-    reach = graph_reach(many, graph)
+    reach = graph_reach(engine, many, graph)
     assert reach == {"entries": 11, "nodes": 2, "edges": 1}
     assert reach_note(reach, 1 / 11).endswith("for 1: the corpus is too small for this test, whatever the typing")

@@ -143,6 +143,18 @@ class Engine:
         reader = self.con.sql(sql).to_arrow_reader(BATCH_ROWS)
         return write_batches(reader, reader.schema, path, row_group_rows=row_group_rows)
 
+    def write_all(self, queries: Iterable[str], path: str | os.PathLike, *, empty: str, row_group_rows: int = ROW_GROUP_ROWS) -> int:
+        """The rows of each query of ``queries`` in turn (one result at a time: a query may be made after the previous
+        one's rows are written) into one Parquet file, atomically; ``empty``: a query of no rows with their columns,
+        for when there is no query. Returns the rows."""
+        schema = self.con.sql(empty).to_arrow_reader(1).schema
+
+        def batches():
+            for sql in queries:
+                yield from self.con.sql(sql).to_arrow_reader(BATCH_ROWS)
+
+        return write_batches(batches(), schema, path, row_group_rows=row_group_rows)
+
 
 def write_batches(batches, schema, path: str | os.PathLike, *, row_group_rows: int = ROW_GROUP_ROWS) -> int:
     """Arrow record batches into one Parquet file (zstd), atomically, in row groups of exactly ``row_group_rows``

@@ -59,24 +59,62 @@ def retrieve_evidence(engine, entries: pd.DataFrame, relations, *, cap: int, see
     preds = [row[0] for row in engine.execute("SELECT DISTINCT pred FROM matched UNION SELECT DISTINCT pred_q FROM matched").fetchall()]
     relation_keys.active_table(engine, "actives", preds)
     choice = seeded_hash(seed, "id", "article_id", "sentence_id", "pred", "subj", "obj")
-    engine.materialise("chosen", f"""
-        WITH other_predicates AS (
-            SELECT DISTINCT m.id, m.pred, m.subj, m.obj, m.article_id, m.sentence_id, m.aligned FROM matched m
-            JOIN actives a ON a.pred = m.pred JOIN actives aq ON aq.pred = m.pred_q WHERE a.active <> aq.active
-        )
-        SELECT * FROM other_predicates QUALIFY row_number() OVER (PARTITION BY id ORDER BY {choice}) <= {int(cap)}""")
-    log.info("%d after removing own predicates (up to voice) and repeats, capped at %d per entry", engine.count("SELECT * FROM chosen"), cap)
+    sizes = engine.df("SELECT id, count(*) AS n FROM matched GROUP BY id ORDER BY id")
+    chosen, pieces = [0], []
+
+    def chunk_queries():
+        """For each chunk of entries (in id order, about CHUNK_ROWS matched rows each): its chosen evidence, then the
+        query of its rows with their sentences."""
+        for ids in _entry_chunks(sizes, CHUNK_ROWS):
+            engine.frame("chunk_ids", pd.DataFrame({"id": ids}, dtype=object))
+            engine.materialise("chosen", f"""
+                WITH other_predicates AS (
+                    SELECT DISTINCT m.id, m.pred, m.subj, m.obj, m.article_id, m.sentence_id, m.aligned FROM matched m
+                    SEMI JOIN chunk_ids USING (id)
+                    JOIN actives a ON a.pred = m.pred JOIN actives aq ON aq.pred = m.pred_q WHERE a.active <> aq.active
+                )
+                SELECT * FROM other_predicates QUALIFY row_number() OVER (PARTITION BY id ORDER BY {choice}) <= {int(cap)}""")
+            chosen[0] += engine.count("SELECT * FROM chosen")
+            if counts:
+                pieces.append(engine.df("SELECT id, count(*) AS pieces FROM chosen GROUP BY id"))
+                continue
+            yield """
+                SELECT c.id AS entry, c.pred, c.subj, c.obj, c.aligned, s.sentence FROM chosen c
+                JOIN (SELECT DISTINCT article_id, sentence_id, sentence FROM relations SEMI JOIN chosen USING (article_id, sentence_id)) s
+                    USING (article_id, sentence_id)
+                ORDER BY c.id, c.article_id, c.sentence_id, c.pred, c.subj"""
+
     if counts:
-        found = engine.df("SELECT id, count(*) AS pieces FROM chosen GROUP BY id ORDER BY id")
-        return found.set_index("id")["pieces"].rename_axis("entry")
-    rows = """
-        SELECT c.id AS entry, c.pred, c.subj, c.obj, c.aligned, s.sentence FROM chosen c
-        JOIN (SELECT DISTINCT article_id, sentence_id, sentence FROM relations SEMI JOIN chosen USING (article_id, sentence_id)) s
-            USING (article_id, sentence_id)
-        ORDER BY c.id, c.article_id, c.sentence_id, c.pred, c.subj"""
-    if output is not None:
-        return engine.write(rows, output)
-    return engine.df(rows)[EVIDENCE_COLUMNS]
+        for _ in chunk_queries():
+            pass
+        found = pd.concat(pieces, ignore_index=True) if pieces else pd.DataFrame({"id": [], "pieces": []})
+        result = found.sort_values("id").set_index("id")["pieces"].astype("int64").rename_axis("entry")
+    elif output is not None:
+        result = engine.write_all(chunk_queries(), output, empty=_EMPTY_EVIDENCE)
+    else:
+        result = pd.concat([engine.df(sql) for sql in chunk_queries()] or [engine.df(_EMPTY_EVIDENCE)], ignore_index=True)[EVIDENCE_COLUMNS]
+    log.info("%d after removing own predicates (up to voice) and repeats, capped at %d per entry", chosen[0], cap)
+    return result
+
+
+# matched relations per chunk of entries whose evidence is chosen together: bounds the rows a window function sorts
+CHUNK_ROWS = 2_000_000
+_EMPTY_EVIDENCE = ("SELECT CAST(NULL AS VARCHAR) AS entry, CAST(NULL AS VARCHAR) AS pred, CAST(NULL AS VARCHAR) AS subj, "
+                   "CAST(NULL AS VARCHAR) AS obj, CAST(NULL AS BOOLEAN) AS aligned, CAST(NULL AS VARCHAR) AS sentence LIMIT 0")
+
+
+def _entry_chunks(sizes: pd.DataFrame, budget: int):
+    """Lists of consecutive entry ids (``sizes``: id, n, in id order) of at most ``budget`` rows each (an entry with more
+    is a chunk of its own)."""
+    chunk, rows = [], 0
+    for entry, n in zip(sizes["id"], sizes["n"]):
+        if chunk and rows + n > budget:
+            yield chunk
+            chunk, rows = [], 0
+        chunk.append(entry)
+        rows += int(n)
+    if chunk:
+        yield chunk
 
 
 def retrieve_language_evidence(engine, entries: pd.DataFrame, relations, lang: str, nltk_data, *, cap: int, seed: int, output=None,

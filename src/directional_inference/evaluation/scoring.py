@@ -193,7 +193,7 @@ def covered_entries(entries: pd.DataFrame, evidence: pd.DataFrame, scores: np.nd
 
 # evidence rows per batch of a scoring job, by method family: a batch's pairs are encoded and scored together, so this
 # bounds a job's memory whatever the number of entries (a split's evidence at the default scale fits one batch)
-BATCH_ROWS = {"lm": 20_000, "sns": 10_000, "graph": 1_000_000}
+BATCH_ROWS = {"lm": 20_000, "sns": 10_000}
 
 
 def entry_chunk(entries: pd.DataFrame, part: int, parts: int) -> pd.DataFrame:
@@ -247,15 +247,12 @@ def graph_covered(scores) -> np.ndarray:
     return np.asarray(scores, dtype=np.float64) > 0
 
 
-def graph_scores(entries: pd.DataFrame, evidence: pd.DataFrame, graph: pd.DataFrame, measure: str, *,
-                 fuzzy: str = "same_type_pair", fuzzy_top: int = 20, fuzzy_min_count: int = 3) -> tuple[np.ndarray, float]:
+def graph_scores(engine, entries: pd.DataFrame, evidence, graph, measure: str, *, fuzzy: str = "same_type_pair", fuzzy_top: int = 20,
+                 fuzzy_min_count: int = 3) -> tuple[np.ndarray, float]:
     """Edge weight evidence predicate -> entry predicate, typed with the entry's types, max over the entry's evidence
-    (``GraphLookup``); returns (scores, deduplication ratio)."""
-    return GraphLookup(entries, graph, measure, fuzzy=fuzzy, fuzzy_top=fuzzy_top, fuzzy_min_count=fuzzy_min_count)(evidence)
-
-
-class GraphLookup:
-    """Edge weights evidence predicate -> entry predicate of one graph, for the entries of a split.
+    (0 without evidence or edge), in ``entries`` order, and the deduplication ratio of the lookups. ``evidence`` (rows
+    ``entry, pred, aligned``) and ``graph`` (see ``graphs``) are frames or Parquet files; the lookup is SQL, so a graph
+    of any size is read out of core, and only the edges into the entries' predicates.
 
     The evidence predicate takes the entry's types in its own argument order: an aligned piece of evidence p(A, B)
     asks for the edge p -> q over (subj_type, obj_type), a reversed one p(B, A) for the reversed edge (``reversed``
@@ -269,152 +266,92 @@ class GraphLookup:
       CCG predicates with role labels); a local graph's nodes are surface strings, so there it adds nothing;
     * ``any_type_pair``: the best edge between the same two surface strings under any type pair and argument order;
     * ``none``: no back-off.
-
-    Predicates, types and the argument order become one int64 key per query, and the graph's best weight per key is a
-    sorted table built once, so evidence can be looked up in batches of any size (``__call__``).
     """
-
-    def __init__(self, entries: pd.DataFrame, graph: pd.DataFrame, measure: str, *, fuzzy: str = "same_type_pair",
-                 fuzzy_top: int = 20, fuzzy_min_count: int = 3):
-        if fuzzy not in FUZZY_MODES:
-            raise ValueError(f"fuzzy must be one of {FUZZY_MODES}, not {fuzzy!r}")
-        self.entries, self.measure, self.fuzzy = entries, measure, fuzzy
-        surfaces = {side: graph[f"{side}_surface"] if f"{side}_surface" in graph else graph[side] for side in ("premise", "hypothesis")}
-        self.predicates = pd.Index(pd.unique(np.concatenate([
-            graph["premise"].to_numpy(object), graph["hypothesis"].to_numpy(object), surfaces["premise"].to_numpy(object),
-            surfaces["hypothesis"].to_numpy(object), entries["pred"].to_numpy(object)])))
-        self.types = pd.Index(pd.unique(np.concatenate([
-            graph["subj_type"].to_numpy(object), graph["obj_type"].to_numpy(object),
-            entries["subj_type"].to_numpy(object), entries["obj_type"].to_numpy(object)])))
-        self.n_pred, self.n_type = len(self.predicates) + 1, max(len(self.types), 1)  # code n_pred - 1: a predicate the graph lacks
-        if self.n_pred * self.n_pred * self.n_type * self.n_type * 2 >= 2**62:
-            raise ValueError(f"too many predicates ({self.n_pred}) and types ({self.n_type}) for an int64 key")
-        self.entry_codes = (self._pred_codes(entries["pred"]), self.types.get_indexer(entries["subj_type"]),
-                            self.types.get_indexer(entries["obj_type"]))
-        weights = graph[measure].to_numpy(np.float64)
-        edge_types = self.types.get_indexer(graph["subj_type"]), self.types.get_indexer(graph["obj_type"])
-        edge_reversed = graph["reversed"].to_numpy(bool)
-        self.exact = _max_table(self._keys(self._pred_codes(graph["premise"]), self._pred_codes(graph["hypothesis"]), *edge_types,
-                                           edge_reversed), weights)
-        self.backoff = None
-        if fuzzy == "same_type_pair" and ("premise_surface" in graph or "hypothesis_surface" in graph):
-            kept = _frequent_nodes(graph, fuzzy_top, fuzzy_min_count)
-            surface_keys = self._keys(self._pred_codes(surfaces["premise"]), self._pred_codes(surfaces["hypothesis"]), *edge_types,
-                                      edge_reversed)
-            self.backoff = _max_table(surface_keys[kept], weights[kept])
-        elif fuzzy == "any_type_pair":
-            self.backoff = _max_table(self._pred_codes(surfaces["premise"]) * self.n_pred + self._pred_codes(surfaces["hypothesis"]), weights)
-
-    def _pred_codes(self, values) -> np.ndarray:
-        codes = self.predicates.get_indexer(values)
-        return np.where(codes < 0, self.n_pred - 1, codes).astype(np.int64)
-
-    def _keys(self, premise, hypothesis, subj_type, obj_type, reversed_) -> np.ndarray:
-        n_pred, n_type = self.n_pred, self.n_type
-        return (((premise * n_pred + hypothesis) * n_type + subj_type) * n_type + obj_type) * 2 + np.asarray(reversed_, dtype=np.int64)
-
-    def __call__(self, evidence: pd.DataFrame) -> tuple[np.ndarray, float]:
-        """Per entry (in ``entries`` order), the best weight over its rows of ``evidence`` (0 without one), and the
-        deduplication ratio of the lookups."""
-        position = entry_positions(self.entries, evidence)
-        pred, subj_type, obj_type = (codes[position] for codes in self.entry_codes)
-        query = self._keys(self._pred_codes(evidence["pred"]), pred, subj_type, obj_type, ~evidence["aligned"].to_numpy(bool))
-        unique, inverse = np.unique(query, return_inverse=True)
-        ratio = _dedup_report(f"graph[{self.measure}]", len(query), len(unique))
-        score = _lookup(self.exact, unique)
-        if self.backoff is not None:
-            backoff_queries = unique if self.fuzzy == "same_type_pair" else unique // (self.n_type * self.n_type * 2)
-            score = np.where(score > 0, score, _lookup(self.backoff, backoff_queries))
-        return max_by_position(len(self.entries), position, score[inverse.ravel()], floor=0.0), ratio
-
-
-def read_graph_for(path, entries: pd.DataFrame) -> pd.DataFrame:
-    """The edges of a graph file that a lookup for ``entries`` can reach: a local graph's edges into the entries'
-    predicates (its nodes are surface strings); a published graph whole (its fuzzy back-off ranks every node)."""
-    import pyarrow as pa
-    import pyarrow.compute as pc
-    import pyarrow.parquet as pq
-
-    if "hypothesis_surface" in pq.ParquetFile(path).schema_arrow.names:
-        return pd.read_parquet(path)
-    wanted = pa.array(sorted(set(entries["pred"].astype(str))), pa.string())
-    return pq.read_table(path, filters=pc.field("hypothesis").isin(wanted)).to_pandas()
-
-
-def _frequent_nodes(graph: pd.DataFrame, top: int, min_count: int) -> np.ndarray:
-    """Edges whose two nodes are each among the ``top`` most frequent nodes of their surface string and own typing
-    and seen at least ``min_count`` times (every node, where the graph has no counts)."""
-    if "premise_count" not in graph or "hypothesis_count" not in graph:
-        return np.ones(len(graph), dtype=bool)
-    reversed_ = graph["reversed"].to_numpy(bool)
-    premise_types = [np.where(reversed_, graph["obj_type"], graph["subj_type"]), np.where(reversed_, graph["subj_type"], graph["obj_type"])]
-    nodes = pd.concat([
-        pd.DataFrame({"label": graph["premise"], "surface": graph.get("premise_surface", graph["premise"]),
-                      "t1": premise_types[0], "t2": premise_types[1], "count": graph["premise_count"]}),
-        pd.DataFrame({"label": graph["hypothesis"], "surface": graph.get("hypothesis_surface", graph["hypothesis"]),
-                      "t1": graph["subj_type"], "t2": graph["obj_type"], "count": graph["hypothesis_count"]}),
-    ], ignore_index=True).drop_duplicates(["label", "t1", "t2"])
-    nodes = nodes.sort_values(["surface", "t1", "t2", "count", "label"], ascending=[True, True, True, False, True], kind="mergesort")
-    rank = nodes.groupby(["surface", "t1", "t2"]).cumcount()
-    frequent = nodes[(rank < top) & (nodes["count"] >= min_count)]
-    index = pd.MultiIndex.from_frame(frequent[["label", "t1", "t2"]])
-    premise_ok = pd.MultiIndex.from_arrays([graph["premise"], *premise_types]).isin(index)
-    hypothesis_ok = pd.MultiIndex.from_arrays([graph["hypothesis"], graph["subj_type"], graph["obj_type"]]).isin(index)
-    return premise_ok & hypothesis_ok
-
-
-def _max_table(keys: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(sorted unique keys, the largest value under each)."""
-    if not len(keys):
-        return np.zeros(0, dtype=np.int64), np.zeros(0)
-    table = pd.Series(values).groupby(keys).max()
-    return table.index.to_numpy(np.int64), table.to_numpy(np.float64)
-
-
-def _lookup(table: tuple[np.ndarray, np.ndarray], queries: np.ndarray) -> np.ndarray:
-    """For each query key, its value in ``table`` (``_max_table``; 0 where the key is absent)."""
-    keys, values = table
-    if not len(keys):
-        return np.zeros(len(queries))
-    at = np.minimum(np.searchsorted(keys, queries), len(keys) - 1)
-    return np.where(keys[at] == queries, values[at], 0.0)
+    if fuzzy not in FUZZY_MODES:
+        raise ValueError(f"fuzzy must be one of {FUZZY_MODES}, not {fuzzy!r}")
+    engine.table("graph_edges", graph)
+    engine.table("graph_evidence", evidence)
+    engine.frame("graph_entries", entries[["id", "pred", "subj_type", "obj_type"]].reset_index(drop=True).assign(row=lambda f: range(len(f))))
+    columns = set(engine.df("SELECT * FROM graph_edges LIMIT 0").columns)
+    surfaces = {side: f"{side}_surface" if f"{side}_surface" in columns else side for side in ("premise", "hypothesis")}
+    weight = f'"{measure}"'
+    engine.materialise("graph_queries", """
+        SELECT e.entry, e.pred AS premise, q.pred AS hypothesis, q.subj_type, q.obj_type, NOT e.aligned AS reversed
+        FROM graph_evidence e JOIN graph_entries q ON q.id = e.entry""")
+    engine.materialise("graph_lookups", "SELECT DISTINCT premise, hypothesis, subj_type, obj_type, reversed FROM graph_queries")
+    key = "premise, hypothesis, subj_type, obj_type, reversed"
+    # the exact typed edge, from the edges into the asked hypotheses only
+    engine.materialise("graph_exact", f"""
+        SELECT {key}, max({weight}) AS w FROM graph_edges SEMI JOIN (SELECT DISTINCT hypothesis FROM graph_lookups) USING (hypothesis)
+        GROUP BY ALL""")
+    backoff_table, backoff_key = None, None
+    has_surfaces = surfaces["premise"] != "premise" or surfaces["hypothesis"] != "hypothesis"
+    if fuzzy == "same_type_pair" and has_surfaces:
+        frequent = ""
+        if {"premise_count", "hypothesis_count"} <= columns:
+            engine.materialise("graph_nodes", f"""
+                WITH nodes AS (
+                    SELECT premise AS label, {surfaces["premise"]} AS surface, CASE WHEN reversed THEN obj_type ELSE subj_type END AS t1,
+                           CASE WHEN reversed THEN subj_type ELSE obj_type END AS t2, premise_count AS n FROM graph_edges
+                    UNION ALL
+                    SELECT hypothesis, {surfaces["hypothesis"]}, subj_type, obj_type, hypothesis_count FROM graph_edges
+                ), distinct_nodes AS (SELECT label, surface, t1, t2, min(n) AS n FROM nodes GROUP BY label, surface, t1, t2)
+                SELECT label, t1, t2 FROM distinct_nodes
+                QUALIFY row_number() OVER (PARTITION BY surface, t1, t2 ORDER BY n DESC, label) <= {int(fuzzy_top)} AND n >= {int(fuzzy_min_count)}""")
+            frequent = """
+                SEMI JOIN graph_nodes p ON p.label = g.premise AND p.t1 = (CASE WHEN g.reversed THEN g.obj_type ELSE g.subj_type END)
+                                           AND p.t2 = (CASE WHEN g.reversed THEN g.subj_type ELSE g.obj_type END)
+                SEMI JOIN graph_nodes h ON h.label = g.hypothesis AND h.t1 = g.subj_type AND h.t2 = g.obj_type"""
+        backoff_table = engine.materialise("graph_backoff", f"""
+            SELECT g.{surfaces["premise"]} AS premise, g.{surfaces["hypothesis"]} AS hypothesis, g.subj_type, g.obj_type, g.reversed,
+                   max(g.{weight}) AS w
+            FROM graph_edges g {frequent} GROUP BY ALL""")
+        backoff_key = key
+    elif fuzzy == "any_type_pair":
+        backoff_table = engine.materialise("graph_backoff", f"""
+            SELECT {surfaces["premise"]} AS premise, {surfaces["hypothesis"]} AS hypothesis, max({weight}) AS w FROM graph_edges GROUP BY ALL""")
+        backoff_key = "premise, hypothesis"
+    backoff = f"LEFT JOIN {backoff_table} b USING ({backoff_key})" if backoff_table else ""
+    best = "CASE WHEN coalesce(x.w, 0) > 0 THEN x.w ELSE coalesce(b.w, 0) END" if backoff_table else "coalesce(x.w, 0)"
+    engine.materialise("graph_lookup_scores", f"SELECT {key}, {best} AS score FROM graph_lookups l LEFT JOIN graph_exact x USING ({key}) {backoff}")
+    found = engine.df(f"""
+        SELECT q.row, coalesce(s.best, 0) AS score FROM graph_entries q
+        LEFT JOIN (SELECT entry, max(score) AS best FROM graph_queries JOIN graph_lookup_scores USING ({key}) GROUP BY entry) s ON s.entry = q.id
+        ORDER BY q.row""")
+    ratio = _dedup_report(f"graph[{measure}]", engine.count("SELECT * FROM graph_queries"), engine.count("SELECT * FROM graph_lookups"))
+    return found["score"].to_numpy(np.float64), ratio
 
 
 def score_split(engine, method: str, lang: str, entries: pd.DataFrame, evidence, settings: dict, *, model=None, graph=None,
                 nltk_data=None) -> pd.DataFrame:
     """One BoOQA method's scores of ``entries`` (``entry, label, score, group, covered``): each entry's best score over
-    its rows of the evidence file ``evidence``, read and scored in batches of ``BATCH_ROWS`` rows so that memory does not
-    grow with the entries. ``settings``: what the method reads (rule score_booqa's params); ``model``: the encoder or S&S
-    model directory; ``graph``: the graph file."""
+    its rows of the evidence file ``evidence``: read and scored in batches of ``BATCH_ROWS`` rows (LM, S&S), so that
+    memory does not grow with the entries, or looked up in SQL (graphs). ``settings``: what the method reads (rule
+    score_booqa's params); ``model``: the encoder or S&S model directory; ``graph``: the graph file."""
     from .methods import METHODS
 
     family, detail = METHODS[method]
-    cap = None
-    if family == "lm":
-        encoder, lemmatize = lm_encoder(model, settings["lm_pooling"], nltk_data)
-
-        def score_batch(batch):
-            return lm_cosine(entries, batch, encoder, lang, detail, window=settings["lm_window"], lemmatize=lemmatize)
-
-        floor = -1.0
-    elif family == "sns":
-        from ..sns.model import PromptScorer
-
-        if lang == "zh":  # the paper capped S&S evidence for Chinese
-            cap = settings["evidence_cap_ss_zh"]
-        scorer = PromptScorer(model, max_length=settings["max_length"], symmetric=settings.get("sym_sns_prompts") == "symmetric", lang=lang,
-                              precision=settings["precision"])
-
-        def score_batch(batch):
-            return prompt_model(entries, batch, scorer, lang)
-
-        floor = 0.0
+    if family == "graph":
+        scores, ratio = graph_scores(engine, entries, evidence, graph, detail, **settings["lookup"])
+        covered = graph_covered(scores)
     else:
-        score_batch, floor = GraphLookup(entries, read_graph_for(graph, entries), detail, **settings["lookup"]), 0.0
-    batches = evidence_batches(engine, evidence, entries, BATCH_ROWS[family], cap=cap, seed=settings.get("seed", 0))
-    scores, has_evidence, ratio = stream_scores(entries, batches, score_batch, floor)
-    covered = graph_covered(scores) if family == "graph" else has_evidence
+        score_batch, floor, cap = _neural_scorer(family, detail, lang, entries, settings, model, nltk_data)
+        batches = evidence_batches(engine, evidence, entries, BATCH_ROWS[family], cap=cap, seed=settings.get("seed", 0))
+        scores, covered, ratio = stream_scores(entries, batches, score_batch, floor)
     log.info("%s on %s: deduplication ratio %.2f; %d of %d entries scored from evidence (coverage %.3f)", method, lang, ratio, covered.sum(),
              len(entries), covered.mean() if len(entries) else float("nan"))
     return pd.DataFrame({"entry": entries["id"], "label": entries["label"].astype("int8"), "score": scores, "group": entries["bundle_id"],
                          "covered": covered})
+
+
+def _neural_scorer(family: str, detail, lang: str, entries: pd.DataFrame, settings: dict, model, nltk_data):
+    """(score a batch of evidence, the method's lowest score, its evidence cap per entry or None) of an LM or S&S method."""
+    if family == "lm":
+        encoder, lemmatize = lm_encoder(model, settings["lm_pooling"], nltk_data)
+        return (lambda batch: lm_cosine(entries, batch, encoder, lang, detail, window=settings["lm_window"], lemmatize=lemmatize)), -1.0, None
+    from ..sns.model import PromptScorer
+
+    scorer = PromptScorer(model, max_length=settings["max_length"], symmetric=settings.get("sym_sns_prompts") == "symmetric", lang=lang,
+                          precision=settings["precision"])
+    cap = settings["evidence_cap_ss_zh"] if lang == "zh" else None  # the paper capped S&S evidence for Chinese
+    return (lambda batch: prompt_model(entries, batch, scorer, lang)), 0.0, cap

@@ -11,11 +11,15 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable
+from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
+from ..atomic import atomic_file
+from ..progress import logged
 from .features import deal_type_pairs, feature_counts_sql
-from .local import GRAPH_COLUMNS, SCORE_COLUMNS, edge_blocks
+from .local import GRAPH_COLUMNS, SCORE_COLUMNS, edge_blocks, graph_schema, write_type_pair
 from .published import ccg_surface, graph_from_files, read_graph_file
 
 __all__ = ["GRAPH_COLUMNS", "SCORE_COLUMNS", "build_graphs", "ccg_surface", "gather_graph_parts", "graph_from_files", "read_graph_file"]
@@ -23,14 +27,17 @@ __all__ = ["GRAPH_COLUMNS", "SCORE_COLUMNS", "build_graphs", "ccg_surface", "gat
 log = logging.getLogger(__name__)
 
 # the order of a graph's edges: by type pair, then as Hosseini's files list them
-EDGE_ORDER = "least(subj_type, obj_type), greatest(subj_type, obj_type), subj_type, obj_type, premise, hypothesis, reversed"
+EDGE_ORDER = ("least(subj_type, obj_type)", "greatest(subj_type, obj_type)", "subj_type", "obj_type", "premise", "hypothesis", "reversed")
 
 
 def build_graphs(engine, relations, *, min_arg_pairs: int, min_predicates: int, held_out_windows: Iterable[str] = (),
                  part: int = 0, parts: int = 1, output=None):
     """Local graphs of the type pairs of job ``part`` of ``parts`` (``features.deal_type_pairs``), from the merged
-    ``relations`` (Parquet files or a frame) outside ``held_out_windows``. With ``output`` the edges are written there
-    in ``EDGE_ORDER`` (their number returned), else returned as a frame."""
+    ``relations`` (Parquet files or a frame) outside ``held_out_windows``. The edges are written to ``output`` in
+    ``EDGE_ORDER`` as they are computed, in row groups that each belong to one type pair (their number is returned);
+    without ``output`` they are returned as a frame."""
+    import pyarrow.parquet as pq
+
     engine.table("relations", relations)
     engine.frame("held_out", pd.DataFrame({"window": sorted(set(held_out_windows))}, columns=["window"]).astype(str))
     engine.view("training", 'SELECT * FROM relations ANTI JOIN held_out USING ("window")')
@@ -40,34 +47,45 @@ def build_graphs(engine, relations, *, min_arg_pairs: int, min_predicates: int, 
     engine.frame("my_type_pairs", pd.DataFrame(mine, columns=["type_a", "type_b"]).astype(str))
     engine.view("my_training", """SELECT * FROM training
                                   SEMI JOIN my_type_pairs ON least(subj_type, obj_type) = type_a AND greatest(subj_type, obj_type) = type_b""")
-    engine.materialise("features", feature_counts_sql("my_training", min_arg_pairs, min_predicates))
-    engine.materialise("edges", f"SELECT {', '.join(f'CAST(NULL AS {t}) AS {c}' for c, t in _edge_column_types())} LIMIT 0")
-    for type_a, type_b in mine:
-        names = engine.execute("SELECT DISTINCT node FROM features WHERE type_a = ? AND type_b = ? ORDER BY node",
-                               [type_a, type_b]).fetchnumpy()["node"]
-        if not len(names):
-            continue
-        counts = engine.execute("""
-            SELECT dense_rank() OVER (ORDER BY node) - 1 AS node_index, dense_rank() OVER (ORDER BY pair) - 1 AS pair_index, n
-            FROM features WHERE type_a = ? AND type_b = ? ORDER BY node, pair""", [type_a, type_b]).fetchnumpy()
-        edges = 0
-        for block in edge_blocks(counts["node_index"].astype(int), counts["pair_index"].astype(int),
-                                 counts["n"].astype(float), names.astype(object), type_a, type_b):
-            engine.con.register("edge_block", block)
-            engine.execute("INSERT INTO edges SELECT * FROM edge_block").fetchall()
-            engine.con.unregister("edge_block")
-            edges += len(block)
-        log.info("%s#%s: %d nodes, %d argument-pair counts, %d edges", type_a, type_b, len(names), len(counts["n"]), edges)
-    rows = f"SELECT * FROM edges ORDER BY {EDGE_ORDER}"
-    return engine.write(rows, output) if output is not None else engine.df(rows)[list(GRAPH_COLUMNS)]
+    # the counts wait on disk, sorted by type pair, so the engine's memory is free for a type pair's matrices
+    features = engine.spill / "graph-features.parquet"
+    engine.write(f"SELECT * FROM ({feature_counts_sql('my_training', min_arg_pairs, min_predicates)}) ORDER BY type_a, type_b, node, pair",
+                 features)
+    engine.table("features", features)
+    target = Path(output) if output is not None else engine.spill / "graph.parquet"
+    edges = 0
+    with atomic_file(target) as tmp, pq.ParquetWriter(tmp, graph_schema(), compression="zstd") as writer:
+        for type_a, type_b in mine:
+            names = engine.execute("SELECT DISTINCT node FROM features WHERE type_a = ? AND type_b = ? ORDER BY node",
+                                   [type_a, type_b]).fetchnumpy()["node"]
+            if not len(names):
+                continue
+            counts = engine.execute("""
+                SELECT dense_rank() OVER (ORDER BY node) - 1 AS node_index, dense_rank() OVER (ORDER BY pair) - 1 AS pair_index, n
+                FROM features WHERE type_a = ? AND type_b = ? ORDER BY node, pair""", [type_a, type_b]).fetchnumpy()
+            blocks = edge_blocks(counts["node_index"].astype(np.int64), counts["pair_index"].astype(np.int64),
+                                 counts["n"].astype(np.float64), names.astype(object), type_a, type_b)
+            found = write_type_pair(writer, logged(blocks, f"{type_a}#{type_b} blocks"), engine.spill)
+            edges += found
+            log.info("%s#%s: %d nodes, %d argument-pair counts, %d edges", type_a, type_b, len(names), len(counts["n"]), found)
+    return edges if output is not None else pd.read_parquet(target)[list(GRAPH_COLUMNS)]
 
 
-def gather_graph_parts(engine, parts, output) -> int:
-    """One graph file of the graph jobs' part files, in ``EDGE_ORDER``."""
-    engine.table("graph_parts", parts)
-    return engine.write(f"SELECT {', '.join(GRAPH_COLUMNS)} FROM graph_parts ORDER BY {EDGE_ORDER}", output)
+def gather_graph_parts(parts, output) -> int:
+    """One graph file of the graph jobs' part files (``build_graphs``), in ``EDGE_ORDER``: their row groups, each of one
+    type pair, copied in the order of their type pairs (a type pair is in one part, its row groups in order there)."""
+    import pyarrow.parquet as pq
 
-
-def _edge_column_types() -> list[tuple[str, str]]:
-    types = {"premise": "VARCHAR", "hypothesis": "VARCHAR", "subj_type": "VARCHAR", "obj_type": "VARCHAR", "reversed": "BOOLEAN"}
-    return [(name, types.get(name, "DOUBLE")) for name in GRAPH_COLUMNS]
+    groups = []
+    for index, path in enumerate(parts):
+        part = pq.ParquetFile(path)
+        for group in range(part.metadata.num_row_groups):
+            first = part.read_row_group(group, columns=["subj_type", "obj_type"]).slice(0, 1).to_pylist()[0]
+            groups.append((tuple(sorted((first["subj_type"], first["obj_type"]))), index, group))
+    edges = 0
+    with atomic_file(output) as tmp, pq.ParquetWriter(tmp, graph_schema(), compression="zstd") as writer:
+        for _, index, group in sorted(groups):
+            table = pq.ParquetFile(parts[index]).read_row_group(group)
+            writer.write_table(table, row_group_size=max(table.num_rows, 1))
+            edges += table.num_rows
+    return edges

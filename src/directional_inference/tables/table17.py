@@ -80,13 +80,23 @@ def with_graph_predicates(subset: pd.DataFrame, nlp) -> pd.DataFrame:
     )
 
 
-def graph_reach(subset: pd.DataFrame, graph: pd.DataFrame) -> dict[str, int]:
-    """How far a graph reaches into the subset whatever the typing: entries whose two predicates are both graph nodes,
-    and entries with an edge premise -> hypothesis between them under any type pair and argument order."""
-    nodes = set(graph["premise"]) | set(graph["hypothesis"])
-    edges = set(zip(graph["premise"], graph["hypothesis"]))
-    pairs = list(zip(subset["premise_pred"], subset["hypothesis_pred"]))
-    return {"entries": len(pairs), "nodes": sum(p in nodes and h in nodes for p, h in pairs), "edges": sum(pair in edges for pair in pairs)}
+def graph_reach(engine, subset: pd.DataFrame, graph) -> dict[str, int]:
+    """How far a graph (a frame or Parquet file) reaches into the subset whatever the typing: entries whose two
+    predicates are both graph nodes, and entries with an edge premise -> hypothesis between them under any type pair
+    and argument order (SQL over the graph's edges that touch the subset's predicates)."""
+    engine.table("reach_graph", graph)
+    pairs = subset[["premise_pred", "hypothesis_pred"]].rename(columns={"premise_pred": "premise", "hypothesis_pred": "hypothesis"})
+    engine.frame("reach_pairs", pairs.astype(object))
+    counts = engine.execute("""
+        WITH preds AS (SELECT premise AS pred FROM reach_pairs UNION SELECT hypothesis FROM reach_pairs),
+        nodes AS (SELECT DISTINCT premise AS pred FROM reach_graph SEMI JOIN preds ON preds.pred = reach_graph.premise
+                  UNION SELECT DISTINCT hypothesis FROM reach_graph SEMI JOIN preds ON preds.pred = reach_graph.hypothesis),
+        edges AS (SELECT DISTINCT premise, hypothesis FROM reach_graph SEMI JOIN reach_pairs USING (premise, hypothesis))
+        SELECT count(*) AS entries,
+               count(*) FILTER (WHERE p.premise IN (SELECT pred FROM nodes) AND p.hypothesis IN (SELECT pred FROM nodes)) AS nodes,
+               count(*) FILTER (WHERE (p.premise, p.hypothesis) IN (SELECT (premise, hypothesis) FROM edges)) AS edges
+        FROM reach_pairs p""").fetchall()[0]
+    return {"entries": int(counts[0]), "nodes": int(counts[1]), "edges": int(counts[2])}
 
 
 def reach_note(reach: dict[str, int], covered: float) -> str:
@@ -100,7 +110,7 @@ def reach_note(reach: dict[str, int], covered: float) -> str:
     return counts
 
 
-def score_subset(subset: pd.DataFrame, graph: pd.DataFrame, measure: str, **lookup) -> np.ndarray:
+def score_subset(engine, subset: pd.DataFrame, graph, measure: str, **lookup) -> np.ndarray:
     """Edge weight premise -> hypothesis of every entry of ``with_graph_predicates(...)`` (0 without one); ``lookup``:
     the back-off settings of ``evaluation.scoring.graph_scores``."""
     from ..evaluation.scoring import graph_scores
@@ -108,11 +118,11 @@ def score_subset(subset: pd.DataFrame, graph: pd.DataFrame, measure: str, **look
     entries = subset[["id", "subj_type", "obj_type"]].assign(pred=subset["hypothesis_pred"])
     readable = (subset["premise_pred"].notna() & subset["hypothesis_pred"].notna()).to_numpy()
     evidence = pd.DataFrame({"entry": subset["id"], "pred": subset["premise_pred"], "aligned": subset["aligned"]})[readable]
-    scores, _ = graph_scores(entries, evidence, graph, measure, **lookup)
+    scores, _ = graph_scores(engine, entries, evidence, graph, measure, **lookup)
     return scores
 
 
-def table17_rows(subset: pd.DataFrame, graph: pd.DataFrame | None, measures: list[str], nlp, *, lookup: dict,
+def table17_rows(engine, subset: pd.DataFrame, graph, measures: list[str], nlp, *, lookup: dict,
                  graph_name: str, scale: str, evaluation, why_not: str = "") -> tuple[list[str], list[list]]:
     """AUC50 with its bootstrap interval (a pair and its converse resampled together) of each local graph measure on
     the subset (parsed with ``nlp`` unless it has the graph-form predicates already) beside the paper's, with the
@@ -135,10 +145,10 @@ def table17_rows(subset: pd.DataFrame, graph: pd.DataFrame | None, measures: lis
         if graph is None or name not in measures:
             rows.append([name, label, "", "", "", paper, len(subset), graph_name, scale, why_not or "not run: measure not in graphs.measures", *blank])
             continue
-        scores = score_subset(subset, graph, name, **lookup)
+        scores = score_subset(engine, subset, graph, name, **lookup)
         m = measure(pd.DataFrame({"entry": subset["id"], "label": subset["label"].astype("int8"), "score": scores, "group": groups,
                                   "covered": graph_covered(scores)}), evaluation)
-        note = "; ".join(part for part in (m["no_number"], reach_note(graph_reach(subset, graph), m["coverage"])) if part)
+        note = "; ".join(part for part in (m["no_number"], reach_note(graph_reach(engine, subset, graph), m["coverage"])) if part)
         rows.append([name, label, *with_interval(m, "auc50"), paper, len(subset), graph_name, scale, note, *signal_cells(m)])
     for key, label, paper in PAPER_ONLY:
         rows.append([key, label, "", "", "", paper, len(subset), "", scale,
