@@ -146,7 +146,10 @@ def demand(rule, key):
         lang = wildcards.get("lang", "en")
         return expected_input_mb(rule, lang, config, shards=len(relation_shards(lang)))
 
-    return resource_function(rule, key, expected)
+    def share(wildcards):  # an extraction shard reads its block of the corpus table
+        return 1 / extraction_shard_count(wildcards.lang) if rule == "extract_relations" else 1.0
+
+    return resource_function(rule, key, expected, share)
 
 
 MAIN_LM = MAIN_LMS["en"]

@@ -44,31 +44,41 @@ class Demand:
         raise KeyError(key)
 
 
-# Provisional until calibrated by the scale benchmark (see module docstring).
+# Memory: the engine's rules ask for 6 GB (its pool is 3.6 GB; the benchmark's largest job at 102M relations peaked at
+# 5.3 GB), Python-bound ones for what their peak at 102M relations was with a margin. Time: the longest job of each rule
+# at 102M relations, in seconds per MB of its input, on the benchmark's CPU (one AMD EPYC core, Zen 5). Disk: the
+# output and the spill, estimated from the output sizes (not measured). benchmarks/results/paper_scale.json has the runs.
 DEMANDS = {
-    "build_corpus": Demand(mem_mb=4000, disk_per_input_mb=3.0, seconds_per_mb=2.0),
-    "extract_relations": Demand(mem_mb=3000, disk_per_input_mb=0.5, seconds_per_mb=60.0),
-    "import_relations": Demand(mem_mb=2000, disk_per_input_mb=1.5, seconds_per_mb=0.5),
-    "merge_relations": Demand(mem_mb=6000, disk_per_input_mb=4.0, seconds_per_mb=1.0),
-    "describe_imported_corpus": Demand(mem_mb=4000, disk_per_input_mb=2.0, seconds_per_mb=0.2),
-    "select_booqa_positives": Demand(mem_mb=6000, disk_per_input_mb=4.0, seconds_per_mb=1.0),
-    "generate_booqa_negatives": Demand(mem_mb=6000, disk_per_input_mb=3.0, seconds_per_mb=2.0),
-    "write_booqa_card": Demand(mem_mb=6000, disk_per_input_mb=3.0, seconds_per_mb=1.0),
-    "validate_booqa": Demand(mem_mb=6000, disk_per_input_mb=3.0, seconds_per_mb=1.0),
-    "build_entailment_graph": Demand(mem_mb=6000, disk_per_input_mb=6.0, seconds_per_mb=2.0),
-    "gather_entailment_graph": Demand(mem_mb=4000, disk_per_input_mb=3.0, seconds_per_mb=0.5),
-    "retrieve_booqa_evidence": Demand(mem_mb=6000, disk_per_input_mb=3.0, seconds_per_mb=1.0),
-    "retrieve_tfidf_evidence": Demand(mem_mb=6000, disk_per_input_mb=1.0, seconds_per_mb=1.0),
+    "build_corpus": Demand(mem_mb=4000, disk_per_input_mb=3.0, seconds_per_mb=0.1),
+    "extract_relations": Demand(mem_mb=3000, disk_per_input_mb=0.5, seconds_per_mb=50.0),
+    "import_relations": Demand(mem_mb=1000, disk_per_input_mb=1.5, seconds_per_mb=0.08),
+    "merge_relations": Demand(mem_mb=6000, disk_per_input_mb=3.0, seconds_per_mb=0.15),
+    "describe_imported_corpus": Demand(mem_mb=4000, disk_per_input_mb=1.0, seconds_per_mb=0.03),
+    "select_booqa_positives": Demand(mem_mb=6000, disk_per_input_mb=1.5, seconds_per_mb=0.2),
+    "generate_booqa_negatives": Demand(mem_mb=6000, disk_per_input_mb=1.0, seconds_per_mb=0.17),
+    "write_booqa_card": Demand(mem_mb=6000, disk_per_input_mb=1.5, seconds_per_mb=0.09),
+    "validate_booqa": Demand(mem_mb=4000, disk_per_input_mb=1.0, seconds_per_mb=0.03),
+    "build_entailment_graph": Demand(mem_mb=6000, disk_per_input_mb=5.0, seconds_per_mb=0.15),
+    "gather_entailment_graph": Demand(mem_mb=2000, disk_per_input_mb=1.1, seconds_per_mb=0.02),
+    "retrieve_booqa_evidence": Demand(mem_mb=6000, disk_per_input_mb=1.5, seconds_per_mb=0.13),
+    "retrieve_tfidf_evidence": Demand(mem_mb=6000, disk_per_input_mb=0.5, seconds_per_mb=1.0),
 }
 
 
-def resource_function(rule: str, key: str, expected_input_mb: Callable[[object], float]) -> Callable:
-    """The Snakemake resource callable of ``key`` (mem_mb, disk_mb, runtime) of ``rule``: from the job's input size, or,
-    before its input exists, from ``expected_input_mb(wildcards)``."""
+def resource_function(rule: str, key: str, expected_input_mb: Callable[[object], float],
+                      input_share: Callable[[object], float] | None = None) -> Callable:
+    """The Snakemake resource callable of ``key`` (mem_mb, disk_mb, runtime) of ``rule``: from the job's input size (times
+    ``input_share(wildcards)``, the part of it the job reads: an extraction shard's block of the corpus), or, before its
+    input exists, from ``expected_input_mb(wildcards)`` (already the job's part)."""
     demand = DEMANDS[rule]
 
     def resource(wildcards, input, attempt):  # noqa: A002 - Snakemake passes the job's input by this name
-        return demand.request(key, input_mb(input, lambda: expected_input_mb(wildcards)), attempt)
+        paths = [str(p) for p in input]
+        if all(os.path.exists(p) for p in paths):
+            size = input_mb(paths, lambda: 0.0) * (input_share(wildcards) if input_share else 1.0)
+        else:
+            size = expected_input_mb(wildcards)
+        return demand.request(key, size, attempt)
 
     return resource
 
