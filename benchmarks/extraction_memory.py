@@ -1,12 +1,17 @@
 """Benchmark: an extraction shard's peak memory against the size of the corpus (it streams its block of the corpus table
 in bounded batches, so memory should not grow).
 
-    .venv/bin/python benchmarks/extraction_memory.py [--articles results/en/corpus/articles.parquet] [--sizes 10000 80000] [--shards 4]
+    .venv/bin/python benchmarks/extraction_memory.py [--articles results/en/corpus/articles.parquet] [--sizes 10000 80000]
+        [--shard-articles 2500 | --shards 4]
 
 The default English corpus table's articles are repeated (with new ids and dates kept) into corpus tables of each size,
-written by ``corpus.articles.write_articles`` (row groups as the workflow writes them); shard 0 of ``--shards`` is then
-extracted by ``relations.extraction.extract_shard`` with spaCy, in a process of its own whose peak resident memory
-(``getrusage``) and time are recorded in ``benchmarks/results/extraction_memory.json`` with the CPU.
+written in row groups as the workflow writes them; shard 0 is then extracted by ``relations.extraction.extract_shard``
+with spaCy, in a process of its own whose peak resident memory (``getrusage``) and time are recorded with the CPU: one
+record per invocation, appended to ``benchmarks/results/extraction_memory.json``.
+
+With ``--shard-articles N`` (the workflow's rule: ``relations.articles_per_shard``) every size is cut into shards of N
+articles, so the shard stays the same while the corpus grows: the claim that a shard's memory does not follow the
+corpus. With ``--shards K`` the shard grows with the corpus: what a fixed ``relations.shards`` costs.
 """
 
 from __future__ import annotations
@@ -58,7 +63,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--articles", type=Path, default=REPO / "results" / "en" / "corpus" / "articles.parquet")
     parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 80_000])
-    parser.add_argument("--shards", type=int, default=4)
+    sizing = parser.add_mutually_exclusive_group()
+    sizing.add_argument("--shard-articles", type=int, default=2_500)
+    sizing.add_argument("--shards", type=int)
     parser.add_argument("--output", type=Path, default=REPO / "benchmarks" / "results" / "extraction_memory.json")
     args = parser.parse_args(argv)
     runs = []
@@ -66,16 +73,19 @@ def main(argv: list[str] | None = None) -> int:
         for size in args.sizes:
             corpus = Path(tmp) / f"articles-{size}.parquet"
             corpus_of(args.articles, size, corpus)
+            shards = args.shards or -(-size // args.shard_articles)
             started = time.monotonic()
-            out = subprocess.run([sys.executable, "-c", SHARD, str(corpus), str(args.shards), str(Path(tmp) / f"shard-{size}.parquet")],
+            out = subprocess.run([sys.executable, "-c", SHARD, str(corpus), str(shards), str(Path(tmp) / f"shard-{size}.parquet")],
                                  capture_output=True, text=True, check=True).stdout.split()
-            runs.append({"corpus_articles": size, "shard_articles": size // args.shards, "relations": int(out[0]),
+            runs.append({"corpus_articles": size, "shards": shards, "shard_articles": -(-size // shards), "relations": int(out[0]),
                          "seconds": round(float(out[1]), 1), "peak_mb": round(float(out[2]), 1),
                          "wall_seconds": round(time.monotonic() - started, 1)})
             print(runs[-1])
-    record = {"benchmark": "extraction shard 0 of --shards, spaCy en_core_web_sm, one process", "cpu": cpu(), "shards": args.shards,
+    sizing = f"{args.shards} shards at every size" if args.shards else f"shards of {args.shard_articles} articles"
+    record = {"benchmark": f"extraction shard 0, {sizing}, spaCy en_core_web_sm, one process", "cpu": cpu(),
               "date": time.strftime("%Y-%m-%d"), "runs": runs}
-    args.output.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
+    records = json.loads(args.output.read_text(encoding="utf-8")) if args.output.exists() else []
+    args.output.write_text(json.dumps(records + [record], indent=1) + "\n", encoding="utf-8")
     return 0
 
 

@@ -9,6 +9,7 @@ from directional_inference.rulelog import log_to_file
 
 log_to_file(snakemake.log[0])
 held_out = pd.read_parquet(snakemake.input.split, columns=["window"])["window"]
-with Engine(snakemake.resources.mem_mb, snakemake.threads, snakemake.resources.tmpdir) as engine:
+# the engine counts the features; a type pair's matrices and its block of products are Python's: a third for the engine
+with Engine(snakemake.resources.mem_mb, snakemake.threads, snakemake.resources.tmpdir, pool_share=0.35) as engine:
     build_graphs(engine, snakemake.input.relations, **snakemake.params.cutoffs, held_out_windows=held_out,
                  part=int(snakemake.wildcards.part), parts=snakemake.params.parts, output=snakemake.output[0])

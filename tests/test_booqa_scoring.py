@@ -201,11 +201,37 @@ def test_reversed_evidence_in_an_induced_same_type_graph(engine):
     assert graph_scores(engine, entries, aligned_evidence, graph, "binc")[0][0] == 0.0  # "y beat x" does not support "y lose to x"
 
 
-def test_coverage_counts_entries_scored_from_evidence_not_by_default():
-    from directional_inference.evaluation.scoring import covered_entries
+def test_coverage_counts_entries_scored_from_evidence_not_by_default(engine, tmp_path):
+    from directional_inference.evaluation.scoring import evidence_batches, graph_covered, stream_scores
 
+    EVIDENCE.to_parquet(tmp_path / "evidence.parquet", index=False)
     # e1 has two pieces of evidence, e2 one, e3 none (ENTRIES / EVIDENCE above)
-    scores = np.array([0.7, 0.0, 0.0])
-    assert list(covered_entries(ENTRIES, EVIDENCE, scores, "lm")) == [True, True, False]
+    batches = evidence_batches(engine, tmp_path / "evidence.parquet", ENTRIES, 10)
+    scores, has_evidence, _ = stream_scores(ENTRIES, batches, lambda batch: lm_cosine(ENTRIES, batch, fake_encode, "en"), -1.0)
+    assert list(has_evidence) == [True, True, False] and scores[2] == -1.0
     # a graph scores an entry only where its evidence found an edge of positive weight
-    assert list(covered_entries(ENTRIES, EVIDENCE, scores, "graph")) == [True, False, False]
+    assert list(graph_covered(np.array([0.7, 0.0, 0.0]))) == [True, False, False]
+
+
+def test_scoring_in_batches_and_chunks_of_entries_changes_no_score(engine, tmp_path):
+    from directional_inference.evaluation.scoring import entry_chunk, evidence_batches, stream_scores
+
+    rng = np.random.default_rng(3)
+    entries = pd.DataFrame({"id": [f"e{k:03d}" for k in range(40)], "subj": "apple", "pred": rng.choice(["own", "sue", "buy"], 40), "obj": "beats",
+                            "subj_type": "organization", "obj_type": "organization"})
+    evidence = pd.DataFrame({"entry": rng.choice(entries["id"], 300), "pred": rng.choice(["acquire", "join", "sell", "meet"], 300),
+                             "subj": "apple", "obj": "beats", "aligned": rng.random(300) < 0.5, "sentence": ""})
+    evidence.to_parquet(tmp_path / "evidence.parquet", index=False)
+
+    def scored(part_entries, rows, cap=None):
+        batches = evidence_batches(engine, tmp_path / "evidence.parquet", part_entries, rows, cap=cap, seed=5)
+        return stream_scores(part_entries, batches, lambda batch: lm_cosine(part_entries, batch, fake_encode, "en"), -1.0)[0]
+
+    whole = scored(entries, 10_000)
+    assert np.array_equal(whole, lm_cosine(entries, evidence, fake_encode, "en")[0])  # one batch: the scorer itself
+    assert np.array_equal(scored(entries, 7), whole)  # batches of 7 rows
+    parts = [entry_chunk(entries, k, 3) for k in range(3)]
+    assert sum(len(p) for p in parts) == len(entries) and np.array_equal(np.concatenate([scored(p, 7) for p in parts]), whole)
+    # a cap per entry is the same choice whichever job reads the entry
+    capped = scored(entries, 10_000, cap=2)
+    assert np.array_equal(np.concatenate([scored(p, 5, cap=2) for p in parts]), capped) and not np.array_equal(capped, whole)

@@ -61,15 +61,17 @@ def seeded_hash(seed: int, *columns: str) -> str:
 
 
 class Engine:
-    """A DuckDB connection for one job: ``memory_mb`` of the job (its ``mem_mb``; the buffer pool takes
-    ``POOL_SHARE``), ``threads``, and a private spill directory under ``temp_directory`` that is removed on close."""
+    """A DuckDB connection for one job: ``memory_mb`` of the job (its ``mem_mb``; the buffer pool takes ``pool_share``
+    of it, ``POOL_SHARE`` unless the job's own Python work needs more), ``threads``, and a private spill directory under
+    ``temp_directory`` that is removed on close."""
 
-    def __init__(self, memory_mb: int | None = None, threads: int = 1, temp_directory: str | os.PathLike | None = None):
+    def __init__(self, memory_mb: int | None = None, threads: int = 1, temp_directory: str | os.PathLike | None = None, *,
+                 pool_share: float = POOL_SHARE):
         import duckdb
 
         self.spill = Path(tempfile.mkdtemp(prefix="duckdb-spill-", dir=temp_directory))
         self.con = duckdb.connect()
-        pool = max(MIN_POOL_MB, int((memory_mb or 4000) * POOL_SHARE))
+        pool = max(MIN_POOL_MB, int((memory_mb or 4000) * pool_share))
         self.con.execute(f"SET memory_limit = '{pool}MB'")
         self.con.execute(f"SET threads = {max(int(threads), 1)}")
         self.con.execute(f"SET temp_directory = {sql_string(self.spill)}")

@@ -29,14 +29,6 @@ log = logging.getLogger(__name__)
 EVIDENCE_COLUMNS = ["entry", "pred", "subj", "obj", "aligned", "sentence"]
 
 
-def cap_per_entry(frame: pd.DataFrame, column: str, cap: int, seed: int) -> pd.DataFrame:
-    """At most ``cap`` rows per value of ``column``, a seeded random choice; row order kept."""
-    keys = np.random.default_rng(seed).random(len(frame))
-    shuffled = frame.assign(_key=keys).sort_values([column, "_key"], kind="mergesort")
-    kept = shuffled[shuffled.groupby(column).cumcount() < cap].drop(columns="_key")
-    return frame[frame.index.isin(kept.index)]
-
-
 def retrieve_evidence(engine, entries: pd.DataFrame, relations, *, cap: int, seed: int, relation_keys: RelationKeys,
                       output=None, counts: bool = False):
     """One row per (entry, evidence relation): ``entry`` (the entry's id), the evidence's pred/subj/obj, whether

@@ -19,7 +19,7 @@ import logging
 import numpy as np
 import pandas as pd
 
-from .evidence import entry_positions, max_by_position, max_over_evidence
+from .evidence import entry_positions, max_over_evidence
 
 log = logging.getLogger(__name__)
 
@@ -179,14 +179,6 @@ def prompt_model(entries: pd.DataFrame, evidence: pd.DataFrame, scorer, lang: st
 
 
 FUZZY_MODES = ("same_type_pair", "any_type_pair", "none")
-
-
-def covered_entries(entries: pd.DataFrame, evidence: pd.DataFrame, scores: np.ndarray, family: str) -> np.ndarray:
-    """Which entries a method scored, not by default: those with evidence (LM, S&S), those whose evidence found an edge
-    of positive weight (graphs; an entry without one scores the default 0)."""
-    if family == "graph":
-        return graph_covered(scores)
-    return entries["id"].isin(evidence["entry"]).to_numpy()
 
 
 # --- scoring in bounded batches ------------------------------------------------------------------------

@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 
 from ..atomic import atomic_file
+from ..engine import sql_string
 from ..progress import logged
 from .features import deal_type_pairs, feature_counts_sql
 from .local import GRAPH_COLUMNS, SCORE_COLUMNS, edge_blocks, graph_schema, write_type_pair
@@ -26,15 +27,15 @@ __all__ = ["GRAPH_COLUMNS", "SCORE_COLUMNS", "build_graphs", "ccg_surface", "gat
 
 log = logging.getLogger(__name__)
 
-# the order of a graph's edges: by type pair, then as Hosseini's files list them
-EDGE_ORDER = ("least(subj_type, obj_type)", "greatest(subj_type, obj_type)", "subj_type", "obj_type", "premise", "hypothesis", "reversed")
+# A graph's edges are in edge order: by unordered type pair, then as Hosseini's files list them (subject type, object
+# type, premise, hypothesis, reversed).
 
 
 def build_graphs(engine, relations, *, min_arg_pairs: int, min_predicates: int, held_out_windows: Iterable[str] = (),
                  part: int = 0, parts: int = 1, output=None):
     """Local graphs of the type pairs of job ``part`` of ``parts`` (``features.deal_type_pairs``), from the merged
     ``relations`` (Parquet files or a frame) outside ``held_out_windows``. The edges are written to ``output`` in
-    ``EDGE_ORDER`` as they are computed, in row groups that each belong to one type pair (their number is returned);
+    edge order as they are computed, in row groups that each belong to one type pair (their number is returned);
     without ``output`` they are returned as a frame."""
     import pyarrow.parquet as pq
 
@@ -56,23 +57,35 @@ def build_graphs(engine, relations, *, min_arg_pairs: int, min_predicates: int, 
     edges = 0
     with atomic_file(target) as tmp, pq.ParquetWriter(tmp, graph_schema(), compression="zstd") as writer:
         for type_a, type_b in mine:
-            names = engine.execute("SELECT DISTINCT node FROM features WHERE type_a = ? AND type_b = ? ORDER BY node",
-                                   [type_a, type_b]).fetchnumpy()["node"]
+            node_index, pair_index, values, names = _type_pair_counts(engine, type_a, type_b)
             if not len(names):
                 continue
-            counts = engine.execute("""
-                SELECT dense_rank() OVER (ORDER BY node) - 1 AS node_index, dense_rank() OVER (ORDER BY pair) - 1 AS pair_index, n
-                FROM features WHERE type_a = ? AND type_b = ? ORDER BY node, pair""", [type_a, type_b]).fetchnumpy()
-            blocks = edge_blocks(counts["node_index"].astype(np.int64), counts["pair_index"].astype(np.int64),
-                                 counts["n"].astype(np.float64), names.astype(object), type_a, type_b)
+            blocks = edge_blocks(node_index, pair_index, values, names, type_a, type_b)
             found = write_type_pair(writer, logged(blocks, f"{type_a}#{type_b} blocks"), engine.spill)
             edges += found
-            log.info("%s#%s: %d nodes, %d argument-pair counts, %d edges", type_a, type_b, len(names), len(counts["n"]), found)
+            log.info("%s#%s: %d nodes, %d argument-pair counts, %d edges", type_a, type_b, len(names), len(values), found)
     return edges if output is not None else pd.read_parquet(target)[list(GRAPH_COLUMNS)]
 
 
+def _type_pair_counts(engine, type_a: str, type_b: str):
+    """(node index, pair index, count, node names) of one type pair's feature counts, sorted by node, then pair; nodes
+    and pairs numbered in the order of their names (ranked on Arrow arrays, outside the engine's memory)."""
+    import pyarrow.compute as pc
+
+    table = engine.con.sql(f"""SELECT node, pair, n FROM features WHERE type_a = {sql_string(type_a)} AND type_b = {sql_string(type_b)}
+                               ORDER BY node, pair""").to_arrow_table()
+    if not table.num_rows:
+        return np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0), np.zeros(0, dtype=object)
+    node, pair = table.column("node").combine_chunks(), table.column("pair").combine_chunks()
+    starts = pc.not_equal(node.slice(1), node.slice(0, len(node) - 1)).to_numpy(zero_copy_only=False)
+    node_index = np.r_[0, np.cumsum(starts)].astype(np.int64)
+    pair_index = pc.rank(pair, sort_keys="ascending", tiebreaker="dense").to_numpy().astype(np.int64) - 1
+    names = pc.unique(node).to_numpy(zero_copy_only=False).astype(object)
+    return node_index, pair_index, table.column("n").to_numpy().astype(np.float64), names
+
+
 def gather_graph_parts(parts, output) -> int:
-    """One graph file of the graph jobs' part files (``build_graphs``), in ``EDGE_ORDER``: their row groups, each of one
+    """One graph file of the graph jobs' part files (``build_graphs``), in edge order: their row groups, each of one
     type pair, copied in the order of their type pairs (a type pair is in one part, its row groups in order there)."""
     import pyarrow.parquet as pq
 

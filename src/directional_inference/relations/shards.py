@@ -89,15 +89,6 @@ def pair_keys(alias: str = "") -> str:
     return f"least({prefix}subj, {prefix}obj) AS arg_a, greatest({prefix}subj, {prefix}obj) AS arg_b"
 
 
-def with_pair_keys(relations: pd.DataFrame) -> pd.DataFrame:
-    """A (small) frame with the unordered argument pair as columns ``arg_a <= arg_b``."""
-    frame = relations.copy()
-    swap = frame["subj"] > frame["obj"]
-    frame["arg_a"] = frame["subj"].where(~swap, frame["obj"])
-    frame["arg_b"] = frame["obj"].where(~swap, frame["subj"])
-    return frame
-
-
 def extraction_shards(relations: dict, corpus: dict) -> int:
     """Extraction jobs of a language: ``relations.shards``, or one per ``relations.articles_per_shard`` articles of the
     corpus's expected size (``corpus.sources.expected_articles``; config sections ``relations`` and ``corpus.<lang>``)."""
