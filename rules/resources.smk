@@ -4,6 +4,15 @@
 include: "helpers/resources.smk"
 
 
+# Downloads and copies of user files run where Snakemake runs (on a cluster: the login or submit node, which reaches
+# the network and the user's directories), never as cluster jobs: compute nodes often have no internet.
+localrules:
+    fetch_dataset,
+    fetch_model,
+    collect_clue_news,
+    collect_chinese_levyholt,
+
+
 rule fetch_dataset:
     output:
         directory("resources/{dataset}"),

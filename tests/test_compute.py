@@ -29,6 +29,23 @@ def test_auto_on_cuda_follows_the_device():
     assert resolve_precision("auto", "cuda", cuda_bf16=False)[0] == "fp32"
 
 
+@pytest.mark.parametrize(("major", "expected"), [(7, "fp32"), (8, "bf16"), (9, "bf16")])
+def test_auto_on_cuda_takes_bf16_only_where_native(monkeypatch, major, expected):
+    """A Turing card (7.x) runs bf16 tensors by emulation, which torch's default check counts as support; auto must
+    take fp32 there (the authors' format) and bf16 from Ampere (8.0) on. torch's own check runs, its device faked."""
+    import types
+
+    import torch
+
+    monkeypatch.setattr(torch.version, "hip", None)
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    monkeypatch.setattr(torch.cuda, "current_device", lambda: 0)
+    monkeypatch.setattr(torch.cuda, "get_device_properties", lambda device: types.SimpleNamespace(major=major))
+    monkeypatch.setattr(torch.cuda, "_check_bf16_tensor_supported", lambda device: True)  # emulation works
+    assert torch.cuda.is_bf16_supported()  # what the default check says on every one of these devices
+    assert resolve_precision("auto", "cuda")[0] == expected
+
+
 def test_an_unknown_precision_is_refused():
     with pytest.raises(ValueError, match="fp16"):
         resolve_precision("fp16")

@@ -150,12 +150,58 @@ def test_profiles_are_valid_for_snakemake_9(workflow_copy, profile):
     assert "fetch_dataset" in result.stdout and "build_tiny_model" in result.stdout
 
 
-def test_paper_scale_plans_newscrawl_and_clue(workflow_copy):
-    config = copy.deepcopy(load_config("paper.yaml"))
-    result = run_snakemake(workflow_copy, "-n", "--configfile", "config/paper.yaml")
+def user_inputs(root: Path) -> dict:
+    """Stand-ins for the two inputs no URL serves, each a directory with the files the workflow reads (empty)."""
+    from directional_inference.resources.fetch import CHINESE_LEVYHOLT_FILES, CLUE_FILES
+
+    for name, files in (("levyholt-zh", CHINESE_LEVYHOLT_FILES), ("clue", CLUE_FILES)):
+        for file in files:
+            (root / name / file).parent.mkdir(parents=True, exist_ok=True)
+            (root / name / file).write_text("")
+    return {"resources": {"levyholt_zh": str(root / "levyholt-zh"), "clue_news2016zh": str(root / "clue")}}
+
+
+def test_paper_scale_as_shipped_stops_at_parse_time_naming_what_to_set(workflow_copy):
+    """paper.yaml lists a Chinese S&S model and the Chinese BoOQA, whose inputs are not published: the plan stops before
+    any job, naming each key, what it must hold and the overlay that drops what needs it."""
+    result = run_snakemake(workflow_copy, "-n", "--configfile", "config/paper.yaml", check=False)
+    output = result.stdout + result.stderr
+    assert result.returncode != 0
+    assert "config key resources.levyholt_zh is not set" in output and "language_models_zh: []" in output
+    assert "test_dir/test_dir_s.txt" in output  # what the directory must hold
+    assert "config key resources.clue_news2016zh is not set" in output and "languages: [en]" in output
+    assert "Building DAG" not in output and "Job stats" not in output  # nothing was planned
+
+
+def test_user_inputs_are_checked_where_the_config_needs_them(tmp_path):
+    from directional_inference.config_checks import user_input_problems
+
+    paper = load_config("paper.yaml")
+    validate(paper, str(SCHEMA))
+    assert [problem.split(" is ")[0] for problem in user_input_problems(paper)] == [
+        "config key resources.levyholt_zh", "config key resources.clue_news2016zh"]
+    given = copy.deepcopy(paper)
+    update_config(given, user_inputs(tmp_path))
+    assert user_input_problems(given) == []
+    (tmp_path / "levyholt-zh" / "dev" / "dev_s.txt").unlink()  # a directory that lacks a file is named with the file
+    assert [p for p in user_input_problems(given) if "lacks dev/dev_s.txt" in p and "levyholt-zh" in p]
+    english_only = copy.deepcopy(paper)
+    update_config(english_only, {"training": {"language_models_zh": []}, "booqa": {"languages": ["en"]}})
+    assert user_input_problems(english_only) == []  # the overlays the messages suggest are enough
+    imported = copy.deepcopy(paper)
+    update_config(imported, {"training": {"language_models_zh": []}, "relations": {"imported": {"zh": str(tmp_path)}}})
+    assert user_input_problems(imported) == []  # Chinese relations from elsewhere need no CLUE
+    for overlay in ((), ("smoke.yaml",)):
+        assert user_input_problems(load_config(*overlay)) == [], overlay
+
+
+def test_paper_scale_plans_newscrawl_and_clue_with_the_user_inputs_given(workflow_copy, tmp_path):
+    overlay = tmp_path / "inputs.yaml"
+    overlay.write_text(yaml.safe_dump(user_inputs(tmp_path)))
+    result = run_snakemake(workflow_copy, "-n", "--configfile", "config/paper.yaml", str(overlay))
     assert "resources/newscrawl" in result.stdout and "resources/clue-news2016zh" in result.stdout
+    assert "resources/levyholt-zh" in result.stdout
     assert "resources/models/roberta-base" in result.stdout
-    assert config["resources"]["clue_news2016zh"] is None
 
 
 # --- checks of relations between values, and short messages --------------------------------------------------------
@@ -231,6 +277,26 @@ def test_missing_configfile_is_reported_by_snakemake_itself(workflow_copy):
     # a FileNotFoundError traceback whose last line names the file (README, "Scales").
     result = run_snakemake(workflow_copy, "-n", "--configfile", "nope.yaml", check=False)
     assert result.returncode != 0 and "No such file or directory: 'nope.yaml'" in result.stdout.strip().splitlines()[-1]
+
+
+def test_every_rule_a_profile_names_exists():
+    """A rule named in a profile that the workflow does not have is silently ignored by Snakemake; the SLURM profile's
+    example once named train_sns_model, which never existed. Every key that opens a block under set-resources or
+    set-threads, commented out or not, must be a rule."""
+    import re
+
+    rules = {m for smk in (REPO / "rules").rglob("*.smk") for m in re.findall(r"^rule (\w+):", smk.read_text(), re.M)}
+    assert {"train_sns_trial", "score_booqa"} <= rules
+    for profile in ("default", "local", "slurm"):
+        named, section = set(), None
+        for line in (REPO / "profiles" / profile / "config.yaml").read_text().splitlines():
+            if re.match(r"^[\w-]+:", line):
+                section = line.split(":")[0]
+            elif section in ("set-resources", "set-threads") and (m := re.match(r"^  #? ?(\w+):\s*(#.*)?$", line)):
+                named.add(m.group(1))
+        assert named <= rules, f"profiles/{profile}/config.yaml names {sorted(named - rules)}, not rules of the workflow"
+        if profile == "slurm":
+            assert {"train_sns_trial", "score_booqa", "fetch_dataset"} <= named
 
 
 def test_default_profile_is_loaded_and_every_profile_reruns_incomplete_jobs(workflow_copy):

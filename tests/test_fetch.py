@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import gzip
 import hashlib
 import http.server
 import threading
@@ -14,13 +15,21 @@ from directional_inference.resources.fetch import BasicAuth, collect_clue_news, 
 from directional_inference.resources.inputs import ExternalInput, Mirror
 
 PAYLOAD = b"premise\thypothesis\tTrue\n" * 100
+NEWS = gzip.compress(b"".join(b"sentence %d of the news\n" % k for k in range(20000)), mtime=0)
 
 
 class _Handler(http.server.BaseHTTPRequestHandler):
+    """Serves ``files``; a path in ``drops`` is cut after half its bytes (the full length announced) the first
+    ``drops[path]`` times, and a Range request is answered with 206 unless the path is in ``no_range``."""
+
     files: dict[str, bytes] = {}
     auth: str | None = None
+    drops: dict[str, int] = {}
+    no_range: set[str] = set()
+    requests: list[tuple[str, str | None]] = []
 
     def do_GET(self):  # noqa: N802 - http.server API
+        self.requests.append((self.path, self.headers.get("Range")))
         if self.auth and self.headers.get("Authorization") != self.auth:
             self.send_response(401)
             self.end_headers()
@@ -30,10 +39,23 @@ class _Handler(http.server.BaseHTTPRequestHandler):
             self.send_response(404)
             self.end_headers()
             return
-        self.send_response(200)
-        self.send_header("Content-Length", str(len(body)))
+        start = int(self.headers["Range"].removeprefix("bytes=").rstrip("-")) if self.headers.get("Range") else 0
+        if start and self.path not in self.no_range:
+            self.send_response(206)
+            self.send_header("Content-Range", f"bytes {start}-{len(body) - 1}/{len(body)}")
+            part = body[start:]
+        else:
+            self.send_response(200)
+            part = body
+        self.send_header("Content-Length", str(len(part)))
         self.end_headers()
-        self.wfile.write(body)
+        if self.drops.get(self.path, 0) > 0:
+            self.drops[self.path] -= 1
+            self.wfile.write(part[: len(part) // 2])
+            self.wfile.flush()
+            self.close_connection = True
+            return
+        self.wfile.write(part)
 
     def log_message(self, *args):
         pass
@@ -41,7 +63,7 @@ class _Handler(http.server.BaseHTTPRequestHandler):
 
 @pytest.fixture
 def server():
-    handler = type("Handler", (_Handler,), {"files": {}, "auth": None})
+    handler = type("Handler", (_Handler,), {"files": {}, "auth": None, "drops": {}, "no_range": set(), "requests": []})
     httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
@@ -100,13 +122,13 @@ def test_mirror_is_preferred_to_the_url(tmp_path):
 
 def test_basic_auth_is_sent_and_required(server, tmp_path):
     handler, base = server
-    handler.files["/news-docs.2007.en.filtered.gz"] = PAYLOAD
+    handler.files["/news-docs.2007.en.filtered.gz"] = NEWS
     handler.auth = "Basic " + base64.b64encode(b"user:secret").decode()
     item = _item(f"{base}/news-docs.2007.en.filtered.gz", sha=None, path="news-docs.2007.en.filtered.gz")
     with pytest.raises(InputUnavailableError, match="HTTP 401.*user and password"):
         fetch_input(item, tmp_path / "a.gz", [])
     sha = fetch_input(item, tmp_path / "b.gz", [], BasicAuth("user", "secret"))
-    assert sha == hashlib.sha256(PAYLOAD).hexdigest()
+    assert sha == hashlib.sha256(NEWS).hexdigest()
 
 
 def test_fetch_dataset_from_the_real_mirror_is_complete_and_verified(mirrors, tmp_path):
@@ -191,3 +213,59 @@ def test_download_progress_is_logged(server, tmp_path, caplog, monkeypatch):
     lines = [r.getMessage() for r in caplog.records if r.getMessage().startswith("downloading levyholt/dev/dev_s.txt")]
     assert len(lines) == 4 and lines[0].startswith("downloading levyholt/dev/dev_s.txt: 1048576/3145728 bytes (33.3%)")
     assert "(done in" in lines[-1]
+
+
+# --- downloads that drop, come short or arrive corrupt -----------------------------------------------------------------
+
+
+
+def _news_item(url: str) -> ExternalInput:
+    """A News Crawl-like file: gzip, no published checksum or size."""
+    return ExternalInput("newscrawl", "news.2007.en.shuffled.deduped.gz", None, None, url, "research")
+
+
+def test_a_dropped_download_resumes_where_it_stopped(server, tmp_path):
+    handler, base = server
+    handler.files["/news.gz"] = NEWS
+    handler.drops["/news.gz"] = 2  # cut twice: the first request and the first resumption
+    target = tmp_path / "news.gz"
+    sha = fetch_input(_news_item(f"{base}/news.gz"), target, [])
+    assert target.read_bytes() == NEWS and sha == hashlib.sha256(NEWS).hexdigest()
+    ranges = [r for _, r in handler.requests]
+    assert ranges == [None, f"bytes={len(NEWS) // 2}-", f"bytes={len(NEWS) // 2 + (len(NEWS) - len(NEWS) // 2) // 2}-"]
+
+
+def test_a_server_that_ignores_range_is_read_again_from_the_start(server, tmp_path):
+    handler, base = server
+    handler.files["/news.gz"] = NEWS
+    handler.drops["/news.gz"] = 1
+    handler.no_range.add("/news.gz")
+    target = tmp_path / "news.gz"
+    fetch_input(_news_item(f"{base}/news.gz"), target, [])
+    assert target.read_bytes() == NEWS and len(handler.requests) == 2
+
+
+def test_a_download_that_stays_short_is_never_accepted(server, tmp_path):
+    handler, base = server
+    handler.files["/news.gz"] = NEWS
+    handler.drops["/news.gz"] = 100  # every attempt cut
+    target = tmp_path / "news.gz"
+    with pytest.raises(InputUnavailableError, match="download failed|short download"):
+        fetch_input(_news_item(f"{base}/news.gz"), target, [])
+    assert list(tmp_path.iterdir()) == []  # nothing half-written left
+    from directional_inference.resources.fetch import DOWNLOAD_ATTEMPTS
+
+    assert len(handler.requests) == DOWNLOAD_ATTEMPTS
+
+
+@pytest.mark.parametrize("damage", ["truncated", "corrupt"])
+def test_a_gzip_that_does_not_decompress_whole_is_refused(server, tmp_path, damage):
+    """The server announces the damaged file's own length, so only decompressing it whole can tell."""
+    handler, base = server
+    body = NEWS[: len(NEWS) * 2 // 3] if damage == "truncated" else NEWS[:1000] + bytes(b ^ 0xFF for b in NEWS[1000:1100]) + NEWS[1100:]
+    handler.files["/news.gz"] = body
+    target = tmp_path / "news.gz"
+    with pytest.raises(InputUnavailableError, match="not a whole gzip file") as error:
+        fetch_input(_news_item(f"{base}/news.gz"), target, [])
+    assert "newscrawl/news.2007.en.shuffled.deduped.gz" in str(error.value)
+    assert list(tmp_path.iterdir()) == []

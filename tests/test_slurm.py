@@ -57,5 +57,10 @@ def test_smoke_workflow_runs_through_the_slurm_profile(slurm_cluster, tmp_path, 
     assert "steps (100%) done" in output and "SLURM" in output
     logs = list((workdir / ".snakemake" / "slurm_logs").rglob("*.log"))
     assert logs, "no SLURM job logs: the jobs did not go through sbatch"
+    submitted = {log.relative_to(workdir / ".snakemake" / "slurm_logs").parts[0] for log in logs}
+    # the downloads ran where Snakemake runs (local rules: compute nodes may have no internet), the rest through sbatch
+    assert "rule_train_sns_trial" in submitted and "rule_score_levyholt" in submitted
+    assert not {"rule_fetch_dataset", "rule_fetch_model"} & submitted, submitted
+    assert (workdir / "resources" / "levyholt" / "SHA256SUMS").is_file()
     table = pd.read_csv(workdir / "results" / "table1.csv")
     assert len(table) == 9 and table["auc_norm"].notna().all()

@@ -1,8 +1,8 @@
 """Compute settings shared by every job that runs a transformer (training and scoring): the torch thread count and
 the number format of forward passes.
 
-``precision: auto`` takes bf16 only where the hardware computes it natively: a CUDA device that supports it, or a CPU
-with AMX-BF16 or AVX-512 BF16 (measured on this project's machines: bf16 autocast trains 1.4-2 times faster there;
+``precision: auto`` takes bf16 only where the hardware computes it natively: a CUDA device of compute capability 8.0 or
+more (Ampere on; torch's ``is_bf16_supported()`` also counts older devices that only emulate it), or a CPU with AMX-BF16 or AVX-512 BF16 (measured on this project's machines: bf16 autocast trains 1.4-2 times faster there;
 on an AVX2-only CPU, where bf16 is emulated, a training batch took about 25 s against 1 s in fp32). Every other
 machine gets fp32. The resolved format and the reason are logged, and the training record keeps them.
 """
@@ -50,8 +50,9 @@ def resolve_precision(requested: str, device_type: str = "cpu", *, flags: set[st
         if cuda_bf16 is None:
             import torch
 
-            cuda_bf16 = bool(torch.cuda.is_bf16_supported())
-        return ("bf16", "auto: the CUDA device supports bf16") if cuda_bf16 else ("fp32", "auto: the CUDA device has no bf16")
+            cuda_bf16 = bool(torch.cuda.is_bf16_supported(including_emulation=False))
+        return (("bf16", "auto: the CUDA device computes bf16 natively") if cuda_bf16
+                else ("fp32", "auto: the CUDA device has no native bf16 (emulated bf16 is slower than fp32, the authors' format)"))
     flags = cpu_flags() if flags is None else flags
     native = [flag for flag in NATIVE_BF16_CPU_FLAGS if flag in flags]
     if native:

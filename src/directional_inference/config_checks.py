@@ -3,12 +3,15 @@
 The Snakefile (rules/common.smk) stops with one line per problem, before any job is planned: an unknown or
 mistyped key names the key and the keys allowed there (not the whole schema); a model alias must be defined
 under ``models``; ranges must not be reversed; bucket boundaries must increase; lists that drive the workflow
-must not be empty; models that a table compares must get the same training budget.
+must not be empty; models that a table compares must get the same training budget. Inputs that no URL serves (the
+Chinese LevyHolt, CLUE news2016zh) must be given where the config needs them (``user_input_problems``), so that a
+run without them stops at parse time rather than when a job reaches them hours later.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from pathlib import Path
 
 # Every config key whose value is a model alias (or a list of them) from config['models'].
 MODEL_ALIAS_KEYS = ("training.language_models", "training.language_models_zh", "evaluation.lm_encoder", "evaluation.lm_encoder_zh",
@@ -66,6 +69,38 @@ def config_problems(config: Mapping) -> list[str]:
         from .levyholt.experiments import unequal_budgets
 
         problems += [f"config key training.budgets: {problem}" for problem in unequal_budgets(config["training"], config["levyholt"])]
+    return problems
+
+
+def user_input_problems(config: Mapping) -> list[str]:
+    """Every user-supplied input the config needs but lacks: the key to set, the files it must hold, and the overlay
+    that drops what needs it (one message each; empty when every needed input is there)."""
+    from .resources.fetch import CHINESE_LEVYHOLT_FILES, CLUE_FILES
+
+    problems = []
+    chinese_models = dotted_value(config, "training.language_models_zh") or []
+    languages = dotted_value(config, "booqa.languages") or []
+    needs = []
+    if chinese_models:
+        needs.append(("resources.levyholt_zh", CHINESE_LEVYHOLT_FILES,
+                      f"training.language_models_zh ({', '.join(chinese_models)}) fine-tunes S&S models on the Chinese LevyHolt, "
+                      "which is not published (README, 'Chinese at paper scale')",
+                      "training: {language_models_zh: []}"))
+    if ("zh" in languages and dotted_value(config, "corpus.zh.source") == "clue"
+            and not dotted_value(config, "relations.imported.zh")):
+        needs.append(("resources.clue_news2016zh", CLUE_FILES,
+                      "the Chinese BoOQA (booqa.languages) is built from CLUE news2016zh (corpus.zh.source: clue), which has "
+                      "no direct download URL (https://github.com/brightmart/nlp_chinese_corpus, 'news2016zh')",
+                      "booqa: {languages: [en]}"))
+    for key, files, why, drop in needs:
+        where = dotted_value(config, key)
+        if not where:
+            problems.append(f"config key {key} is not set, but {why}: set {key} to the directory holding "
+                            f"{', '.join(files)}, or drop what needs it with a file laid over the config "
+                            f"(--configfile), e.g. {drop!r}")
+        elif missing := [name for name in files if not (Path(where) / name).is_file()]:
+            problems.append(f"config key {key} is {where}, which lacks {', '.join(missing)}: {why}; give the directory "
+                            f"holding {', '.join(files)}, or drop what needs it, e.g. {drop!r}")
     return problems
 
 

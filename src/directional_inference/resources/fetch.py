@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import base64
-import hashlib
+import gzip
+import http.client
 import logging
 import os
 import shutil
 import urllib.error
 import urllib.request
+import zlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,6 +24,7 @@ log = logging.getLogger(__name__)
 
 CHECKSUM_FILE = "SHA256SUMS"
 DOWNLOAD_TIMEOUT_S = 60
+DOWNLOAD_ATTEMPTS = 5  # a dropped connection is resumed (HTTP Range) this many times in all
 
 
 @dataclass(frozen=True)
@@ -55,27 +58,71 @@ def _unavailable(item: ExternalInput, mirrors: Sequence[Mirror], reason: str,
 
 def _download(item: ExternalInput, target: Path, auth: BasicAuth | None, mirrors: Sequence[Mirror],
               rejected: Sequence[tuple[Path, str, str]] = ()) -> str:
-    """Stream ``item.url`` to ``target``; return the sha256 of what was written."""
-    request = urllib.request.Request(item.url, headers={"User-Agent": "directional-inference-workflow"})
-    if auth is not None:
-        request.add_header("Authorization", auth.header())
-    digest = hashlib.sha256()
+    """Stream ``item.url`` to ``target``; return the sha256 of what was written.
+
+    A connection that drops or closes early is resumed where it stopped (an HTTP Range request; from the start where
+    the server ignores it), up to ``DOWNLOAD_ATTEMPTS`` times; the bytes received must add up to the length the server
+    announced, and a ``.gz`` file must decompress whole, so a short or corrupt file is never accepted (News Crawl
+    publishes no checksum to catch it)."""
+    received, total = 0, None
+    progress = None
+    for attempt in range(1, DOWNLOAD_ATTEMPTS + 1):
+        request = urllib.request.Request(item.url, headers={"User-Agent": "directional-inference-workflow"})
+        if auth is not None:
+            request.add_header("Authorization", auth.header())
+        if received:
+            request.add_header("Range", f"bytes={received}-")
+        try:
+            with urllib.request.urlopen(request, timeout=DOWNLOAD_TIMEOUT_S) as response:
+                resumed = received > 0 and response.status == 206
+                if received and not resumed:  # the server ignored the Range: start again
+                    received = 0
+                total = _announced_length(response.headers, resumed) or total
+                if progress is None:
+                    progress = ProgressLog(f"downloading {item.dataset}/{item.path}", item.size or total, "bytes", logger=log)
+                with open(target, "ab" if resumed else "wb") as out:
+                    while block := response.read(1 << 20):
+                        out.write(block)
+                        received += len(block)
+                        progress.advance(len(block))
+        except urllib.error.HTTPError as exc:
+            hint = " (this source needs the user and password WMT publishes: set them in config or the environment)" if exc.code == 401 else ""
+            raise _unavailable(item, mirrors, f"HTTP {exc.code} {exc.reason}{hint}", rejected) from None
+        except (urllib.error.URLError, http.client.HTTPException, OSError, TimeoutError) as exc:
+            if received == 0 or attempt == DOWNLOAD_ATTEMPTS:
+                raise _unavailable(item, mirrors, f"download failed ({getattr(exc, 'reason', exc)}) after {received} bytes", rejected) from None
+            log.warning("%s/%s: the connection dropped after %d bytes (%s); resuming", item.dataset, item.path, received, exc)
+            continue
+        if total is None or received == total:
+            break
+        log.warning("%s/%s: the server closed after %d of %d bytes; resuming", item.dataset, item.path, received, total)
+    if total is not None and received != total:
+        raise _unavailable(item, mirrors, f"short download: {received} of {total} bytes after {DOWNLOAD_ATTEMPTS} attempts", rejected)
+    if progress is not None:
+        progress.finish()
+    if item.path.endswith(".gz") and (problem := _gzip_problem(target)):
+        raise _unavailable(item, mirrors, f"the download is not a whole gzip file ({problem})", rejected)
+    return sha256_of(target)
+
+
+def _announced_length(headers, resumed: bool) -> int | None:
+    """The whole file's length in bytes as the response announces it (a 206's Content-Range total), or None."""
+    if resumed:
+        total = (headers.get("Content-Range") or "").rpartition("/")[2]
+        return int(total) if total.isdigit() else None
+    length = headers.get("Content-Length")
+    return int(length) if length and length.isdigit() else None
+
+
+def _gzip_problem(path: Path) -> str:
+    """Why ``path`` does not decompress whole ("" when it does): a truncated or corrupt gzip stream."""
     try:
-        with urllib.request.urlopen(request, timeout=DOWNLOAD_TIMEOUT_S) as response, open(target, "wb") as out:
-            length = response.headers.get("Content-Length")
-            progress = ProgressLog(f"downloading {item.dataset}/{item.path}", item.size or (int(length) if length and length.isdigit() else None),
-                                   "bytes", logger=log)
-            while block := response.read(1 << 20):
-                digest.update(block)
-                out.write(block)
-                progress.advance(len(block))
-            progress.finish()
-    except urllib.error.HTTPError as exc:
-        hint = " (this source needs the user and password WMT publishes: set them in config or the environment)" if exc.code == 401 else ""
-        raise _unavailable(item, mirrors, f"HTTP {exc.code} {exc.reason}{hint}", rejected) from None
-    except (urllib.error.URLError, OSError, TimeoutError) as exc:
-        raise _unavailable(item, mirrors, f"download failed ({getattr(exc, 'reason', exc)})", rejected) from None
-    return digest.hexdigest()
+        with gzip.open(path, "rb") as stream:
+            while stream.read(1 << 24):
+                pass
+    except (OSError, EOFError, zlib.error) as exc:
+        return str(exc) or type(exc).__name__
+    return ""
 
 
 def find_in_mirrors(item: ExternalInput, mirrors: Sequence[Mirror], rejected: list[tuple[Path, str, str]] | None = None) -> Path | None:
