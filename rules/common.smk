@@ -1,7 +1,7 @@
 # The globals, wildcard constraints and helpers that several phase files use (no rules here; a helper that one phase
 # file uses lives in that file). rules/setup.smk has checked the config and put the package on the path.
 from directional_inference.booqa.settings import booqa_settings
-from directional_inference.evaluation.methods import BOOQA_TABLES, METHODS, booqa_score_path, methods_for
+from directional_inference.evaluation.methods import BOOQA_TABLES, METHODS, booqa_score_path, methods_for, sns_models
 from directional_inference.levyholt.experiments import (
     BOOQA_MODELS,
     TABLE3_TRAINED_ON,
@@ -39,6 +39,7 @@ CHINESE_LEVYHOLT_SETS = [CHINESE_PREFIX + subset for subset in CHINESE_SUBSETS]
 LANGUAGE_MODELS = {"en": config["training"]["language_models"], "zh": config["training"]["language_models_zh"]}
 MAIN_LMS = {lang: models[0] for lang, models in LANGUAGE_MODELS.items() if models}
 SNS_LANGUAGES = sorted(MAIN_LMS)
+SNS_METHODS_ZH = config["training"]["sns_methods_zh"]  # the Chinese S&S models: Table 5 methods (the paper: S&S Full)
 TABLE3_LANGUAGES = [lang for lang in config["booqa"]["languages"] if lang in SNS_LANGUAGES]
 
 
@@ -163,7 +164,7 @@ def lm_encoder(lang):
 def runnable_methods(lang):
     """BoOQA methods that can run for a language under this config."""
     ev, graphs = config["evaluation"], config["graphs"]
-    return methods_for(lang, ev["model_languages"], graphs["measures"], ev["lm_retrieval"], SNS_LANGUAGES)
+    return methods_for(lang, ev["model_languages"], graphs["measures"], ev["lm_retrieval"], SNS_LANGUAGES, SNS_METHODS_ZH)
 
 
 def graph_lookup():
@@ -183,7 +184,7 @@ def trained_searches():
     """(language model, variant, training subset) of every search, English and Chinese."""
     searches = [(lm, v, s) for lm in LANGUAGE_MODELS["en"] for v, s in trained_models()]
     if "zh" in SNS_LANGUAGES:
-        searches += [(lm, v, s) for lm in LANGUAGE_MODELS["zh"] for v, s in chinese_trained_models()]
+        searches += [(lm, v, s) for lm in LANGUAGE_MODELS["zh"] for v, s in chinese_trained_models(sns_models(SNS_METHODS_ZH))]
     return searches
 
 

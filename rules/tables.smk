@@ -160,6 +160,7 @@ rule make_booqa_table:
         models=booqa_models(),
         model_kinds=lm_encoder_kinds(),
         sns_languages=SNS_LANGUAGES,
+        sns_methods_zh=SNS_METHODS_ZH,
         model_languages=config["evaluation"]["model_languages"],
         measures=config["graphs"]["measures"],
         retrievals=config["evaluation"]["lm_retrieval"],

@@ -12,7 +12,8 @@ params = snakemake.params
 
 
 def why_not(method, lang):
-    return why_not_runnable(method, lang, params.model_languages, params.measures, params.retrievals, params.sns_languages)
+    return why_not_runnable(method, lang, params.model_languages, params.measures, params.retrievals, params.sns_languages,
+                            params.sns_methods_zh)
 
 
 def record(method, lang):

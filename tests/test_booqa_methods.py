@@ -86,3 +86,20 @@ def test_lm_rows_say_what_their_encoder_is_and_sns_rows_carry_their_records(tmp_
     assert "not the paper's unsupervised" in table["lm_rel"]["model"] and table["lm_rel"]["training"] == ""
     assert (table["sns_full"]["model"], table["sns_full"]["precision"], table["sns_full"]["training"], table["sns_full"]["sanity"]) == (
         "minilm", "fp32", "4388 train / 1098 dev pairs", "identity 100%: passed")
+
+
+def test_the_chinese_sns_rows_are_the_methods_trained_on_the_chinese_levyholt():
+    """The paper's Chinese column of Table 5 has S&S Full only: training.sns_methods_zh decides which Chinese S&S models
+    are fine-tuned, and the other Chinese S&S rows say why they have no number; English keeps all four."""
+    from directional_inference.evaluation.methods import methods_for, sns_models, why_not_runnable
+    from directional_inference.levyholt.experiments import chinese_trained_models
+
+    args = (["en", "zh"], ["binc"], ["rel"], ["en", "zh"])
+    sns = {"sns_full", "sym_sns_full", "sns_symmetric", "sns_directional"}
+    assert sns & set(methods_for("zh", *args, ["sns_full"])) == {"sns_full"}
+    assert sns & set(methods_for("en", *args, ["sns_full"])) == sns
+    assert sns & set(methods_for("zh", *args)) == sns  # no list: every one
+    assert "training.sns_methods_zh" in why_not_runnable("sns_directional", "zh", *args, ["sns_full"])
+    assert sns_models(["sns_full", "sym_sns_full", "lm_rel"]) == [("sns", "full"), ("sns_sym", "full")]
+    assert chinese_trained_models(sns_models(["sns_full"])) == [
+        ("hyponly", "zh_directional"), ("hyponly", "zh_full"), ("hyponly", "zh_symmetric"), ("sns", "zh_full")]

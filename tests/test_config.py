@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import re
 from pathlib import Path
 
 import pytest
@@ -202,6 +203,36 @@ def test_paper_scale_plans_newscrawl_and_clue_with_the_user_inputs_given(workflo
     assert "resources/newscrawl" in result.stdout and "resources/clue-news2016zh" in result.stdout
     assert "resources/levyholt-zh" in result.stdout
     assert "resources/models/roberta-base" in result.stdout
+
+
+def test_paper_scale_table5_plans_what_the_paper_ran_with_the_resources_it_needs(workflow_copy, tmp_path):
+    """Table 5 at paper scale: the four English S&S searches and the Chinese S&S Full only (the paper's Chinese column),
+    100 trials each and one selection per search; extraction shards follow the corpora (7.8M News Crawl and 2.4M CLUE
+    articles at 20,000 a shard); every job that runs a neural model asks for a GPU and 4 threads, and no other does."""
+    from collections import Counter
+
+    from directional_inference.plan import planned_jobs
+
+    overlay = tmp_path / "inputs.yaml"
+    overlay.write_text(yaml.safe_dump(user_inputs(tmp_path)))
+    result = run_snakemake(workflow_copy, "-n", "--cores", "64", "results/table5.csv", "--configfile", "config/paper.yaml", str(overlay))
+    jobs = planned_jobs(result.stdout)
+    counts = Counter(rule for rule, *_ in jobs)
+    assert (counts["train_sns_trial"], counts["select_sns_model"]) == (500, 5)
+    searches = set(re.findall(r"results/models/([\w-]+/\w+/\w+)/selection.csv", result.stdout))
+    assert searches == {"roberta-base/sns/full", "roberta-base/sns_sym/full", "roberta-base/sns/symmetric",
+                        "roberta-base/sns/directional", "xlm-roberta-base/sns/zh_full"}
+    assert counts["extract_relations"] == -(-7_800_000 // 20_000) + -(-2_400_000 // 20_000)
+    neural = {"train_sns_trial", "check_sns_model", "score_booqa_part"}
+    for rule, _, threads, resources in jobs:
+        if rule in neural:
+            assert (resources["gpu"], threads) == ("1", 4), rule
+        else:
+            assert resources.get("gpu", "0") == "0", rule  # graph lookups and the corpus-wide rules run on CPUs
+        if rule == "train_sns_trial":
+            assert int(resources["mem_mb"]) == 6000 and int(resources["runtime"]) == 240
+        if rule in ("merge_relations", "select_booqa_positives", "build_entailment_graph"):
+            assert int(resources["mem_mb"]) == 6000 and int(resources["disk_mb"]) > 3_000  # sized from the corpus, not the 1 GB base
 
 
 # --- checks of relations between values, and short messages --------------------------------------------------------

@@ -20,7 +20,8 @@ def levyholt_table_records(wildcards):
 
 def booqa_model_records(wildcards=None):
     """Selection and sanity files of the S&S models of the BoOQA tables, per language that has them."""
-    return sorted({f for lang in SNS_LANGUAGES if lang in config["booqa"]["languages"] for v, s in BOOQA_MODELS
+    models = {"en": BOOQA_MODELS, "zh": sns_models(SNS_METHODS_ZH)}
+    return sorted({f for lang in SNS_LANGUAGES if lang in config["booqa"]["languages"] for v, s in models[lang]
                    for f in model_record_files(MAIN_LMS[lang], v, language_subset(s, lang))})
 
 

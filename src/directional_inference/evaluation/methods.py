@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 # method -> (family, detail): lm -> retrieval variant; sns -> (variant, LevyHolt training subset); graph -> measure
@@ -76,9 +77,10 @@ def booqa_score_path(lang: str, split: str, method: str) -> str:
 
 
 def why_not_runnable(method: str, lang: str, model_languages: list[str], measures: list[str], retrievals: list[str],
-                     sns_languages: list[str] = ("en",)) -> str:
+                     sns_languages: list[str] = ("en",), sns_methods_zh: Sequence[str] | None = None) -> str:
     """Why a method cannot run for a language with this config ("" when it can); Table 5 prints the reason.
-    ``sns_languages``: the languages with fine-tuned S&S models (English LevyHolt; Chinese LevyHolt)."""
+    ``sns_languages``: the languages with fine-tuned S&S models (English LevyHolt; Chinese LevyHolt);
+    ``sns_methods_zh``: the S&S methods fine-tuned on the Chinese LevyHolt (None: every one)."""
     family, detail = METHODS[method]
     if family == "graph":
         return "" if detail in measures else "measure not in graphs.measures"
@@ -90,13 +92,21 @@ def why_not_runnable(method: str, lang: str, model_languages: list[str], measure
     if family == "sns" and lang not in sns_languages:
         return ("no S&S model fine-tuned on a LevyHolt of this language (needs a multilingual model in "
                 "training.language_models_zh and the Chinese LevyHolt, resources.levyholt_zh)")
+    if family == "sns" and lang == "zh" and sns_methods_zh is not None and method not in sns_methods_zh:
+        return "not fine-tuned on the Chinese LevyHolt: not in training.sns_methods_zh (the paper's Chinese column has S&S Full only)"
     return ""
 
 
 def methods_for(lang: str, model_languages: list[str], measures: list[str], retrievals: list[str],
-                sns_languages: list[str] = ("en",)) -> list[str]:
+                sns_languages: list[str] = ("en",), sns_methods_zh: Sequence[str] | None = None) -> list[str]:
     """Methods that can run for a language with this config (the others get a note in Table 5)."""
-    return [method for method in METHODS if not why_not_runnable(method, lang, model_languages, measures, retrievals, sns_languages)]
+    return [method for method in METHODS
+            if not why_not_runnable(method, lang, model_languages, measures, retrievals, sns_languages, sns_methods_zh)]
+
+
+def sns_models(methods: Sequence[str]) -> list[tuple[str, str]]:
+    """The (variant, training subset) S&S models that the given Table 5 methods score with."""
+    return [METHODS[method][1] for method in methods if METHODS[method][0] == "sns"]
 
 
 # Table 3 (AUCnorm %, lower is better): (trained on, tested on) -> value

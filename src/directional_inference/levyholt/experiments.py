@@ -5,6 +5,8 @@ Shared by the Snakefile (to expand jobs) and the table builders, so the two cann
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 MESH_SUBSETS = ("directional", "symmetric", "para_dirtrue", "para_dirfalse", "dirtrue_unrel", "dirfalse_unrel")
 TABLE1_SUBSETS = ("directional", "symmetric", "full")  # paper Table 1 (and 8, 10, 12): train x test
 TABLE2_SUBSETS = ("para_dirtrue", "para_dirfalse")  # paper Table 2 (and 9, 11, 13): S&S vs 'S&S
@@ -65,12 +67,13 @@ def trained_models() -> list[tuple[str, str]]:
     return sorted(models)
 
 
-def chinese_trained_models() -> list[tuple[str, str]]:
-    """(variant, Chinese subset) fine-tuned on the Chinese LevyHolt: the S&S models of Table 5 and the H-only models of
-    Table 3, for Chinese BoOQA."""
+def chinese_trained_models(sns_models: Iterable[tuple[str, str]] = BOOQA_MODELS) -> list[tuple[str, str]]:
+    """(variant, Chinese subset) fine-tuned on the Chinese LevyHolt: the S&S models of Table 5 that
+    ``training.sns_methods_zh`` names (``sns_models``; the paper: S&S Full only) and the H-only models of Table 3, for
+    Chinese BoOQA."""
     from .chinese import CHINESE_PREFIX
 
-    return sorted({(variant, CHINESE_PREFIX + subset) for variant, subset in BOOQA_MODELS + BOOQA_HYPONLY_MODELS})
+    return sorted({(variant, CHINESE_PREFIX + subset) for variant, subset in tuple(sns_models) + BOOQA_HYPONLY_MODELS})
 
 
 def language_subset(subset: str, lang: str) -> str:
