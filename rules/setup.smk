@@ -9,7 +9,7 @@ from snakemake.utils import validate
 
 sys.path.insert(0, os.path.join(workflow.basedir, "src"))
 
-from directional_inference.config_checks import config_problems, schema_problems, user_input_problems  # noqa: E402
+from directional_inference.config_checks import config_problems, pin_problems, schema_problems, user_input_problems  # noqa: E402
 from directional_inference.stale_locks import LockOwner, release_stale_locks  # noqa: E402
 
 
@@ -27,7 +27,7 @@ try:
 except WorkflowError:
     with open(os.path.join(workflow.basedir, "config", "schema.yaml"), encoding="utf-8") as schema:
         stop_for_config(schema_problems(config, yaml.safe_load(schema)) or ["the config does not match config/schema.yaml"])
-stop_for_config(config_problems(config) + user_input_problems(config))
+stop_for_config(config_problems(config) + user_input_problems(config) + pin_problems(config))
 
 # After kill -9 or a power loss the next run recovers by itself: the lock of a run that is gone is removed here
 # (src/directional_inference/stale_locks.py) and its unfinished jobs re-run (profiles/default: rerun-incomplete).

