@@ -128,6 +128,7 @@ def test_symmetric_variant_cannot_tell_directions_apart(tiny_model, tmp_path):
 
 
 def _kill_at_third_checkpoint(monkeypatch):
+    monkeypatch.setattr(training, "CHECKPOINT_INTERVAL_S", 0)  # write at every chance: a tiny run is shorter than the interval
     original = training._save_checkpoint
     calls = {"n": 0}
 
@@ -154,6 +155,23 @@ def test_killed_training_resumes_to_the_same_weights_and_best_point(tiny_model, 
     for (name, a), (_, b) in zip(reference.scorer.model.state_dict().items(), resumed.scorer.model.state_dict().items()):
         assert torch.equal(a, b), name
     assert resumed.evaluations == reference.evaluations and resumed.best == reference.best
+
+
+def test_checkpoints_are_written_at_most_once_an_interval_and_removed_at_the_end(tiny_model, tmp_path, monkeypatch):
+    """One resumable state per trial, written at most once per CHECKPOINT_INTERVAL_S: a run shorter than the interval
+    writes none; with no interval it writes at every evaluation and every checkpoint_every steps; none is left after."""
+    writes = []
+    original = training._save_checkpoint
+    monkeypatch.setattr(training, "_save_checkpoint", lambda *args: writes.append(1) or original(*args))
+    run_settings = settings(epochs=2, seed=9, checkpoint_every=2, evaluations_per_epoch=3)
+    hp = Hyperparameters(0, 1e-3, 0.01, 1)
+    train_prompt_model(tiny_model, ENTRIES, ENTRIES[:8], hp, run_settings, tmp_path / "a", tmp_path / "ckpt-a")
+    assert writes == []
+    monkeypatch.setattr(training, "CHECKPOINT_INTERVAL_S", 0)
+    train_prompt_model(tiny_model, ENTRIES, ENTRIES[:8], hp, run_settings, tmp_path / "b", tmp_path / "ckpt-b")
+    # 6 batches an epoch, one step each: steps 2, 4, 6 and the evaluations after batches 2, 4, 6 coincide; 2 epoch ends
+    assert len(writes) == 2 * (3 + 1)
+    assert not list((tmp_path / "ckpt-b").rglob("state.pt"))
 
 
 def test_a_checkpoint_of_other_data_is_not_resumed(tiny_model, tmp_path, monkeypatch):

@@ -12,8 +12,11 @@ that many evaluations in a row have not improved on the best by more than ``min_
 then the maximum). The training record says where it stopped and why; a run that ran out of epochs while its last
 evaluation still improved on the best by more than ``min_delta`` is logged as possibly undertrained.
 
-A checkpoint (every ``checkpoint_every`` optimiser steps and at every evaluation) holds the weights, the optimiser,
-the schedule, the random state and the best point so far; it is resumed only when its signature matches: the
+A checkpoint holds the one resumable state of a trial: the weights, the optimiser, the schedule, the random state and
+the best point so far. It is written at an evaluation, every ``checkpoint_every`` optimiser steps or at an epoch's end,
+but at most once per ``CHECKPOINT_INTERVAL_S`` of training (a large model's state is about four times its weights:
+writing it at every evaluation of a paper run is terabytes), and removed when the trial ends. It is resumed only when
+its signature matches: the
 hyper-parameters, the settings, a hash of the training and dev data and of the base model's files. The number of
 CPU threads is not part of it: every job uses ``training.threads`` intra-op threads whatever ``--cores`` is, so
 results do not depend on the machine's core count.
@@ -27,6 +30,7 @@ import logging
 import math
 import os
 import random
+import time
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
@@ -39,6 +43,7 @@ from ..progress import ProgressLog
 from .model import PromptScorer
 
 log = logging.getLogger(__name__)
+CHECKPOINT_INTERVAL_S = 300  # at most one checkpoint per this many seconds of training
 
 
 @dataclass(frozen=True)
@@ -207,6 +212,7 @@ def train_prompt_model(
             state["stop_reason"] = f"patience: no better dev AUC{gain} in {since} evaluations"
         return state["stop_reason"] is not None
 
+    last_saved = time.monotonic()  # a run shorter than the interval writes no checkpoint
     progress = ProgressLog("training", batches_per_epoch * settings.epochs, "batches")
     progress.done = state["epoch"] * batches_per_epoch + state["next_batch"]
     model.train()
@@ -231,15 +237,15 @@ def train_prompt_model(
             evaluated = (batch_index + 1) % check_every == 0 and (batch_index + 1) // check_every <= settings.evaluations_per_epoch
             if evaluated:
                 evaluate(epoch, batch_index + 1)
-            # a checkpoint only between optimiser steps (accumulated gradients are not saved)
+            # a checkpoint only between optimiser steps (accumulated gradients are not saved), at most once an interval
             if (batch_index + 1) % accumulation == 0 and (evaluated or state["steps"] % settings.checkpoint_every == 0):
-                _save_checkpoint(checkpoint, signature, model, optimizer, scheduler, state)
+                last_saved = _save_when_due(last_saved, checkpoint, signature, model, optimizer, scheduler, state)
             if evaluated and patience_exhausted():
                 log.info("early stop at epoch %d, batch %d: %s", epoch, batch_index + 1, state["stop_reason"])
                 break
         else:
             state["epoch"], state["next_batch"] = epoch + 1, 0
-            _save_checkpoint(checkpoint, signature, model, optimizer, scheduler, state)
+            last_saved = _save_when_due(last_saved, checkpoint, signature, model, optimizer, scheduler, state)
     progress.finish()
     if state["best"] is None:  # no evaluation point (fewer batches than evaluations): the last weights
         evaluate(settings.epochs - 1, batches_per_epoch)
@@ -274,6 +280,14 @@ def training_record(signature: dict, state: dict, usable_dev: bool, settings: Tr
     return {**signature, "best": state["best"]["point"], "stopped": evaluations[-1], "stop_reason": reason,
             "best_is_last": best_is_last, "still_improving": bool(still_improving), "evaluations": len(evaluations), "train_pairs": n_train,
             "dev_pairs": n_dev, "precision": settings.precision, "precision_reason": precision_reason}
+
+
+def _save_when_due(last_saved: float, path: Path, signature: dict, model, optimizer, scheduler, state: dict) -> float:
+    """Write the checkpoint if ``CHECKPOINT_INTERVAL_S`` has passed since ``last_saved``; return the time of the last write."""
+    if time.monotonic() - last_saved < CHECKPOINT_INTERVAL_S:
+        return last_saved
+    _save_checkpoint(path, signature, model, optimizer, scheduler, state)
+    return time.monotonic()
 
 
 def _save_checkpoint(path: Path, signature: dict, model, optimizer, scheduler, state: dict) -> None:
