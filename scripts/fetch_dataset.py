@@ -2,7 +2,7 @@
 
 import os
 
-from directional_inference.resources.fetch import BasicAuth, fetch_dataset
+from directional_inference.resources.fetch import BasicAuth, ChecksumLock, fetch_dataset
 from directional_inference.resources.inputs import open_mirrors
 from directional_inference.rulelog import log_to_file
 
@@ -16,4 +16,4 @@ if dataset == "newscrawl":
     password = os.environ.get("NEWSCRAWL_PASSWORD") or settings["password"]
     auth = BasicAuth(user, password) if user and password else None
 mirrors = open_mirrors(snakemake.config.get("mirror"))
-fetch_dataset(dataset, snakemake.output[0], mirrors, only=only, auth=auth)
+fetch_dataset(dataset, snakemake.output[0], mirrors, only=only, auth=auth, lock=ChecksumLock())

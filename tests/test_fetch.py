@@ -269,3 +269,24 @@ def test_a_gzip_that_does_not_decompress_whole_is_refused(server, tmp_path, dama
         fetch_input(_news_item(f"{base}/news.gz"), target, [])
     assert "newscrawl/news.2007.en.shuffled.deduped.gz" in str(error.value)
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_file_without_a_published_checksum_is_recorded_once_and_verified_after(server, tmp_path):
+    """News Crawl publishes no checksum: its first download records the sha256 in the lock file; a later download that
+    differs (the file changed at its source, or arrived damaged, though whole) is refused, and nothing is left."""
+    from directional_inference.resources.fetch import ChecksumLock
+
+    handler, base = server
+    handler.files["/news.gz"] = NEWS
+    lock = ChecksumLock(tmp_path / "inputs.lock")
+    item = _news_item(f"{base}/news.gz")
+    fetch_input(item, tmp_path / "first" / "news.gz", [], lock=lock)
+    assert (tmp_path / "inputs.lock").read_text() == f"{hashlib.sha256(NEWS).hexdigest()}  newscrawl/{item.path}\n"
+    fetch_input(item, tmp_path / "again" / "news.gz", [], lock=lock)  # the same bytes: accepted, recorded once
+    assert len((tmp_path / "inputs.lock").read_text().splitlines()) == 1
+    handler.files["/news.gz"] = gzip.compress(b"another shuffle of the news\n" * 1000, mtime=0)  # a valid gzip, other bytes
+    with pytest.raises(InputUnavailableError, match="recorded .* at its first download") as error:
+        fetch_input(item, tmp_path / "changed" / "news.gz", [], lock=lock)
+    assert str(tmp_path / "inputs.lock") in str(error.value)
+    assert not (tmp_path / "changed" / "news.gz").exists()
+    assert len((tmp_path / "inputs.lock").read_text().splitlines()) == 1

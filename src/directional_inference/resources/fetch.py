@@ -133,9 +133,43 @@ def find_in_mirrors(item: ExternalInput, mirrors: Sequence[Mirror], rejected: li
     return None
 
 
-def fetch_input(item: ExternalInput, target: str | os.PathLike, mirrors: Sequence[Mirror], auth: BasicAuth | None = None) -> str:
-    """Place ``item`` at ``target`` (atomically) from a mirror or its URL; return its verified sha256."""
+INPUT_LOCK = "inputs.lock"
+
+
+class ChecksumLock:
+    """The sha256 of every input file whose source publishes none (News Crawl), recorded at its first download
+    (``<sha256>  <dataset>/<path>`` lines, in the working directory's ``inputs.lock``) and verified at every later
+    download, here or on another machine given the same file: a file that changed on the server or arrived corrupt is
+    refused. Commit it beside your config to pin the inputs as the model pins pin the weights."""
+
+    def __init__(self, path: str | os.PathLike = INPUT_LOCK) -> None:
+        self.path = Path(path)
+
+    def _entries(self) -> dict[str, str]:
+        if not self.path.is_file():
+            return {}
+        lines = self.path.read_text(encoding="utf-8").splitlines()
+        return {key: sha for sha, _, key in (line.partition("  ") for line in lines if line.strip() and not line.startswith("#"))}
+
+    def recorded(self, item: ExternalInput) -> str | None:
+        return self._entries().get(f"{item.dataset}/{item.path}")
+
+    def record(self, item: ExternalInput, sha: str) -> None:
+        """Add the file's sha256 (under an exclusive lock: downloads run side by side)."""
+        import fcntl
+
+        with open(self.path, "a", encoding="utf-8") as handle:
+            fcntl.flock(handle, fcntl.LOCK_EX)
+            if self.recorded(item) is None:
+                handle.write(f"{sha}  {item.dataset}/{item.path}\n")
+
+
+def fetch_input(item: ExternalInput, target: str | os.PathLike, mirrors: Sequence[Mirror], auth: BasicAuth | None = None,
+                lock: ChecksumLock | None = None) -> str:
+    """Place ``item`` at ``target`` (atomically) from a mirror or its URL; return its verified sha256. A file without a
+    published checksum is verified against ``lock`` where it is recorded there, and recorded where it is not."""
     target = Path(target)
+    recorded = lock.recorded(item) if lock is not None and item.sha256 is None else None
     with atomic_file(target) as tmp:
         rejected: list[tuple[Path, str, str]] = []
         source = find_in_mirrors(item, mirrors, rejected)
@@ -152,8 +186,14 @@ def fetch_input(item: ExternalInput, target: str | os.PathLike, mirrors: Sequenc
             raise _unavailable(item, mirrors, f"checksum mismatch of the download: expected sha256 {item.sha256}, got {sha}", rejected)
         if item.size is not None and tmp.stat().st_size != item.size:
             raise _unavailable(item, mirrors, f"size mismatch: expected {item.size} bytes, got {tmp.stat().st_size}", rejected)
-        if item.sha256 is None:
-            log.warning("%s/%s has no published checksum; recorded sha256 %s", item.dataset, item.path, sha)
+        if recorded is not None and sha != recorded:
+            raise _unavailable(item, mirrors, f"checksum mismatch: sha256 {sha}, but {lock.path} recorded {recorded} at its first "
+                                              "download (the file changed at its source, or arrived damaged)", rejected)
+        if item.sha256 is None and recorded is None:
+            log.warning("%s/%s has no published checksum; recorded sha256 %s%s", item.dataset, item.path, sha,
+                        f" in {lock.path}" if lock is not None else "")
+            if lock is not None:
+                lock.record(item, sha)
     return sha
 
 
@@ -164,6 +204,7 @@ def fetch_dataset(
     *,
     only: Iterable[str] | None = None,
     auth: BasicAuth | None = None,
+    lock: ChecksumLock | None = None,
 ) -> dict[str, str]:
     """Fetch every file of ``dataset`` (or the paths in ``only``) into ``destination``, all or nothing.
 
@@ -181,7 +222,7 @@ def fetch_dataset(
     progress = ProgressLog(f"fetching {dataset}", len(items), "files", logger=log)
     with atomic_directory(destination) as tmp:
         for item in items:
-            checksums[item.path] = fetch_input(item, tmp / item.path, mirrors, auth)
+            checksums[item.path] = fetch_input(item, tmp / item.path, mirrors, auth, lock)
             progress.advance()
         progress.finish()
         lines = "".join(f"{sha}  {path}\n" for path, sha in sorted(checksums.items()))
