@@ -24,7 +24,7 @@ from directional_inference.levyholt.english import subset_conventions
 from directional_inference.levyholt.entries import ALL_SUBSETS, SPLITS
 from directional_inference.phases import MODEL_CARDS, PHASES, phase
 from directional_inference.sns import VARIANTS
-from directional_inference.job_resources import expected_input_mb, resource_function
+from directional_inference.job_resources import expected_input_mb, imported_input_mb, resource_function
 from directional_inference.relations.imported import relation_files
 from directional_inference.relations.shards import extraction_shards
 
@@ -143,12 +143,17 @@ def demand(rule, key):
     """Resource ``key`` (mem_mb, disk_mb, runtime) of a corpus-wide rule: a function of its input size and attempt
     (job_resources), estimated from the config before its input exists."""
 
-    def expected(wildcards):
-        lang = wildcards.get("lang", "en")
-        return expected_input_mb(rule, lang, config, shards=len(relation_shards(lang)))
+    def share(wildcards):  # an extraction shard reads its block of the corpus table; a graph part its type pairs
+        if rule == "extract_relations":
+            return 1 / extraction_shard_count(wildcards.lang)
+        return 1 / config["graphs"]["jobs"] if rule == "build_entailment_graph" else 1.0
 
-    def share(wildcards):  # an extraction shard reads its block of the corpus table
-        return 1 / extraction_shard_count(wildcards.lang) if rule == "extract_relations" else 1.0
+    def expected(wildcards):  # the job's part of its input, before the input exists
+        lang = wildcards.get("lang", "en")
+        part = share(wildcards) if rule == "build_entailment_graph" else 1.0
+        if lang in IMPORTED_FILES:  # the relation files exist at parse time: their size, not the corpus's
+            return imported_input_mb(rule, IMPORTED_FILES[lang]) * part
+        return expected_input_mb(rule, lang, config, shards=len(relation_shards(lang))) * part
 
     return resource_function(rule, key, expected, share)
 
@@ -164,7 +169,8 @@ def lm_encoder(lang):
 def runnable_methods(lang):
     """BoOQA methods that can run for a language under this config."""
     ev, graphs = config["evaluation"], config["graphs"]
-    return methods_for(lang, ev["model_languages"], graphs["measures"], ev["lm_retrieval"], SNS_LANGUAGES, SNS_METHODS_ZH)
+    return methods_for(lang, ev["model_languages"], graphs["measures"], ev["lm_retrieval"], SNS_LANGUAGES, SNS_METHODS_ZH,
+                       sorted(IMPORTED_FILES))
 
 
 def graph_lookup():

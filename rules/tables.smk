@@ -161,6 +161,7 @@ rule make_booqa_table:
         model_kinds=lm_encoder_kinds(),
         sns_languages=SNS_LANGUAGES,
         sns_methods_zh=SNS_METHODS_ZH,
+        imported_languages=sorted(IMPORTED_FILES),
         model_languages=config["evaluation"]["model_languages"],
         measures=config["graphs"]["measures"],
         retrievals=config["evaluation"]["lm_retrieval"],

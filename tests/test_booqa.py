@@ -16,12 +16,17 @@ from directional_inference.booqa.negatives import (
     participle_forms,
     predicate_spans,
 )
-from directional_inference.booqa.positives import count_series, select_positives, starring_pairs_sql, typed_predicate_counts_sql
+from directional_inference.booqa.positives import select_positives, starring_pairs_sql, typed_predicate_counts_sql
 from directional_inference.booqa.release import dataset_card, write_split
 from directional_inference.booqa.sampling import frequency_bucket, sample_bundles
 from directional_inference.booqa.senses import SenseChooser
 from directional_inference.relations.shards import COLUMNS, merge_relations
 from directional_inference.resources.wordnet import open_wordnet
+
+
+def count_series(counts: pd.DataFrame) -> pd.Series:
+    """The typed predicate counts (as ``select_positives`` writes them) indexed by (pred, subj_type, obj_type)."""
+    return counts.set_index(["pred", "subj_type", "obj_type"])["count"]
 
 
 def _relation(article, sentence, window, subj, pred, obj, t1="organization", t2="organization"):

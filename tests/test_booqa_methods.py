@@ -103,3 +103,15 @@ def test_the_chinese_sns_rows_are_the_methods_trained_on_the_chinese_levyholt():
     assert sns_models(["sns_full", "sym_sns_full", "lm_rel"]) == [("sns", "full"), ("sns_sym", "full")]
     assert chinese_trained_models(sns_models(["sns_full"])) == [
         ("hyponly", "zh_directional"), ("hyponly", "zh_full"), ("hyponly", "zh_symmetric"), ("sns", "zh_full")]
+
+
+def test_imported_relations_run_no_method_that_needs_article_text():
+    """Relations imported from files carry no article text: TF-IDF retrieval and the LM sent variant say so instead of
+    crashing on NULL text; the relation-level LM variant, S&S and the graphs run."""
+    from directional_inference.evaluation.methods import methods_for, why_not_runnable
+
+    args = (["en", "zh"], ["binc"], ["rel", "sent", "tfidf"], ["en"])
+    imported = set(methods_for("en", *args, None, ["en"]))
+    assert {"lm_rel", "sns_full", "graph_binc"} <= imported and not {"lm_tfidf", "lm_sent"} & imported
+    assert {"lm_tfidf", "lm_sent"} <= set(methods_for("en", *args))
+    assert "relations.imported" in why_not_runnable("lm_tfidf", "en", *args, None, ["en"])

@@ -125,3 +125,27 @@ def test_synthetic_relations_follow_the_schema_and_the_seed(tmp_path, engine):
     assert merge_relations(engine, shards, tmp_path / "merged.parquet") < len(relations)  # boilerplate sentences repeat
     uniform = hashed_uniform(pd.Series(range(100000)).to_numpy(), salt=1)
     assert 0.49 < uniform.mean() < 0.51 and uniform.min() >= 0 and uniform.max() < 1
+
+
+@pytest.mark.parametrize("suffix", [".parquet", ".tsv"])
+def test_a_window_that_is_not_its_dates_is_named(tmp_path, suffix):
+    """With both date and window, each row's window must be its date's (3-day windows: Jan 1-3, Jan 4-6)."""
+    good = [dict(ROWS[0], window="2014_01-01_01-03"), dict(ROWS[1], window="2014_01-04_01-06")]
+    import_relations(_write(tmp_path / f"good{suffix}", good), tmp_path / "good" / "0.parquet", window_days=3)
+    assert list(pd.read_parquet(tmp_path / "good" / "0.parquet")["window"]) == ["2014_01-01_01-03", "2014_01-04_01-06"]
+    bad = [good[0], dict(good[1], window="2014_01-01_01-03")]  # 2014-01-05 is in Jan 4-6
+    source = _write(tmp_path / f"bad{suffix}", bad)
+    with pytest.raises(InputFormatError) as error:
+        import_relations(source, tmp_path / "bad" / "0.parquet", window_days=3)
+    place = "line 3" if suffix == ".tsv" else "row 2"
+    assert str(error.value).startswith(f"{source}, {place}, field 'window': not the 3-day window of the row's date")
+
+
+def test_an_empty_line_in_a_tsv_is_named_by_its_line(tmp_path):
+    """An empty line is not skipped silently: rows and lines stay one to one, so the error's line is the file's."""
+    source = _write(tmp_path / "f.tsv", ROWS)
+    lines = source.read_text().splitlines()
+    source.write_text("\n".join([lines[0], lines[1], "", lines[2]]) + "\n")
+    with pytest.raises(InputFormatError) as error:
+        import_relations(source, tmp_path / "out" / "0.parquet", window_days=3)
+    assert str(error.value).startswith(f"{source}, line 3")

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from conftest import copy_workflow, tool_environment
-from directional_inference.plan import cost_by_rule, planned_jobs
+from directional_inference.plan import cost_by_rule, format_plan, planned_jobs
 
 DRY_RUN = """Building DAG of jobs...
 [Thu Nov 26 04:39:23 2026]
@@ -49,6 +49,13 @@ def test_costs_are_summed_per_rule_by_hand():
     assert fetch.local and (fetch.jobs, fetch.threads, fetch.gpus) == (1, 1, 0) and fetch.cpu_hours == pytest.approx(4)
     merge = costs["merge_relations"]
     assert merge.cpu_hours == pytest.approx(1.5 * 2) and merge.gpu_hours == 0 and merge.disk_mb == 39200
+
+
+def test_a_request_not_known_before_the_input_exists_is_counted_and_said():
+    costs = cost_by_rule(planned_jobs(DRY_RUN.replace("runtime=90,", "runtime=<TBD>,")))
+    merge = {cost.rule: cost for cost in costs}["merge_relations"]
+    assert merge.unknown == 1 and merge.cpu_hours == 0 and merge.disk_mb == 39200
+    assert "1 jobs have a request Snakemake cannot compute" in format_plan(costs)
 
 
 def test_the_plan_counts_every_job_of_the_dry_run(tmp_path):

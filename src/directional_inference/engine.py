@@ -45,12 +45,13 @@ def sql_list(values: Iterable) -> str:
     return "[" + ", ".join(sql_string(v) for v in values) + "]"
 
 
-def parquet_source(paths: str | os.PathLike | Sequence[str | os.PathLike]) -> str:
-    """``read_parquet([...])`` of one or several files, with missing columns as NULL (``union_by_name``)."""
+def parquet_source(paths: str | os.PathLike | Sequence[str | os.PathLike], *, row_numbers: bool = False) -> str:
+    """``read_parquet([...])`` of one or several files, with missing columns as NULL (``union_by_name``); with
+    ``row_numbers``, each row's place in its file as column ``file_row_number``."""
     files = [paths] if isinstance(paths, (str, os.PathLike)) else list(paths)
     if not files:
         raise ValueError("no Parquet files to read")
-    return f"read_parquet({sql_list(str(Path(f)) for f in files)}, union_by_name = true)"
+    return f"read_parquet({sql_list(str(Path(f)) for f in files)}, union_by_name = true{', file_row_number = true' if row_numbers else ''})"
 
 
 def seeded_hash(seed: int, *columns: str) -> str:
@@ -158,28 +159,50 @@ class Engine:
         return write_batches(batches(), schema, path, row_group_rows=row_group_rows)
 
 
+class RowGroups:
+    """Rows added in pieces of any size, written to an open ``pyarrow.parquet.ParquetWriter`` in row groups of exactly
+    ``rows`` rows; ``flush()`` writes what is left as one shorter group. The same rows give the same bytes however
+    they were cut."""
+
+    def __init__(self, writer, schema, rows: int = ROW_GROUP_ROWS) -> None:
+        self.writer, self.schema, self.rows = writer, schema, rows
+        self.pending: list = []
+        self.pending_rows = self.written = 0
+
+    def add(self, piece) -> None:
+        """A record batch or a table of the schema."""
+        import pyarrow as pa
+
+        self.pending.extend(piece.to_batches() if isinstance(piece, pa.Table) else [piece])
+        self.pending_rows += piece.num_rows
+        while self.pending_rows >= self.rows:
+            table = pa.Table.from_batches(self.pending, schema=self.schema)
+            self.writer.write_table(table.slice(0, self.rows), row_group_size=self.rows)
+            rest = table.slice(self.rows)
+            self.pending, self.pending_rows = rest.to_batches(), rest.num_rows
+            self.written += self.rows
+
+    def flush(self, *, even_if_empty: bool = False) -> None:
+        import pyarrow as pa
+
+        if self.pending_rows or even_if_empty:
+            self.writer.write_table(pa.Table.from_batches(self.pending, schema=self.schema), row_group_size=self.rows)
+            self.written += self.pending_rows
+            self.pending, self.pending_rows = [], 0
+
+
 def write_batches(batches, schema, path: str | os.PathLike, *, row_group_rows: int = ROW_GROUP_ROWS) -> int:
     """Arrow record batches into one Parquet file (zstd), atomically, in row groups of exactly ``row_group_rows``
     (the last one shorter) whatever the batches' sizes, so the same rows give the same bytes. Returns the rows."""
-    import pyarrow as pa
     import pyarrow.parquet as pq
 
-    rows, pending, pending_rows = 0, [], 0
     with atomic_file(path) as tmp:
         with pq.ParquetWriter(tmp, schema, compression="zstd") as writer:
+            groups = RowGroups(writer, schema, row_group_rows)
             for batch in batches:
-                pending.append(batch)
-                pending_rows += batch.num_rows
-                while pending_rows >= row_group_rows:
-                    table = pa.Table.from_batches(pending, schema=schema)
-                    writer.write_table(table.slice(0, row_group_rows), row_group_size=row_group_rows)
-                    rest = table.slice(row_group_rows)
-                    pending, pending_rows = rest.to_batches(), rest.num_rows
-                    rows += row_group_rows
-            if pending_rows or rows == 0:
-                writer.write_table(pa.Table.from_batches(pending, schema=schema), row_group_size=row_group_rows)
-                rows += pending_rows
-    return rows
+                groups.add(batch)
+            groups.flush(even_if_empty=groups.written == 0)  # an empty file still has its schema in one row group
+    return groups.written
 
 
 def parquet_rows(path: str | os.PathLike) -> int:

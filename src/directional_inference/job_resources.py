@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 TIME_MARGIN = 3.0
@@ -44,8 +44,8 @@ class Demand:
         raise KeyError(key)
 
 
-# Memory: the engine's rules ask for 6 GB (its pool is 3.6 GB; the benchmark's largest job at 102M relations peaked at
-# 5.3 GB), Python-bound ones for what their peak at 102M relations was with a margin. Time: the longest job of each rule
+# Memory: the engine's rules ask for 6 GB (its pool is 3.6 GB, the graph build's 2.1 GB, graphs.ENGINE_POOL_SHARE; the
+# benchmark's largest job at 102M relations peaked at 5.2 GB), Python-bound ones for what their peak at 102M relations was with a margin. Time: the longest job of each rule
 # at 102M relations, in seconds per MB of its input, on the benchmark's CPU (one AMD EPYC core, Zen 5). Disk: the
 # output and the spill, estimated from the output sizes (not measured). benchmarks/results/paper_scale.json has the runs.
 DEMANDS = {
@@ -75,7 +75,7 @@ def resource_function(rule: str, key: str, expected_input_mb: Callable[[object],
     def resource(wildcards, input, attempt):  # noqa: A002 - Snakemake passes the job's input by this name
         paths = [str(p) for p in input]
         if all(os.path.exists(p) for p in paths):
-            size = input_mb(paths, lambda: 0.0) * (input_share(wildcards) if input_share else 1.0)
+            size = sum(_size(p) for p in paths) / 1e6 * (input_share(wildcards) if input_share else 1.0)
         else:
             size = expected_input_mb(wildcards)
         return demand.request(key, size, attempt)
@@ -105,6 +105,13 @@ def expected_input_mb(rule: str, lang: str, config: dict, shards: int = 1) -> fl
     if rule in SHARD_RULES:
         return articles * ARTICLE_BYTES[corpus["source"]] / shards / 1e6
     return articles * RELATIONS_PER_ARTICLE[corpus["source"]] * RELATION_BYTES[lang] / 1e6
+
+
+def imported_input_mb(rule: str, files: Sequence[str | os.PathLike]) -> float:
+    """The input a job of ``rule`` reads for a language whose relations are imported (relations.imported), in MB: one
+    file for an import job, all of them (about the merged relations' size) for the rules after it."""
+    total = sum(_size(str(path)) for path in files) / 1e6
+    return total / len(files) if rule in SHARD_RULES else total
 
 
 def input_mb(paths: Iterable[str], expected: Callable[[], float]) -> float:

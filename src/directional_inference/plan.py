@@ -40,16 +40,27 @@ class RuleCost:
     disk_mb: int = 0
     runtimes: list[float] = field(default_factory=list)
 
+    unknown: int = 0  # jobs with a request Snakemake could not compute before their input exists (<TBD>)
+
     def add(self, threads: int, resources: dict[str, str]) -> None:
-        hours = float(resources.get("runtime", 0)) / 60
-        gpus = int(float(resources.get("gpu", 0) or 0))
+        values = {key: _number(resources.get(key, "0")) for key in ("runtime", "gpu", "mem_mb", "disk_mb")}
+        self.unknown += any(value is None for value in values.values())
+        values = {key: value or 0.0 for key, value in values.items()}
+        hours, gpus = values["runtime"] / 60, int(values["gpu"])
         self.jobs += 1
         self.threads, self.gpus = max(self.threads, threads), max(self.gpus, gpus)
-        self.mem_mb = max(self.mem_mb, int(float(resources.get("mem_mb", 0))))
-        self.disk_mb = max(self.disk_mb, int(float(resources.get("disk_mb", 0))))
+        self.mem_mb = max(self.mem_mb, int(values["mem_mb"]))
+        self.disk_mb = max(self.disk_mb, int(values["disk_mb"]))
         self.cpu_hours += hours * threads
         self.gpu_hours += hours * gpus
         self.runtimes.append(hours)
+
+
+def _number(value: str) -> float | None:
+    try:
+        return float(value)
+    except ValueError:
+        return None
 
 
 def planned_jobs(dry_run: str) -> list[tuple[str, bool, int, dict[str, str]]]:
@@ -91,13 +102,16 @@ def format_plan(costs: list[RuleCost]) -> str:
                  f"{sum(c.gpu_hours for c in costs):>9.1f} {max((c.disk_mb for c in costs), default=0) / 1000:>8.1f}")
     lines.append("Requests, not forecasts: hours are each job's time limit; mem and disk are a job's largest request "
                  "(src/directional_inference/plan.py).")
+    if unknown := sum(c.unknown for c in costs):
+        lines.append(f"{unknown} jobs have a request Snakemake cannot compute before their input exists (<TBD>), counted as 0.")
     return "\n".join(lines)
 
 
 def main(argv: list[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     snakemake = str(Path(sys.executable).with_name("snakemake"))
-    cores = [] if {"--cores", "-c", "--jobs", "-j"} & set(args) else ["--cores", PLAN_CORES]
+    given = any(arg.split("=")[0] in ("--cores", "--jobs") or arg[:2] in ("-c", "-j") for arg in args)
+    cores = [] if given else ["--cores", PLAN_CORES]
     result = subprocess.run([snakemake, "--dry-run", *cores, *args], capture_output=True, text=True)
     if result.returncode != 0:
         sys.stderr.write(result.stdout[-3000:] + result.stderr[-6000:])

@@ -17,8 +17,6 @@ from __future__ import annotations
 
 import logging
 
-import pandas as pd
-
 from ..engine import Engine, seeded_hash, sql_list
 from ..relations.shards import pair_keys
 
@@ -36,16 +34,10 @@ PRONOUNS = {
            "reuter", "reuters", "dlrs", "dlr", "pct", "mln", "cts", "billion", "share", "year"},
     "zh": {"我", "你", "他", "她", "它", "我们", "你们", "他们", "她们", "它们", "自己", "大家", "人们"},
 }
-TYPED_PREDICATE = ("pred", "subj_type", "obj_type")
-
-
-def is_vague(pred: str, lang: str) -> bool:
-    words = pred.split() if lang == "en" else [pred]
-    return all(word in VAGUE_WORDS[lang] for word in words)
 
 
 def vague_sql(lang: str) -> str:
-    """SQL condition: the predicate is vague (``is_vague``)."""
+    """SQL condition: the predicate is vague: every word of it (Chinese: the whole predicate) is in ``VAGUE_WORDS``."""
     words = "string_split(pred, ' ')" if lang == "en" else "[pred]"
     return f"list_has_all({sql_list(sorted(VAGUE_WORDS[lang]))}, {words})"
 
@@ -125,8 +117,3 @@ def select_positives(engine: Engine, relations, lang: str, *, starring_min_artic
     frames = engine.df(positives), engine.df(counts)
     log.info("%d felicitous typed predicates, %d starring pairs, %d positives", felicitous, stars, len(frames[0]))
     return frames
-
-
-def count_series(counts: pd.DataFrame) -> pd.Series:
-    """The typed predicate counts (as ``select_positives`` writes them) as a Series indexed by (pred, subj_type, obj_type)."""
-    return counts.set_index(list(TYPED_PREDICATE))["count"]

@@ -32,8 +32,8 @@ EVIDENCE_COLUMNS = ["entry", "pred", "subj", "obj", "aligned", "sentence"]
 def retrieve_evidence(engine, entries: pd.DataFrame, relations, *, cap: int, seed: int, relation_keys: RelationKeys,
                       output=None, counts: bool = False):
     """One row per (entry, evidence relation): ``entry`` (the entry's id), the evidence's pred/subj/obj, whether
-    its arguments are in the entry's order (``aligned``), and its sentence, ordered by entry and the evidence's place
-    in the corpus. A relation whose predicate is the entry's up to voice (``relation_keys.active``, in either argument
+    its arguments are in the entry's order (``aligned``), and its sentence, ordered by entry, then the evidence's
+    article id, sentence and relation (a complete order, not the corpus's date order). A relation whose predicate is the entry's up to voice (``relation_keys.active``, in either argument
     order) is not evidence; at most ``cap`` per entry, chosen by a seeded hash of the entry and the relation.
     ``relations``: the merged relations (Parquet files or a frame). SQL over the relations of the entries' windows;
     with ``output`` the rows are written there (their number returned), with ``counts`` only the pieces of evidence of
@@ -164,6 +164,14 @@ def english_sentencizer():
     nlp = spacy.blank("en")
     nlp.add_pipe("sentencizer")
     return nlp
+
+
+def window_articles_reader(engine, articles):
+    """``window -> frame of its articles (article_id, title, text) in corpus order`` over the corpus table ``articles``,
+    for ``tfidf_evidence``: one window's text in memory at a time."""
+    engine.table("articles", articles)
+    return lambda window: engine.execute('SELECT article_id, title, text FROM articles WHERE "window" = ? ORDER BY date, article_id',
+                                         [window]).df()
 
 
 def tfidf_evidence(entries: pd.DataFrame, window_articles, own_sentences: pd.Series, lang: str, *,

@@ -77,15 +77,20 @@ def booqa_score_path(lang: str, split: str, method: str) -> str:
 
 
 def why_not_runnable(method: str, lang: str, model_languages: list[str], measures: list[str], retrievals: list[str],
-                     sns_languages: list[str] = ("en",), sns_methods_zh: Sequence[str] | None = None) -> str:
+                     sns_languages: list[str] = ("en",), sns_methods_zh: Sequence[str] | None = None,
+                     imported_languages: Sequence[str] = ()) -> str:
     """Why a method cannot run for a language with this config ("" when it can); Table 5 prints the reason.
     ``sns_languages``: the languages with fine-tuned S&S models (English LevyHolt; Chinese LevyHolt);
-    ``sns_methods_zh``: the S&S methods fine-tuned on the Chinese LevyHolt (None: every one)."""
+    ``sns_methods_zh``: the S&S methods fine-tuned on the Chinese LevyHolt (None: every one);
+    ``imported_languages``: languages whose relations come from files made elsewhere (relations.imported), which carry
+    no article text (TF-IDF retrieval) and need not carry sentences (the LM ``sent`` variant)."""
     family, detail = METHODS[method]
     if family == "graph":
         return "" if detail in measures else "measure not in graphs.measures"
     if family == "lm" and detail not in retrievals:
         return "retrieval variant not in evaluation.lm_retrieval"
+    if family == "lm" and detail in ("tfidf", "sent") and lang in imported_languages:
+        return "relations imported from files (relations.imported), which carry no article text to retrieve sentences from"
     if family == "lm" and lang not in model_languages:
         return ("the configured encoder cannot read this language (no Chinese or multilingual weights offline; "
                 "evaluation.lm_encoder_zh, evaluation.model_languages)")
@@ -98,10 +103,11 @@ def why_not_runnable(method: str, lang: str, model_languages: list[str], measure
 
 
 def methods_for(lang: str, model_languages: list[str], measures: list[str], retrievals: list[str],
-                sns_languages: list[str] = ("en",), sns_methods_zh: Sequence[str] | None = None) -> list[str]:
+                sns_languages: list[str] = ("en",), sns_methods_zh: Sequence[str] | None = None,
+                imported_languages: Sequence[str] = ()) -> list[str]:
     """Methods that can run for a language with this config (the others get a note in Table 5)."""
     return [method for method in METHODS
-            if not why_not_runnable(method, lang, model_languages, measures, retrievals, sns_languages, sns_methods_zh)]
+            if not why_not_runnable(method, lang, model_languages, measures, retrievals, sns_languages, sns_methods_zh, imported_languages)]
 
 
 def sns_models(methods: Sequence[str]) -> list[tuple[str, str]]:

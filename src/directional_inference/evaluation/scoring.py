@@ -1,7 +1,8 @@
 """Scorers of BoOQA entries over their retrieved evidence (paper, §4.2): each scores evidence -> hypothesis pairs,
 the entry's score is the maximum over its evidence, and an entry without evidence gets the lowest score.
 
-Every scorer works on deduplicated (premise, hypothesis) pairs and reports the deduplication ratio.
+Every scorer works on the deduplicated (premise, hypothesis) pairs of a batch of evidence and reports the deduplication
+ratio.
 
 * ``lm_cosine``: unsupervised LM, cosine between encodings of the evidence (a rendered relation, ``rel``, its
   host sentence, ``sent``, or a sentence of the top TF-IDF articles, ``tfidf``) and of the hypothesis proposition
@@ -202,21 +203,16 @@ def evidence_batches(engine, evidence, entries: pd.DataFrame, rows: int, *, cap:
     from ..engine import parquet_source, seeded_hash
 
     engine.frame("chunk_entries", pd.DataFrame({"entry": entries["id"].astype(str)}))
-    source = parquet_source(evidence).replace("union_by_name = true", "union_by_name = true, file_row_number = true")
+    source = parquet_source(evidence, row_numbers=True)
     capped = ""
     if cap is not None:
-        columns = [c for c in ("entry", "pred", "subj", "obj", "aligned", "article_id", "sentence") if c in _parquet_columns(evidence)]
+        present = {row[0] for row in engine.con.sql(f"DESCRIBE SELECT * FROM {source}").fetchall()}
+        columns = [c for c in ("entry", "pred", "subj", "obj", "aligned", "article_id", "sentence") if c in present]
         capped = f"QUALIFY row_number() OVER (PARTITION BY entry ORDER BY {seeded_hash(seed, *columns)}, file_row_number) <= {int(cap)}"
     reader = engine.con.sql(f"""SELECT * EXCLUDE (file_row_number) FROM (SELECT * FROM {source} SEMI JOIN chunk_entries USING (entry) {capped})
                                 ORDER BY file_row_number""").to_arrow_reader(rows)
     for batch in reader:
         yield batch.to_pandas()
-
-
-def _parquet_columns(path) -> list[str]:
-    import pyarrow.parquet as pq
-
-    return pq.ParquetFile(path).schema_arrow.names
 
 
 def stream_scores(entries: pd.DataFrame, batches, score_batch, floor: float) -> tuple[np.ndarray, np.ndarray, float]:
@@ -228,7 +224,7 @@ def stream_scores(entries: pd.DataFrame, batches, score_batch, floor: float) -> 
     pairs = unique = 0.0
     for batch in batches:
         scores, ratio = score_batch(batch)
-        best = np.maximum(best, scores)
+        best = np.fmax(best, scores)  # NaN-skipping, as a max over one batch is: the result does not depend on the batches
         has_evidence[entry_positions(entries, batch)] = True
         pairs, unique = pairs + len(batch), unique + len(batch) / ratio
     return best, has_evidence, (pairs / unique if unique else 1.0)

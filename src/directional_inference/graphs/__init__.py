@@ -23,9 +23,13 @@ from .features import deal_type_pairs, feature_counts_sql
 from .local import GRAPH_COLUMNS, SCORE_COLUMNS, edge_blocks, graph_schema, write_type_pair
 from .published import ccg_surface, graph_from_files, read_graph_file
 
-__all__ = ["GRAPH_COLUMNS", "SCORE_COLUMNS", "build_graphs", "ccg_surface", "gather_graph_parts", "graph_from_files", "read_graph_file"]
+__all__ = ["ENGINE_POOL_SHARE", "GRAPH_COLUMNS", "SCORE_COLUMNS", "build_graphs", "ccg_surface", "gather_graph_parts", "graph_from_files", "read_graph_file"]
 
 log = logging.getLogger(__name__)
+
+# The graph build's engine (DuckDB) counts the features; a type pair's matrices and its block of products are Python's,
+# so the engine's buffer pool takes about a third of the job's memory (measured: benchmarks/results/paper_scale.json).
+ENGINE_POOL_SHARE = 0.35
 
 # A graph's edges are in edge order: by unordered type pair, then as Hosseini's files list them (subject type, object
 # type, premise, hypothesis, reversed).
@@ -35,8 +39,8 @@ def build_graphs(engine, relations, *, min_arg_pairs: int, min_predicates: int, 
                  part: int = 0, parts: int = 1, output=None):
     """Local graphs of the type pairs of job ``part`` of ``parts`` (``features.deal_type_pairs``), from the merged
     ``relations`` (Parquet files or a frame) outside ``held_out_windows``. The edges are written to ``output`` in
-    edge order as they are computed, in row groups that each belong to one type pair (their number is returned);
-    without ``output`` they are returned as a frame."""
+    edge order as they are computed, in row groups that each belong to one type pair, and the number of edges is
+    returned; without ``output`` the edges are returned as a frame."""
     import pyarrow.parquet as pq
 
     engine.table("relations", relations)

@@ -5,7 +5,8 @@ Induction follows Hosseini et al.: one graph per *unordered* type pair {A, B}, w
 orientation (the A-typed argument first). A relation p(s, o) of types (A, B) is the node p#A#B with the pair (s, o);
 one of types (B, A) is the node p#B#A with the pair (o, s), so both orders of a predicate share one feature space
 and edges between them are the reversed edges. With equal types each relation p(s, o) gives the node p#A_1#A_2 with
-the pair (s, o) and the node p#A_2#A_1 with (o, s). A node is named ``pred\\t0`` (the graph's orientation) or
+the pair (s, o) and the node p#A_2#A_1 with (o, s) (only the first where s = o: the mirror would be the same pair).
+A node is named ``pred\\t0`` (the graph's orientation) or
 ``pred\\t1`` (reversed). Cut-offs (Hosseini et al.): a node needs ``min_arg_pairs`` distinct argument pairs, then an
 argument pair ``min_predicates`` distinct nodes (one pass of each).
 """

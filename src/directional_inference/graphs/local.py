@@ -7,7 +7,9 @@ pairs shared by p and q: F_p = sum v_p(a), I_p = sum max(PMI(p, a), 0):
 * cosine = v_p . v_q / (|v_p|_2 |v_q|_2)
 * Weeds (probabilistic) = 2 Pr Rec / (Pr + Rec), Pr = F_p / |v_p|_1, Rec = F_q / |v_q|_1
 * Lin = (I_p + I_q) / (S(p) + S(q))
-* BInc = sqrt(Lin * I_p / S(p)), and 0 unless I_p > 0 and I_q > 0
+* BInc = sqrt(Lin * I_p / S(p))
+
+Lin and BInc are 0 unless I_p > 0 and I_q > 0; a score whose denominator is 0 is 0.
 
 Every edge is a product of sparse rows: the products of all node pairs that share an argument pair grow with the square
 of the predicates a popular argument pair has, so they are computed for a block of premises at a time, each block
@@ -139,35 +141,21 @@ def write_type_pair(writer, blocks, staging_dir, row_group_rows: int | None = No
     """Write one graph's edges from ``edge_blocks`` to the Parquet ``writer`` in the graph's edge order (group 0, then group
     1, each in the blocks' order), in row groups of ``row_group_rows`` rows, the last one ending with the graph (so each
     row group of a file belongs to one type pair); group 1 waits in a staging file. Returns the edges."""
-    import pyarrow as pa
     import pyarrow.parquet as pq
 
-    schema, row_group_rows = graph_schema(), row_group_rows or ROW_GROUP_ROWS
+    from ..engine import RowGroups
+
+    schema = graph_schema()
+    groups = RowGroups(writer, schema, row_group_rows or ROW_GROUP_ROWS)
     later_path = staging_dir / "graph-group-1.parquet"
-    pending: list = []
-    counts = {"pending": 0, "written": 0}
-
-    def emit(table) -> None:
-        pending.append(table)
-        counts["pending"] += table.num_rows
-        while counts["pending"] >= row_group_rows:
-            merged = pa.concat_tables(pending)
-            writer.write_table(merged.slice(0, row_group_rows), row_group_size=row_group_rows)
-            rest = merged.slice(row_group_rows)
-            pending[:] = [rest] if rest.num_rows else []
-            counts["pending"] -= row_group_rows
-            counts["written"] += row_group_rows
-
     with pq.ParquetWriter(later_path, schema, compression="zstd") as later:
         for group, table in blocks:
             if group == 0:
-                emit(table)
+                groups.add(table)
             else:
                 later.write_table(table)
-    for batch in pq.ParquetFile(later_path).iter_batches(batch_size=row_group_rows):
-        emit(pa.Table.from_batches([batch], schema=schema))
+    for batch in pq.ParquetFile(later_path).iter_batches(batch_size=groups.rows):
+        groups.add(batch)
     later_path.unlink()
-    if counts["pending"]:
-        writer.write_table(pa.concat_tables(pending), row_group_size=row_group_rows)
-        counts["written"] += counts["pending"]
-    return counts["written"]
+    groups.flush()
+    return groups.written

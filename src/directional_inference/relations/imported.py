@@ -13,7 +13,8 @@ A relation file is Parquet, or TSV with a header line (UTF-8, tab-separated, no 
 | ``subj``, ``pred``, ``obj`` | non-empty strings | the relation; English predicates as this workflow writes them ("be acquired by") |
 | ``subj_type``, ``obj_type`` | non-empty strings | the arguments' types |
 
-Without ``date`` an article's date is its window's first day (the corpus order within a window is then by article).
+Without ``date`` an article's date is its window's first day (the corpus order within a window is then by article);
+with both, each row's window must be its date's.
 A missing column, a value of the wrong type or an unparseable date stops the import with the file, the row (the line
 for TSV) and the field; nothing is written then.
 """
@@ -63,7 +64,8 @@ def _batches(path: Path):
     with open(path, "rb") as handle:
         header = handle.readline().decode("utf-8", errors="replace").rstrip("\r\n").split("\t")
     options = csv.ReadOptions(block_size=16 << 20, use_threads=False)
-    parse = csv.ParseOptions(delimiter="\t", quote_char=False, newlines_in_values=False)
+    # an empty line is an error, not skipped, so that rows and lines stay one to one and every error names its line
+    parse = csv.ParseOptions(delimiter="\t", quote_char=False, newlines_in_values=False, ignore_empty_lines=False)
     convert = csv.ConvertOptions(column_types={name: pa.string() for name in header}, strings_can_be_null=False)
     first = 2
     try:
@@ -98,8 +100,8 @@ def normalised_batches(path: str | os.PathLike, window_days: int):
 
         def text(name: str, *, required: bool = True):
             column = batch.column(name)
-            if not (pa.types.is_string(column.type) or pa.types.is_large_string(column.type)):
-                raise InputFormatError(str(path), first, name, f"expected text, found {column.type}", unit=unit)
+            if not (pa.types.is_string(column.type) or pa.types.is_large_string(column.type)):  # the file's column type: every row
+                raise InputFormatError(str(path), None, name, f"expected text, found {column.type} (the column's type in this file)")
             if required:
                 bad(pc.or_kleene(pc.is_null(column), pc.equal(pc.utf8_trim_whitespace(column), "")).fill_null(True), name, "empty")
             return column.cast(pa.string())
@@ -110,7 +112,8 @@ def normalised_batches(path: str | os.PathLike, window_days: int):
             bad(pc.invert(pc.match_substring_regex(sentence_id, r"^\d+$")).fill_null(True), "sentence_id", "not a whole number >= 0")
             sentence_id = sentence_id.cast(pa.int64())
         elif not pa.types.is_integer(sentence_id.type):
-            raise InputFormatError(str(path), first, "sentence_id", f"expected a whole number, found {sentence_id.type}", unit=unit)
+            raise InputFormatError(str(path), None, "sentence_id",
+                                   f"expected a whole number, found {sentence_id.type} (the column's type in this file)")
         bad(pc.or_kleene(pc.is_null(sentence_id), pc.less(sentence_id, 0)).fill_null(True), "sentence_id", "not a whole number >= 0")
         bad(pc.greater(sentence_id, 2**31 - 1), "sentence_id", "larger than 2^31 - 1")
         columns["sentence_id"] = sentence_id.cast(pa.int32())
@@ -133,6 +136,9 @@ def normalised_batches(path: str | os.PathLike, window_days: int):
                 if _window_start(value) is None:
                     bad(pc.equal(window, value), "window", f"not a window YYYY_MM-DD_MM-DD: {value!r}")
             columns["window"] = window
+            if "date" in names:  # both given: each row's window must be its date's
+                expected = pc.take(pa.array([windows[v] for v in unique], pa.string()), pc.index_in(columns["date"], pa.array(unique)))
+                bad(pc.not_equal(window, expected), "window", f"not the {window_days}-day window of the row's date (corpus.articles.window_of)")
             if "date" not in names:
                 unique = pc.unique(window).to_pylist()
                 starts = pa.array([_window_start(v) for v in unique], pa.string())

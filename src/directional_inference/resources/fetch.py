@@ -74,12 +74,14 @@ def _download(item: ExternalInput, target: Path, auth: BasicAuth | None, mirrors
             request.add_header("Range", f"bytes={received}-")
         try:
             with urllib.request.urlopen(request, timeout=DOWNLOAD_TIMEOUT_S) as response:
-                resumed = received > 0 and response.status == 206
-                if received and not resumed:  # the server ignored the Range: start again
+                content_range = response.headers.get("Content-Range") or ""
+                resumed = received > 0 and response.status == 206 and content_range.startswith(f"bytes {received}-")
+                if received and not resumed:  # the server ignored the Range (or answered another one): start again
                     received = 0
                 total = _announced_length(response.headers, resumed) or total
                 if progress is None:
                     progress = ProgressLog(f"downloading {item.dataset}/{item.path}", item.size or total, "bytes", logger=log)
+                progress.done = received
                 with open(target, "ab" if resumed else "wb") as out:
                     while block := response.read(1 << 20):
                         out.write(block)
@@ -89,6 +91,8 @@ def _download(item: ExternalInput, target: Path, auth: BasicAuth | None, mirrors
             hint = " (this source needs the user and password WMT publishes: set them in config or the environment)" if exc.code == 401 else ""
             raise _unavailable(item, mirrors, f"HTTP {exc.code} {exc.reason}{hint}", rejected) from None
         except (urllib.error.URLError, http.client.HTTPException, OSError, TimeoutError) as exc:
+            if total is not None and received == total:  # dropped after the last byte: complete
+                break
             if received == 0 or attempt == DOWNLOAD_ATTEMPTS:
                 raise _unavailable(item, mirrors, f"download failed ({getattr(exc, 'reason', exc)}) after {received} bytes", rejected) from None
             log.warning("%s/%s: the connection dropped after %d bytes (%s); resuming", item.dataset, item.path, received, exc)
