@@ -139,23 +139,23 @@ def merged_relations(wildcards_or_lang):
     return f"results/{_lang(wildcards_or_lang)}/relations/merged.parquet"
 
 
-def demand(rule, key):
+def demand(rule_name, key):
     """Resource ``key`` (mem_mb, disk_mb, runtime) of a corpus-wide rule: a function of its input size and attempt
     (job_resources), estimated from the config before its input exists."""
 
     def share(wildcards):  # an extraction shard reads its block of the corpus table; a graph part its type pairs
-        if rule == "extract_relations":
+        if rule_name == "extract_relations":
             return 1 / extraction_shard_count(wildcards.lang)
-        return 1 / config["graphs"]["jobs"] if rule == "build_entailment_graph" else 1.0
+        return 1 / config["graphs"]["jobs"] if rule_name == "build_entailment_graph" else 1.0
 
     def expected(wildcards):  # the job's part of its input, before the input exists
         lang = wildcards.get("lang", "en")
-        part = share(wildcards) if rule == "build_entailment_graph" else 1.0
+        part = share(wildcards) if rule_name == "build_entailment_graph" else 1.0
         if lang in IMPORTED_FILES:  # the relation files exist at parse time: their size, not the corpus's
-            return imported_input_mb(rule, IMPORTED_FILES[lang]) * part
-        return expected_input_mb(rule, lang, config, shards=len(relation_shards(lang))) * part
+            return imported_input_mb(rule_name, IMPORTED_FILES[lang]) * part
+        return expected_input_mb(rule_name, lang, config, shards=len(relation_shards(lang))) * part
 
-    return resource_function(rule, key, expected, share)
+    return resource_function(rule_name, key, expected, share)
 
 
 MAIN_LM = MAIN_LMS["en"]
