@@ -138,6 +138,10 @@ class Engine:
         """A (small) query result as a pandas frame."""
         return self.con.execute(sql).df()
 
+    def columns(self, source: str) -> set[str]:
+        """The column names of a table, view or source expression (``read_parquet(...)``), without reading rows."""
+        return {row[0] for row in self.con.sql(f"DESCRIBE SELECT * FROM {source}").fetchall()}
+
     def count(self, sql: str) -> int:
         return int(self.con.execute(f"SELECT count(*) FROM ({sql})").fetchall()[0][0])
 

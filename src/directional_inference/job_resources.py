@@ -45,9 +45,10 @@ class Demand:
 
 
 # Memory: the engine's rules ask for 6 GB (its pool is 3.6 GB, the graph build's 2.1 GB, graphs.ENGINE_POOL_SHARE; the
-# benchmark's largest job at 102M relations peaked at 5.2 GB), Python-bound ones for what their peak at 102M relations was with a margin. Time: the longest job of each rule
-# at 102M relations, in seconds per MB of its input, on the benchmark's CPU (one AMD EPYC core, Zen 5). Disk: the
-# output and the spill, estimated from the output sizes (not measured). benchmarks/results/paper_scale.json has the runs.
+# benchmark's largest job at 102M relations peaked at 5.2 GB), Python-bound ones for their peak at 102M relations with a
+# margin. Time: the longest job of each rule at 102M relations, in seconds per MB of its input, on the benchmark's CPU
+# (one AMD EPYC core, Zen 5). Disk: the output and the spill, estimated from the output sizes (not measured).
+# benchmarks/results/paper_scale.json has the runs.
 DEMANDS = {
     "build_corpus": Demand(mem_mb=4000, disk_per_input_mb=3.0, seconds_per_mb=0.1),
     "extract_relations": Demand(mem_mb=3000, disk_per_input_mb=0.5, seconds_per_mb=50.0),

