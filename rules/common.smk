@@ -94,10 +94,12 @@ def model_run(wildcards):
 
 
 def trial_files(run, trials):
-    """Dev scores, dev evaluations and weights of every trial of the search in directory ``run``."""
+    """Dev scores, dev evaluations, training records and weights of every trial of the search in directory ``run`` (the
+    weights of the best trial only, once every trial has finished)."""
     return {
         "dev_scores": [f"{run}/trial-{k}/dev_scores.parquet" for k in trials],
         "evaluations": [f"{run}/trial-{k}/evaluations.csv" for k in trials],
+        "records": [f"{run}/trial-{k}/training.json" for k in trials],
         "weights": [f"{run}/trial-{k}/model" for k in trials],
     }
 

@@ -8,18 +8,20 @@ include: "helpers/resources.smk"
 # the network and the user's directories), never as cluster jobs: compute nodes often have no internet.
 localrules:
     fetch_dataset,
+    fetch_newscrawl_year,
+    gather_newscrawl,
     fetch_model,
     collect_clue_news,
     collect_chinese_levyholt,
 
 
+# Where a file comes from (mirror, URL, credentials) is read from config in the script, not declared as a param: it
+# does not change the verified content, so it must not trigger re-runs.
 rule fetch_dataset:
     output:
         directory("resources/{dataset}"),
-    params:
-        # Where a file comes from (mirror, URL, credentials) is read from config in the script, not
-        # declared here: it does not change the verified content, so it must not trigger re-runs.
-        years=newscrawl_years,
+    wildcard_constraints:
+        dataset=DATASETS_IN_ONE_JOB,
     log:
         phase_log("resources", "fetch_dataset", "{dataset}"),
     benchmark:
@@ -32,6 +34,45 @@ rule fetch_dataset:
         "../envs/workflow.yaml"
     script:
         "../scripts/fetch_dataset.py"
+
+
+# News Crawl: a job per year (gigabytes each, so that a failed year is fetched again alone), gathered into one dataset.
+rule fetch_newscrawl_year:
+    output:
+        temp(directory("resources/newscrawl-years/{year}")),
+    wildcard_constraints:
+        year=r"\d{4}",
+    log:
+        phase_log("resources", "fetch_newscrawl_year", "{year}"),
+    benchmark:
+        phase_benchmark("resources", "fetch_newscrawl_year", "{year}")
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=240,
+    conda:
+        "../envs/workflow.yaml"
+    script:
+        "../scripts/fetch_dataset.py"
+
+
+rule gather_newscrawl:
+    input:
+        expand("resources/newscrawl-years/{year}", year=config["resources"]["newscrawl"]["years"]),
+    output:
+        directory("resources/newscrawl"),
+    log:
+        phase_log("resources", "gather_newscrawl", "newscrawl"),
+    benchmark:
+        phase_benchmark("resources", "gather_newscrawl", "newscrawl")
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=30,
+    conda:
+        "../envs/workflow.yaml"
+    script:
+        "../scripts/gather_newscrawl.py"
 
 
 rule build_wordnet:

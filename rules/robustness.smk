@@ -14,11 +14,15 @@ rule train_booqa_hyponly_trial:
     output:
         dev_scores="results/robustness/{lang}/{lm}/trial-{trial}/dev_scores.parquet",
         evaluations="results/robustness/{lang}/{lm}/trial-{trial}/evaluations.csv",
+        record="results/robustness/{lang}/{lm}/trial-{trial}/training.json",
+        # emptied (a note left) once a finished trial of the search ranks above it; removed after the selection
         weights=temp(directory("results/robustness/{lang}/{lm}/trial-{trial}/model")),
     params:
         checkpoint_dir=".checkpoints/robustness/{lang}/{lm}/trial-{trial}",
         settings=trial_settings,
         samples=trial_samples,
+        search="results/robustness/{lang}/{lm}",
+        search_trials=len(trial_ids("hyponly", "booqa")),
         selection_floor=config["training"]["selection_precision_floor"],
         torch_threads=config["training"]["threads"],
     log:

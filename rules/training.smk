@@ -37,12 +37,16 @@ rule train_sns_trial:
     output:
         dev_scores="results/models/{lm}/{variant}/{subset}/trial-{trial}/dev_scores.parquet",
         evaluations="results/models/{lm}/{variant}/{subset}/trial-{trial}/evaluations.csv",
+        record="results/models/{lm}/{variant}/{subset}/trial-{trial}/training.json",
+        # emptied (a note left) once a finished trial of the search ranks above it; removed after the selection
         weights=temp(directory("results/models/{lm}/{variant}/{subset}/trial-{trial}/model")),
     params:
         # resumable state lives outside the declared outputs, which Snakemake deletes before a re-run
         checkpoint_dir=".checkpoints/{lm}/{variant}/{subset}/trial-{trial}",
         settings=trial_settings,
         samples=trial_samples,
+        search="results/models/{lm}/{variant}/{subset}",
+        search_trials=lambda wildcards: len(trial_ids(wildcards.variant, wildcards.subset)),
         selection_floor=config["training"]["selection_precision_floor"],
         torch_threads=config["training"]["threads"],
     log:

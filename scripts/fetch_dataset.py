@@ -1,4 +1,5 @@
-"""Rule fetch_dataset: one dataset of the input table into resources/<dataset>/, sha256-verified."""
+"""Rules fetch_dataset and fetch_newscrawl_year: one dataset of the input table (or one year of News Crawl) into
+resources/, sha256-verified."""
 
 import os
 
@@ -7,10 +8,11 @@ from directional_inference.resources.inputs import open_mirrors
 from directional_inference.rulelog import log_to_file
 
 log_to_file(snakemake.log[0])
-dataset = snakemake.wildcards.dataset
+year = snakemake.wildcards.get("year")
+dataset = "newscrawl" if year else snakemake.wildcards.dataset
 only, auth = None, None
 if dataset == "newscrawl":
-    only = [f"news-docs.{year}.en.filtered.gz" for year in snakemake.params.years]
+    only = [f"news-docs.{year}.en.filtered.gz"]
     settings = snakemake.config["resources"]["newscrawl"]
     user = os.environ.get("NEWSCRAWL_USER") or settings["user"]
     password = os.environ.get("NEWSCRAWL_PASSWORD") or settings["password"]

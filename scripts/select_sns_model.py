@@ -9,6 +9,7 @@ select_best_trial(
     read_trials(snakemake.input.hyperparameters),
     snakemake.input.dev_scores,
     snakemake.input.evaluations,
+    snakemake.input.records,
     snakemake.input.weights,
     snakemake.params.floor,
     snakemake.output.selection,

@@ -1,11 +1,12 @@
-"""Rules train_sns_trial and train_booqa_hyponly_trial: fine-tune one trial of S&S (or a variant), keeping its best dev point."""
+"""Rules train_sns_trial and train_booqa_hyponly_trial: fine-tune one trial of S&S (or a variant), keeping its best dev point;
+its weights stay only while no finished trial of its search ranks above it."""
 
 from directional_inference.levyholt.entries import read_subset_tsv, stratified_sample
 from directional_inference.levyholt.scores import write_scores
 from directional_inference.rulelog import log_to_file
-from directional_inference.sns.search import read_trials, write_evaluations
+from directional_inference.sns.search import keep_best_weights, read_trials, write_evaluations
 from directional_inference.compute import set_threads
-from directional_inference.sns.training import TrainingSettings, train_prompt_model
+from directional_inference.sns.training import TrainingSettings, train_prompt_model, write_training_record
 
 log_to_file(snakemake.log[0])
 params, wildcards, output = snakemake.params, snakemake.wildcards, snakemake.output
@@ -25,3 +26,5 @@ result = train_prompt_model(
 )
 write_scores(output.dev_scores, dev, result.dev_scores)
 write_evaluations(output.evaluations, result.evaluations, result.best)
+write_training_record(output.record, result.record)
+keep_best_weights(params.search, params.search_trials, params.selection_floor, output.record)

@@ -258,6 +258,7 @@ def test_paper_scale_table5_plans_what_the_paper_ran_with_the_resources_it_needs
     assert searches == {"roberta-base/sns/full", "roberta-base/sns_sym/full", "roberta-base/sns/symmetric",
                         "roberta-base/sns/directional", "xlm-roberta-base/sns/zh_full"}
     assert counts["extract_relations"] == -(-7_800_000 // 20_000) + -(-2_400_000 // 20_000)
+    assert (counts["fetch_newscrawl_year"], counts["gather_newscrawl"]) == (11, 1)  # News Crawl 2007-2017, a download job a year
     neural = {"train_sns_trial", "check_sns_model", "score_booqa_part"}
     for rule, _, threads, resources in jobs:
         if rule in neural:

@@ -290,3 +290,36 @@ def test_a_file_without_a_published_checksum_is_recorded_once_and_verified_after
     assert str(tmp_path / "inputs.lock") in str(error.value)
     assert not (tmp_path / "changed" / "news.gz").exists()
     assert len((tmp_path / "inputs.lock").read_text().splitlines()) == 1
+
+
+def test_news_crawl_is_fetched_a_year_per_local_job_and_gathered_whole(tmp_path, monkeypatch):
+    """Snakemake for real on resources/newscrawl with two years in a mirror: one fetch job per year, each a local rule,
+    gathered into one directory with one SHA256SUMS (sha256s computed here from the bytes); the per-year directories are
+    temporary and each file's sha256 is recorded in inputs.lock at its first download."""
+    import yaml
+
+    from conftest import copy_workflow, run_snakemake
+
+    years = {2016: gzip.compress(b"2016 news\n" * 500, mtime=0), 2017: gzip.compress(b"2017 news\n" * 700, mtime=0)}
+    mirror = tmp_path / "mirror"
+    (mirror / "newscrawl").mkdir(parents=True)
+    manifest = ["path\tsha256"]
+    for year, data in years.items():
+        (mirror / "newscrawl" / f"news-docs.{year}.en.filtered.gz").write_bytes(data)
+        manifest.append(f"newscrawl/news-docs.{year}.en.filtered.gz\t{hashlib.sha256(data).hexdigest()}")
+    (mirror / "MANIFEST.tsv").write_text("\n".join(manifest) + "\n")
+    monkeypatch.setenv("BOOQA_MIRROR", str(mirror))
+    work = copy_workflow(tmp_path / "repo")
+    (work / "years.yaml").write_text(yaml.safe_dump({"resources": {"newscrawl": {"years": sorted(years)}}}))
+    result = run_snakemake(work, "resources/newscrawl", "--cores", "1", "--configfile", "config/smoke.yaml", "years.yaml")
+    log = result.stdout + result.stderr
+    assert log.count("localrule fetch_newscrawl_year:") == 2 and log.count("localrule gather_newscrawl:") == 1
+    assert "localrule fetch_dataset:" not in log and "rule fetch_dataset:" not in log
+    expected = "".join(f"{hashlib.sha256(data).hexdigest()}  news-docs.{year}.en.filtered.gz\n" for year, data in sorted(years.items()))
+    assert (work / "resources/newscrawl/SHA256SUMS").read_text() == expected
+    for year, data in years.items():
+        assert (work / f"resources/newscrawl/news-docs.{year}.en.filtered.gz").read_bytes() == data
+        assert (work / f"logs/resources/fetch_newscrawl_year/{year}.log").is_file()
+    assert not (work / "resources/newscrawl-years").exists() or not any((work / "resources/newscrawl-years").iterdir())
+    assert sorted((work / "inputs.lock").read_text().splitlines()) == sorted(
+        f"{hashlib.sha256(data).hexdigest()}  newscrawl/news-docs.{year}.en.filtered.gz" for year, data in years.items())

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import shutil
 
 import numpy as np
 import pandas as pd
@@ -189,24 +190,41 @@ def test_a_checkpoint_of_other_data_is_not_resumed(tiny_model, tmp_path, monkeyp
         assert torch.equal(a, b), name
 
 
+DEV = ENTRIES[:8]
+DEV_LABELS = np.array([e.label for e in DEV], dtype=float)
+# dev scores: a perfect ranking (AUC over precision >= 0.51 is 1), the reverse one, and a constant (no ranking)
+PERFECT, REVERSED, CONSTANT = DEV_LABELS - 0.5, 0.5 - DEV_LABELS, np.full(8, 0.5)
+
+
+def write_trial(search, k, scores, *, settings_seed=1, with_scores=True, best_step=None):
+    """trial-k of a search as train_sns_trial leaves it: dev scores, evaluations, its record, and its weights."""
+    directory = search / f"trial-{k}"
+    (directory / "model").mkdir(parents=True)
+    if with_scores:
+        write_scores(directory / "dev_scores.parquet", DEV, scores)
+    points = [{"epoch": 0, "batch": 5, "step": 5, "dev_auc_selection": 0.1, "dev_auc_norm": 0.0},
+              {"epoch": 1, "batch": 5, "step": 10 + k if best_step is None else best_step, "dev_auc_selection": 0.9, "dev_auc_norm": 0.5}]
+    write_evaluations(directory / "evaluations.csv", points, points[1])
+    record = {"best": points[-1], "stopped": points[-1], "stop_reason": "maximum of 2 epochs", "best_is_last": True,
+              "still_improving": True, "train_pairs": 24, "dev_pairs": 8, "precision": "bf16", "hp": {"trial": k},
+              "settings": {"seed": settings_seed}, "selection_floor": 0.51, "train": "t", "dev": "d", "model": "m"}
+    training.write_training_record(directory / "training.json", record)
+    training.write_training_record(directory / "model" / "training.json", record)
+    (directory / "model" / "config.json").write_text(f'{{"trial": {k}}}')
+    return directory
+
+
+def select(search, count):
+    trials = [Hyperparameters(k, 1e-5 * (k + 1), 0.01, 1) for k in range(count)]
+    files = {name: [str(search / f"trial-{k}" / name) for k in range(count)]
+             for name in ("dev_scores.parquet", "evaluations.csv", "training.json", "model")}
+    return select_best_trial(trials, *files.values(), 0.51, search / "selection.csv", search / "best")
+
+
 def test_selection_takes_the_best_dev_auc_and_records_every_trial(tmp_path):
-    trials = [Hyperparameters(k, 1e-5 * (k + 1), 0.01, 1) for k in range(3)]
-    dev = ENTRIES[:8]
-    labels = np.array([e.label for e in dev], dtype=float)
-    score_sets = [np.linspace(0, 1, 8), labels - 0.5, 0.5 - labels]  # trial 1 is perfect
-    files, evaluations, weights = [], [], []
-    for k, scores in enumerate(score_sets):
-        write_scores(tmp_path / f"dev{k}.parquet", dev, scores)
-        points = [{"epoch": 0, "batch": 5, "step": 5, "dev_auc_selection": 0.1, "dev_auc_norm": 0.0},
-                  {"epoch": 1, "batch": 5, "step": 10 + k, "dev_auc_selection": 0.9, "dev_auc_norm": 0.5}]
-        write_evaluations(tmp_path / f"eval{k}.csv", points, points[1])
-        (tmp_path / f"w{k}").mkdir()
-        (tmp_path / f"w{k}" / "config.json").write_text(f'{{"trial": {k}}}')
-        write_record(tmp_path / f"w{k}", points, best_is_last=True)
-        files.append(str(tmp_path / f"dev{k}.parquet"))
-        evaluations.append(str(tmp_path / f"eval{k}.csv"))
-        weights.append(str(tmp_path / f"w{k}"))
-    chosen = select_best_trial(trials, files, evaluations, weights, 0.51, tmp_path / "selection.csv", tmp_path / "best")
+    for k, scores in enumerate([np.linspace(0, 1, 8), PERFECT, REVERSED]):  # trial 1 is perfect
+        write_trial(tmp_path, k, scores)
+    chosen = select(tmp_path, 3)
     assert chosen == 1 and (tmp_path / "best" / "config.json").read_text() == '{"trial": 1}'
     table = pd.read_csv(tmp_path / "selection.csv")
     assert list(table["selected"]) == [0, 1, 0] and table.loc[1, "dev_auc_selection"] == pytest.approx(1.0)
@@ -217,11 +235,47 @@ def test_selection_takes_the_best_dev_auc_and_records_every_trial(tmp_path):
     assert list(table["best_is_last"]) == [1, 1, 1] and list(table["still_improving"]) == [1, 1, 1]
 
 
-def write_record(directory, points, *, best_is_last):
-    """A trial's training.json as train_prompt_model writes it (the fields the selection reads)."""
-    record = {"best": points[-1] if best_is_last else points[0], "stopped": points[-1], "stop_reason": "maximum of 2 epochs",
-              "best_is_last": best_is_last, "still_improving": best_is_last, "train_pairs": 24, "dev_pairs": 8, "precision": "bf16"}
-    (directory / "training.json").write_text(json.dumps(record))
+def test_a_finished_trial_keeps_weights_only_if_no_finished_trial_of_its_search_ranks_above_it(tmp_path):
+    """Trials 1 and 2 are perfect (they tie: the lower, 1, ranks first), 0 reversed; 3 is perfect but of another
+    configuration, 4 has weights but no dev scores yet (still finishing), 5 lies beyond this search's 5 trials."""
+    from directional_inference.sns.search import SUPERSEDED_NOTE, keep_best_weights
+
+    write_trial(tmp_path, 0, REVERSED)
+    assert keep_best_weights(tmp_path, 5, 0.51, tmp_path / "trial-0" / "training.json") == 0  # alone: kept
+    write_trial(tmp_path, 2, PERFECT)
+    write_trial(tmp_path, 3, PERFECT, settings_seed=2)
+    write_trial(tmp_path, 4, PERFECT, with_scores=False)
+    write_trial(tmp_path, 5, PERFECT)
+    assert keep_best_weights(tmp_path, 5, 0.51, tmp_path / "trial-2" / "training.json") == 2
+    write_trial(tmp_path, 1, PERFECT)
+    assert keep_best_weights(tmp_path, 5, 0.51, tmp_path / "trial-1" / "training.json") == 1
+    held = {k for k in range(6) if (tmp_path / f"trial-{k}" / "model" / "config.json").is_file()}
+    assert held == {1, 3, 4, 5}
+    for k in (0, 2):
+        assert [p.name for p in (tmp_path / f"trial-{k}" / "model").iterdir()] == [SUPERSEDED_NOTE]
+    assert json.loads((tmp_path / "trial-0" / "model" / SUPERSEDED_NOTE).read_text()) == {"trial": 0, "superseded_by": 2}
+    assert json.loads((tmp_path / "trial-2" / "model" / SUPERSEDED_NOTE).read_text()) == {"trial": 2, "superseded_by": 1}
+
+
+def test_selection_refuses_a_best_trial_whose_weights_are_gone_or_from_another_run(tmp_path):
+    """Trial 0 was superseded by a trial 1 that ranked above it, then trial 1 ran again and ranks last: the selection
+    names trial 0 and what to do instead of copying weights that are not its own."""
+    from directional_inference.errors import WorkflowError
+    from directional_inference.sns.search import keep_best_weights
+
+    write_trial(tmp_path, 0, np.linspace(0, 1, 8))
+    write_trial(tmp_path, 1, PERFECT)
+    keep_best_weights(tmp_path, 2, 0.51, tmp_path / "trial-1" / "training.json")
+    shutil.rmtree(tmp_path / "trial-1")
+    write_trial(tmp_path, 1, REVERSED)
+    with pytest.raises(WorkflowError, match=r"trial 0 ranks first .* remove .*trial-0"):
+        select(tmp_path, 2)
+    # a copy of its weights from another run of trial 0 (another record) is refused too
+    shutil.rmtree(tmp_path / "trial-0")
+    write_trial(tmp_path, 0, np.linspace(0, 1, 8))
+    training.write_training_record(tmp_path / "trial-0" / "model" / "training.json", {"another": "run"})
+    with pytest.raises(WorkflowError, match="belong to another run"):
+        select(tmp_path, 2)
 
 
 def test_training_stops_when_dev_stops_improving(tiny_model, tmp_path):
@@ -322,10 +376,8 @@ def test_a_dev_set_without_both_classes_keeps_the_last_point(tiny_model, tmp_pat
     assert math.isnan(result.best["dev_auc_selection"])
     write_scores(tmp_path / "dev.parquet", only_positives, result.dev_scores)
     write_evaluations(tmp_path / "eval.csv", result.evaluations, result.best)
-    (tmp_path / "w").mkdir()
-    (tmp_path / "w" / "config.json").write_text("{}")
-    (tmp_path / "w" / "training.json").write_text(json.dumps(result.record))
     assert result.record["stop_reason"] == "no dev AUC (one class only); the last point kept"
     chosen = select_best_trial([Hyperparameters(0, 1e-3, 0.0, 1)], [str(tmp_path / "dev.parquet")], [str(tmp_path / "eval.csv")],
-                               [str(tmp_path / "w")], 0.51, tmp_path / "selection.csv", tmp_path / "best")
+                               [str(tmp_path / "out" / "training.json")], [str(tmp_path / "out")], 0.51, tmp_path / "selection.csv",
+                               tmp_path / "best")
     assert chosen == 0 and pd.read_csv(tmp_path / "selection.csv")["dev_auc_selection"].isna().all()

@@ -110,7 +110,32 @@ def test_hyperparameter_search_is_recorded_and_trial_weights_are_temporary(smoke
     assert len(sanity) == len(sanity_cases("en")) and sanity["score"].between(-1, 1).all()
     assert not (smoke_run / "results" / "models" / "tiny" / "hyponly" / "directional" / "sanity.csv").exists()  # H-only: no premise
     assert not (run / "trial-0" / "model").exists()  # temp(): removed once the selection copied the best
+    assert json.loads((run / "trial-0" / "training.json").read_text()) == training  # the trial's record stays
     assert not list((smoke_run / ".checkpoints").rglob("state.pt"))
+
+
+def test_a_finished_search_holds_the_weights_of_its_best_trial_only(smoke_run, tmp_path):
+    """Four trials of one search, two at a time; temp() kept (--notemp) to look at the trials' directories after the
+    selection: one holds weights, the trial the selection chose, and the others a note naming the trial above them."""
+    import yaml
+
+    from conftest import SMOKE_THREADS, copy_run
+
+    work = copy_run(smoke_run, tmp_path / "repo")
+    overlay = work / "trials.yaml"
+    overlay.write_text(yaml.safe_dump({"training": {"trials": 4}}), encoding="utf-8")
+    run = work / "results/models/tiny/sns/directional"
+    run_snakemake(work, str(run.relative_to(work) / "selection.csv"), "--cores", "2", "--notemp", "--configfile", "config/smoke.yaml",
+                  str(overlay), *SMOKE_THREADS)
+    selection = pd.read_csv(run / "selection.csv")
+    chosen = int(selection.loc[selection["selected"] == 1, "trial"].item())
+    assert len(selection) == 4 and chosen == selection.sort_values(["dev_auc_selection", "trial"], ascending=[False, True])["trial"].iloc[0]
+    held = [k for k in range(4) if (run / f"trial-{k}" / "model" / "config.json").is_file()]
+    assert held == [chosen]
+    for k in set(range(4)) - {chosen}:
+        assert [p.name for p in (run / f"trial-{k}" / "model").iterdir() if not p.name.startswith(".")] == ["superseded.json"]
+        assert json.loads((run / f"trial-{k}" / "training.json").read_text())["hp"]["trial"] == k  # its record stays
+    assert (run / "best" / "model.safetensors").read_bytes() == (run / f"trial-{chosen}" / "model" / "model.safetensors").read_bytes()
 
 
 def test_every_selected_model_has_a_card(smoke_run):

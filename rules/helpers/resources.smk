@@ -33,9 +33,7 @@ def all_resources():
     return sorted(set(targets))
 
 
-def newscrawl_years(wildcards):
-    """Years of News Crawl to fetch; they matter only for the newscrawl dataset (no re-run of the others)."""
-    return config["resources"]["newscrawl"]["years"] if wildcards.dataset == "newscrawl" else []
+DATASETS_IN_ONE_JOB = "|".join(name for name in downloadable_datasets() if name != "newscrawl")  # News Crawl: a job per year
 
 
 def resources_phase_targets():

@@ -234,6 +234,27 @@ def fetch_dataset(
     return checksums
 
 
+def gather_fetched(parts: Sequence[str | os.PathLike], destination: str | os.PathLike) -> dict[str, str]:
+    """One dataset directory from directories that ``fetch_dataset`` filled with parts of it (one News Crawl year
+    each, fetched by its own job): the files hard-linked, not copied (a year is gigabytes), and one ``SHA256SUMS``
+    over all, as ``fetch_dataset`` would write it for the whole dataset. Returns ``{path: sha256}``."""
+    checksums: dict[str, str] = {}
+    with atomic_directory(destination) as tmp:
+        for part in map(Path, parts):
+            for line in (part / CHECKSUM_FILE).read_text(encoding="utf-8").splitlines():
+                sha, _, path = line.partition("  ")
+                target = tmp / path
+                target.parent.mkdir(parents=True, exist_ok=True)
+                try:
+                    os.link(part / path, target)
+                except OSError:  # another file system
+                    shutil.copyfile(part / path, target)
+                checksums[path] = sha
+        lines = "".join(f"{sha}  {path}\n" for path, sha in sorted(checksums.items()))
+        (tmp / CHECKSUM_FILE).write_text(lines, encoding="utf-8")
+    return checksums
+
+
 CLUE_FILES = ("news2016zh_train.json", "news2016zh_valid.json")
 
 

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from ..atomic import atomic_directory, write_text_atomic
-from ..errors import InputFormatError
+from ..errors import InputFormatError, WorkflowError
 from .training import Hyperparameters
 
 log = logging.getLogger(__name__)
@@ -69,10 +69,74 @@ def write_evaluations(path: str | os.PathLike, evaluations: Sequence[dict], best
     write_text_atomic(path, "\n".join(lines) + "\n")
 
 
+SUPERSEDED_NOTE = "superseded.json"  # left in a trial's weight directory once a better trial of its search finished
+SEARCH_LOCK = ".weights.lock"
+
+
+def dev_metrics(scores_file: str | os.PathLike, floor: float) -> dict:
+    """The selection's dev metrics of a trial's best point, from its dev scores (NaN without both classes)."""
+    import pandas as pd
+
+    from ..metrics import evaluate_scores
+
+    frame = pd.read_parquet(scores_file)
+    if frame["label"].any() and not frame["label"].all():
+        return evaluate_scores(frame["score"].to_numpy(), frame["label"].to_numpy(), selection_floor=floor)
+    return dict.fromkeys(("auc_selection", "auc50", "auc_norm", "best_f1"), float("nan"))  # the trials tie, the first is kept
+
+
+def selection_key(trial: int, metrics: dict) -> tuple[float, int]:
+    """What the selection maximises: dev AUC over precision >= floor (NaN lowest), then the lower trial."""
+    auc = metrics["auc_selection"]
+    return (-1.0 if math.isnan(auc) else float(auc), -trial)
+
+
+def holds_weights(weights_dir: str | os.PathLike) -> bool:
+    return (Path(weights_dir) / "config.json").is_file()
+
+
+def _search_part(record: dict) -> dict:
+    """What every trial of one search shares in its training record: settings, selection floor, data and base model."""
+    return {key: record.get(key) for key in ("settings", "selection_floor", "train", "dev", "model")}
+
+
+def keep_best_weights(search_dir: str | os.PathLike, trials: int, floor: float, own_record: str | os.PathLike) -> int:
+    """Of the finished trials 0..``trials``-1 of the search in ``search_dir`` that still hold weights, keep those of the
+    best by the selection's own key and empty the others' weight directories (a note names the trial that beat them);
+    returns the trial kept. Called by each trial once its outputs are written, under the search's file lock, so that a
+    search holds one set of weights besides those of trials still running: the best trial is never emptied, since no
+    trial ranks above it. A trial counts as finished when its dev scores, record and weights are all written and its
+    record shares ``own_record``'s settings, data and base model (outputs of another configuration, which Snakemake
+    will run again, are left alone)."""
+    import fcntl
+
+    search = Path(search_dir)
+    own = _search_part(json.loads(Path(own_record).read_text(encoding="utf-8")))
+    with open(search / SEARCH_LOCK, "a", encoding="utf-8") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        keys = {}
+        for trial in range(trials):
+            directory = search / f"trial-{trial}"
+            scores, record, weights = directory / "dev_scores.parquet", directory / "training.json", directory / "model"
+            if scores.is_file() and record.is_file() and holds_weights(weights):
+                if _search_part(json.loads(record.read_text(encoding="utf-8"))) == own:
+                    keys[trial] = selection_key(trial, dev_metrics(scores, floor))
+        best = max(keys, key=keys.get)
+        for trial in sorted(set(keys) - {best}):
+            weights = search / f"trial-{trial}" / "model"
+            write_text_atomic(weights / SUPERSEDED_NOTE, json.dumps({"trial": trial, "superseded_by": best}) + "\n")
+            for path in weights.iterdir():
+                if path.name != SUPERSEDED_NOTE and not path.name.startswith("."):  # Snakemake's .snakemake_timestamp stays
+                    path.unlink()
+            log.info("trial %d: weights removed, trial %d ranks above it", trial, best)
+    return best
+
+
 def select_best_trial(
     trials: Sequence[Hyperparameters],
     dev_score_files: Sequence[str],
     evaluation_files: Sequence[str],
+    record_files: Sequence[str],
     weight_dirs: Sequence[str],
     floor: float,
     selection_csv: str | os.PathLike,
@@ -82,27 +146,29 @@ def select_best_trial(
 
     Writes ``selection_csv`` (every trial's hyper-parameters, its best dev point and that point's dev metrics, its data
     sizes and number format, where and why it stopped, whether its best point was its last evaluation, the chosen trial
-    marked; ``still_improving`` says that it ran out of epochs while still improving, so it may be undertrained) and copies the chosen weights to ``best_dir``; returns the chosen trial number.
+    marked; ``still_improving`` says that it ran out of epochs while still improving, so it may be undertrained) and
+    copies the chosen weights to ``best_dir`` (the other trials' weights are gone already, see ``keep_best_weights``);
+    returns the chosen trial number.
     """
     import shutil
 
-    import numpy as np
     import pandas as pd
 
-    from ..metrics import evaluate_scores
-
     rows = []
-    for trial, scores_file, evaluations_file, weights in zip(trials, dev_score_files, evaluation_files, weight_dirs):
-        frame = pd.read_parquet(scores_file)
-        if frame["label"].any() and not frame["label"].all():
-            metrics = evaluate_scores(frame["score"].to_numpy(), frame["label"].to_numpy(), selection_floor=floor)
-        else:  # no dev AUC without both classes: the trials tie, the first is kept
-            metrics = dict.fromkeys(("auc_selection", "auc50", "auc_norm", "best_f1"), float("nan"))
+    for trial, scores_file, evaluations_file, record_file in zip(trials, dev_score_files, evaluation_files, record_files):
+        metrics = dev_metrics(scores_file, floor)
         evaluations = pd.read_csv(evaluations_file)
         best_point = evaluations[evaluations["best"] == 1].iloc[0]
-        record = json.loads((Path(weights) / "training.json").read_text(encoding="utf-8"))
+        record = json.loads(Path(record_file).read_text(encoding="utf-8"))
         rows.append((trial, metrics, best_point, len(evaluations), record))
-    best = max(range(len(rows)), key=lambda i: (np.nan_to_num(rows[i][1]["auc_selection"], nan=-1.0), -rows[i][0].trial))
+    best = max(range(len(rows)), key=lambda i: selection_key(rows[i][0].trial, rows[i][1]))
+    chosen_weights = Path(weight_dirs[best])
+    record_text = Path(record_files[best]).read_text(encoding="utf-8")
+    if not holds_weights(chosen_weights) or (chosen_weights / "training.json").read_text(encoding="utf-8") != record_text:
+        trial_dir = Path(record_files[best]).parent
+        raise WorkflowError(f"{chosen_weights}: trial {rows[best][0].trial} ranks first in its search but its weights were removed or "
+                            "belong to another run of it (an earlier run of another trial ranked above it and was then run again "
+                            f"with another result); remove {trial_dir} and run the same command again to train it anew")
     table = [list(SELECTION_COLUMNS)]
     for index, (t, m, point, count, record) in enumerate(rows):
         stopped = record["stopped"]
@@ -112,7 +178,7 @@ def select_best_trial(
                       stopped["batch"], stopped["step"], record["stop_reason"], int(record["best_is_last"]),
                       int(record["still_improving"]), int(index == best)])
     with atomic_directory(best_dir) as tmp:
-        for path in sorted(Path(weight_dirs[best]).iterdir()):
+        for path in sorted(chosen_weights.iterdir()):
             shutil.copyfile(path, tmp / path.name)
     buffer = io.StringIO()
     csv.writer(buffer, lineterminator="\n").writerows(table)

@@ -37,7 +37,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..atomic import atomic_directory, atomic_file
+from ..atomic import atomic_directory, atomic_file, write_text_atomic
 from ..levyholt.entries import Entry
 from ..progress import ProgressLog
 from .model import PromptScorer
@@ -258,7 +258,7 @@ def train_prompt_model(
     with atomic_directory(output_dir) as tmp:
         model.save_pretrained(tmp)
         scorer.tokenizer.save_pretrained(tmp)
-        (tmp / "training.json").write_text(json.dumps(record, indent=1, sort_keys=True) + "\n")
+        write_training_record(tmp / "training.json", record)
     checkpoint.unlink(missing_ok=True)
     return TrainingResult(scorer, best["dev_scores"].numpy(), best["point"], list(state["evaluations"]), record)
 
@@ -280,6 +280,11 @@ def training_record(signature: dict, state: dict, usable_dev: bool, settings: Tr
     return {**signature, "best": state["best"]["point"], "stopped": evaluations[-1], "stop_reason": reason,
             "best_is_last": best_is_last, "still_improving": bool(still_improving), "evaluations": len(evaluations), "train_pairs": n_train,
             "dev_pairs": n_dev, "precision": settings.precision, "precision_reason": precision_reason}
+
+
+def write_training_record(path: str | os.PathLike, record: dict) -> None:
+    """A trained model's ``training.json`` (in its weight directory, and beside them as the trial's own record)."""
+    write_text_atomic(path, json.dumps(record, indent=1, sort_keys=True) + "\n")
 
 
 def _save_when_due(last_saved: float, path: Path, signature: dict, model, optimizer, scheduler, state: dict) -> float:
