@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from conftest import copy_workflow, tool_environment
-from directional_inference.plan import cost_by_rule, format_plan, planned_jobs
+from directional_inference.plan import cost_by_rule, format_plan, local_rules, planned_jobs
 
 DRY_RUN = """Building DAG of jobs...
 [Thu Nov 26 04:39:23 2026]
@@ -51,6 +51,19 @@ def test_costs_are_summed_per_rule_by_hand():
     assert merge.cpu_hours == pytest.approx(1.5 * 2) and merge.gpu_hours == 0 and merge.disk_mb == 39200
 
 
+def test_local_rules_are_read_from_the_workflow_and_marked_in_the_plan():
+    """A dry run prints a local rule as "rule" (Snakemake 9): the plan takes the workflow's localrules instead."""
+    from conftest import REPO
+
+    local = local_rules(REPO)
+    assert {"fetch_dataset", "fetch_newscrawl_year", "gather_newscrawl", "fetch_model", "collect_clue_news",
+            "collect_chinese_levyholt"} <= local
+    assert not local & {"train_sns_trial", "build_corpus", "score_booqa", "localrules"}
+    costs = cost_by_rule(planned_jobs(DRY_RUN.replace("localrule fetch_dataset:", "rule fetch_dataset:"), local))
+    assert [cost.rule for cost in costs if cost.local] == ["fetch_dataset"]
+    assert "Of these, 1 jobs of local rules (marked) run where Snakemake runs, on no cluster allocation: 4.0 of the CPU-hours" in format_plan(costs)
+
+
 def test_a_request_not_known_before_the_input_exists_is_counted_and_said():
     costs = cost_by_rule(planned_jobs(DRY_RUN.replace("runtime=90,", "runtime=<TBD>,")))
     merge = {cost.rule: cost for cost in costs}["merge_relations"]
@@ -71,6 +84,7 @@ def test_the_plan_counts_every_job_of_the_dry_run(tmp_path):
     expected.pop("total", None)
     rows = {m[0]: m[1:] for m in re.findall(r"^(\w+)(?: \(local\))?\s+(\d+)\s+(\d+)\s+(\d+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)", plan, re.M)}
     assert {rule: row[0] for rule, row in rows.items()} == expected
+    assert re.search(r"^fetch_dataset \(local\)", plan, re.M) and not re.search(r"^train_sns_trial \(local\)", plan, re.M)
     jobs, threads, gpus, _, longest, cpu_hours = rows["train_sns_trial"]
     assert int(gpus) == 0 and float(cpu_hours) == pytest.approx(int(jobs) * int(threads) * float(longest), rel=0.01)
 

@@ -12,6 +12,7 @@ output), not the space the run's outputs take. A job whose input does not exist 
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -63,12 +64,30 @@ def _number(value: str) -> float | None:
         return None
 
 
-def planned_jobs(dry_run: str) -> list[tuple[str, bool, int, dict[str, str]]]:
-    """(rule, local, threads, resources) of every job a Snakemake dry run prints."""
+def local_rules(workdir: str | os.PathLike) -> set[str]:
+    """The rules the workflow in ``workdir`` declares local (``localrules:`` in its Snakefile and rules/): a dry run
+    prints them as any other rule, yet they run where Snakemake runs, on no cluster allocation."""
+    names: set[str] = set()
+    root = Path(workdir)
+    for path in [root / "Snakefile", *sorted((root / "rules").rglob("*.smk"))]:
+        lines = path.read_text(encoding="utf-8").splitlines() if path.is_file() else []
+        for index, line in enumerate(lines):
+            if line.startswith("localrules:"):
+                block = [line.removeprefix("localrules:")]
+                for following in lines[index + 1:]:
+                    if following.strip() and not following[0].isspace():
+                        break
+                    block.append(following)
+                names.update(re.findall(r"\w+", "\n".join(part.split("#")[0] for part in block)))
+    return names
+
+
+def planned_jobs(dry_run: str, local: set[str] = frozenset()) -> list[tuple[str, bool, int, dict[str, str]]]:
+    """(rule, local, threads, resources) of every job a Snakemake dry run prints; a rule in ``local`` is local."""
     jobs, current = [], None
     for line in dry_run.splitlines():
         if header := JOB_HEADER.match(line):
-            current = [header.group(2), bool(header.group(1)), 1, {}]
+            current = [header.group(2), bool(header.group(1)) or header.group(2) in local, 1, {}]
             jobs.append(current)
         elif current is not None and (found := FIELD.match(line)):
             if found.group(1) == "threads":
@@ -89,19 +108,22 @@ def cost_by_rule(jobs: Iterable[tuple[str, bool, int, dict[str, str]]]) -> list[
 
 def format_plan(costs: list[RuleCost]) -> str:
     """The plan as a table: per rule, then in all."""
-    header = f"{'rule':<28} {'jobs':>6} {'threads':>7} {'GPUs':>4} {'mem GB':>7} {'longest h':>9} {'CPU-h':>9} {'GPU-h':>9} {'disk GB':>8}"
+    header = f"{'rule':<34} {'jobs':>6} {'threads':>7} {'GPUs':>4} {'mem GB':>7} {'longest h':>9} {'CPU-h':>9} {'GPU-h':>9} {'disk GB':>8}"
     lines = [header, "-" * len(header)]
     for cost in sorted(costs, key=lambda c: -(c.cpu_hours + c.gpu_hours)):
         name = cost.rule + (" (local)" if cost.local else "")
-        lines.append(f"{name:<28} {cost.jobs:>6} {cost.threads:>7} {cost.gpus:>4} {cost.mem_mb / 1000:>7.1f} "
+        lines.append(f"{name:<34} {cost.jobs:>6} {cost.threads:>7} {cost.gpus:>4} {cost.mem_mb / 1000:>7.1f} "
                      f"{max(cost.runtimes, default=0):>9.1f} {cost.cpu_hours:>9.1f} {cost.gpu_hours:>9.1f} {cost.disk_mb / 1000:>8.1f}")
     lines.append("-" * len(header))
-    lines.append(f"{'in all':<28} {sum(c.jobs for c in costs):>6} {max((c.threads for c in costs), default=0):>7} "
+    lines.append(f"{'in all':<34} {sum(c.jobs for c in costs):>6} {max((c.threads for c in costs), default=0):>7} "
                  f"{max((c.gpus for c in costs), default=0):>4} {max((c.mem_mb for c in costs), default=0) / 1000:>7.1f} "
                  f"{max((max(c.runtimes, default=0) for c in costs), default=0):>9.1f} {sum(c.cpu_hours for c in costs):>9.1f} "
                  f"{sum(c.gpu_hours for c in costs):>9.1f} {max((c.disk_mb for c in costs), default=0) / 1000:>8.1f}")
     lines.append("Requests, not forecasts: hours are each job's time limit; mem and disk are a job's largest request "
                  "(src/directional_inference/plan.py).")
+    if local := [c for c in costs if c.local]:
+        lines.append(f"Of these, {sum(c.jobs for c in local)} jobs of local rules (marked) run where Snakemake runs, on no cluster "
+                     f"allocation: {sum(c.cpu_hours for c in local):.1f} of the CPU-hours are their time limits.")
     if unknown := sum(c.unknown for c in costs):
         lines.append(f"{unknown} jobs have a request Snakemake cannot compute before their input exists (<TBD>), counted as 0.")
     return "\n".join(lines)
@@ -116,7 +138,7 @@ def main(argv: list[str] | None = None) -> int:
     if result.returncode != 0:
         sys.stderr.write(result.stdout[-3000:] + result.stderr[-6000:])
         return result.returncode
-    costs = cost_by_rule(planned_jobs(result.stdout))
+    costs = cost_by_rule(planned_jobs(result.stdout, local_rules(Path.cwd())))
     if not costs:
         print("Nothing to be done: every requested output is up to date.")
         return 0
