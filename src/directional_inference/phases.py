@@ -35,7 +35,8 @@ MODEL_CARDS = "results/model_cards"  # one README.md per selected model, mirrori
 PHASES = (
     Phase(
         "resources",
-        rules=("fetch_dataset", "fetch_newscrawl_year", "gather_newscrawl", "build_wordnet", "collect_clue_news", "collect_chinese_levyholt", "fetch_model", "build_tiny_model"),
+        rules=("fetch_dataset", "fetch_newscrawl_year", "gather_newscrawl", "build_wordnet", "collect_clue_news",
+               "collect_chinese_levyholt", "fetch_model", "build_tiny_model"),
         outs=("resources",),
         upstream=(),
         params=("resources", "models", "seed"),
