@@ -2,9 +2,10 @@
 the number format of forward passes.
 
 ``precision: auto`` takes bf16 only where the hardware computes it natively: a CUDA device of compute capability 8.0 or
-more (Ampere on; torch's ``is_bf16_supported()`` also counts older devices that only emulate it), or a CPU with AMX-BF16 or AVX-512 BF16 (measured on this project's machines: bf16 autocast trains 1.4-2 times faster there;
-on an AVX2-only CPU, where bf16 is emulated, a training batch took about 25 s against 1 s in fp32). Every other
-machine gets fp32. The resolved format and the reason are logged, and the training record keeps them.
+more (Ampere on; torch's ``is_bf16_supported()`` also counts older devices that only emulate it), or a CPU with
+AMX-BF16 or AVX-512 BF16 (measured on this project's machines: bf16 autocast trains 1.4-2 times faster there; on an
+AVX2-only CPU, where bf16 is emulated, a training batch took about 25 s against 1 s in fp32). Every other machine gets
+fp32. The resolved format and the reason are logged, and the training record keeps them.
 """
 
 from __future__ import annotations

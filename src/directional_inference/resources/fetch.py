@@ -229,9 +229,14 @@ def fetch_dataset(
             checksums[item.path] = fetch_input(item, tmp / item.path, mirrors, auth, lock)
             progress.advance()
         progress.finish()
-        lines = "".join(f"{sha}  {path}\n" for path, sha in sorted(checksums.items()))
-        (tmp / CHECKSUM_FILE).write_text(lines, encoding="utf-8")
+        _write_checksums(tmp, checksums)
     return checksums
+
+
+def _write_checksums(directory: Path, checksums: dict[str, str]) -> None:
+    """A dataset directory's ``SHA256SUMS``: ``<sha256>  <path>`` lines, sorted by path."""
+    lines = "".join(f"{sha}  {path}\n" for path, sha in sorted(checksums.items()))
+    (directory / CHECKSUM_FILE).write_text(lines, encoding="utf-8")
 
 
 def gather_fetched(parts: Sequence[str | os.PathLike], destination: str | os.PathLike) -> dict[str, str]:
@@ -250,8 +255,7 @@ def gather_fetched(parts: Sequence[str | os.PathLike], destination: str | os.Pat
                 except OSError:  # another file system
                     shutil.copyfile(part / path, target)
                 checksums[path] = sha
-        lines = "".join(f"{sha}  {path}\n" for path, sha in sorted(checksums.items()))
-        (tmp / CHECKSUM_FILE).write_text(lines, encoding="utf-8")
+        _write_checksums(tmp, checksums)
     return checksums
 
 
@@ -273,7 +277,7 @@ def collect_user_input(source: str | os.PathLike | None, destination: str | os.P
             (tmp / name).parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(Path(source) / name, tmp / name)
             checksums[name] = sha256_of(tmp / name)
-        (tmp / CHECKSUM_FILE).write_text("".join(f"{sha}  {n}\n" for n, sha in sorted(checksums.items())), encoding="utf-8")
+        _write_checksums(tmp, checksums)
     return checksums
 
 

@@ -17,7 +17,6 @@ from collections.abc import Mapping
 from pathlib import Path
 
 
-
 def used_aliases(config: Mapping) -> list[str]:
     """The model aliases the config's runs use, in key order, each once."""
     from ..config_checks import MODEL_ALIAS_KEYS, dotted_value

@@ -16,8 +16,8 @@ A checkpoint holds the one resumable state of a trial: the weights, the optimise
 the best point so far. It is written at an evaluation, every ``checkpoint_every`` optimiser steps or at an epoch's end,
 but at most once per ``CHECKPOINT_INTERVAL_S`` of training (a large model's state is about four times its weights:
 writing it at every evaluation of a paper run is terabytes), and removed when the trial ends. It is resumed only when
-its signature matches: the
-hyper-parameters, the settings, a hash of the training and dev data and of the base model's files. The number of
+its signature matches: the hyper-parameters, the settings, a hash of the training and dev data and of the base model's
+files. The number of
 CPU threads is not part of it: every job uses ``training.threads`` intra-op threads whatever ``--cores`` is, so
 results do not depend on the machine's core count.
 """
