@@ -33,3 +33,7 @@ rule all:
     default_target: True
     input:
         [phase_targets(p.name) for p in PHASES],
+
+
+# last: it needs every rule (the outputs it judges are matched against them)
+include: "rules/recovery.smk"

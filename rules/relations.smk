@@ -41,6 +41,8 @@ rule import_relations:
         lang=IMPORTED_LANGUAGE,
     params:
         window_days=lambda wildcards: config["corpus"][wildcards.lang]["window_days"],
+        max_chars=config["relations"]["imported_max_chars"],
+        empty_files=config["relations"]["imported_empty_files"],
     log:
         phase_log("relations", "import_relations", "{lang}/{shard}"),
     benchmark:

@@ -7,14 +7,14 @@ from directional_inference.atomic import write_text_atomic
 from directional_inference.corpus.articles import write_articles
 from directional_inference.corpus.reading import ReadingReport
 from directional_inference.corpus.sources import corpus_files, read_corpus
-from directional_inference.engine import Engine
+from directional_inference.engine import job_engine
 from directional_inference.rulelog import log_to_file
 
 log_to_file(snakemake.log[0])
 settings = snakemake.params.settings
 files = corpus_files(settings["source"], snakemake.input[0], settings["years"])
 report = ReadingReport(settings["source"], snakemake.input[0])
-with Engine(snakemake.resources.mem_mb, snakemake.threads, snakemake.resources.tmpdir) as engine:
+with job_engine(snakemake) as engine:
     write_articles(read_corpus(settings["source"], files, report), snakemake.output.articles, engine, settings["window_days"],
                    settings["max_articles"], settings["years"], report)
 write_text_atomic(snakemake.output.reading, json.dumps(report.summary(), indent=1, ensure_ascii=False) + "\n")

@@ -3,12 +3,12 @@ of every window outside the BoOQA split the graph will score (cross-fitting)."""
 
 import pandas as pd
 
-from directional_inference.engine import Engine
+from directional_inference.engine import job_engine
 from directional_inference.graphs import ENGINE_POOL_SHARE, build_graphs
 from directional_inference.rulelog import log_to_file
 
 log_to_file(snakemake.log[0])
 held_out = pd.read_parquet(snakemake.input.split, columns=["window"])["window"]
-with Engine(snakemake.resources.mem_mb, snakemake.threads, snakemake.resources.tmpdir, pool_share=ENGINE_POOL_SHARE) as engine:
+with job_engine(snakemake, pool_share=ENGINE_POOL_SHARE) as engine:
     build_graphs(engine, snakemake.input.relations, **snakemake.params.cutoffs, held_out_windows=held_out,
                  part=int(snakemake.wildcards.part), parts=snakemake.params.parts, output=snakemake.output[0])

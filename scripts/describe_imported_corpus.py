@@ -4,12 +4,12 @@ relations were imported from files made elsewhere."""
 import json
 
 from directional_inference.atomic import write_text_atomic
-from directional_inference.engine import Engine
+from directional_inference.engine import job_engine
 from directional_inference.relations.imported import write_imported_corpus
 from directional_inference.rulelog import log_to_file
 
 log_to_file(snakemake.log[0])
-with Engine(snakemake.resources.mem_mb, snakemake.threads, snakemake.resources.tmpdir) as engine:
+with job_engine(snakemake) as engine:
     reading = write_imported_corpus(engine, snakemake.input.shards, snakemake.input.relations, snakemake.params.files,
                                     snakemake.output.articles)
 write_text_atomic(snakemake.output.reading, json.dumps(reading, indent=1, ensure_ascii=False) + "\n")

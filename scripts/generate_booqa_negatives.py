@@ -2,7 +2,7 @@
 
 from directional_inference.booqa.negatives import generate_negatives
 from directional_inference.booqa.senses import SenseChooser
-from directional_inference.engine import Engine
+from directional_inference.engine import job_engine
 from directional_inference.resources.wordnet import open_wordnet
 from directional_inference.rulelog import log_to_file
 
@@ -17,7 +17,7 @@ if inputs.encoder:
 
     encode = SentenceEncoder(inputs.encoder[0], pooling="mean")
 chooser = SenseChooser(open_wordnet(inputs.wordnet), lang, settings["wsd"], encode)
-with Engine(snakemake.resources.mem_mb, snakemake.threads, snakemake.resources.tmpdir) as engine:
+with job_engine(snakemake) as engine:
     engine.table("counts", inputs.counts)
     generate_negatives(engine, inputs.positives, inputs.relations, lang, chooser, settings["felicity_min_pairs"],
                        negatives_of_negated_predicates=settings["negatives_of_negated_predicates"], output=snakemake.output[0])

@@ -4,4 +4,5 @@ from directional_inference.relations.imported import import_relations
 from directional_inference.rulelog import log_to_file
 
 log_to_file(snakemake.log[0])
-import_relations(snakemake.input[0], snakemake.output[0], snakemake.params.window_days)
+import_relations(snakemake.input[0], snakemake.output[0], snakemake.params.window_days, max_chars=snakemake.params.max_chars,
+                 empty_files=snakemake.params.empty_files)

@@ -3,11 +3,11 @@ sentences dropped (results/<lang>/relations/merged.parquet)."""
 
 import logging
 
-from directional_inference.engine import Engine
+from directional_inference.engine import job_engine
 from directional_inference.relations.shards import merge_relations
 from directional_inference.rulelog import log_to_file
 
 log_to_file(snakemake.log[0])
-with Engine(snakemake.resources.mem_mb, snakemake.threads, snakemake.resources.tmpdir) as engine:
+with job_engine(snakemake) as engine:
     kept = merge_relations(engine, snakemake.input.shards, snakemake.output[0])
 logging.info("%d relations after dropping repeated sentences", kept)

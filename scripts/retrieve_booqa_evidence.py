@@ -4,13 +4,13 @@ import logging
 
 import pandas as pd
 
-from directional_inference.engine import Engine
+from directional_inference.engine import job_engine
 from directional_inference.evaluation.evidence import retrieve_language_evidence
 from directional_inference.rulelog import log_to_file
 
 log_to_file(snakemake.log[0])
 entries = pd.read_parquet(snakemake.input.split)
-with Engine(snakemake.resources.mem_mb, snakemake.threads, snakemake.resources.tmpdir) as engine:
+with job_engine(snakemake) as engine:
     rows = retrieve_language_evidence(engine, entries, snakemake.input.relations, snakemake.wildcards.lang, snakemake.input.wordnet,
                                       cap=snakemake.params.cap, seed=snakemake.params.seed, output=snakemake.output[0])
 logging.info("%d evidence rows for the %d entries", rows, len(entries))

@@ -5,14 +5,14 @@ import logging
 import pandas as pd
 
 from directional_inference.atomic import atomic_file
-from directional_inference.engine import Engine
+from directional_inference.engine import job_engine
 from directional_inference.evaluation.evidence import source_sentences, tfidf_evidence, window_articles_reader
 from directional_inference.rulelog import log_to_file
 
 log_to_file(snakemake.log[0])
 settings = snakemake.params.settings
 entries = pd.read_parquet(snakemake.input.split)
-with Engine(snakemake.resources.mem_mb, snakemake.threads, snakemake.resources.tmpdir) as engine:
+with job_engine(snakemake) as engine:
     own = source_sentences(engine, entries, snakemake.input.relations)
     evidence = tfidf_evidence(entries, window_articles_reader(engine, snakemake.input.articles), own, snakemake.wildcards.lang, **settings)
 logging.info("%d sentences from the top-%d articles of %d of %d entries", len(evidence), settings["top_articles"],

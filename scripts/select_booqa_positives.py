@@ -1,11 +1,11 @@
 """Rule select_booqa_positives: starring argument pairs x felicitous predicates, one positive per sentence at most."""
 
 from directional_inference.booqa.positives import select_positives
-from directional_inference.engine import Engine
+from directional_inference.engine import job_engine
 from directional_inference.rulelog import log_to_file
 
 log_to_file(snakemake.log[0])
 output = snakemake.output
-with Engine(snakemake.resources.mem_mb, snakemake.threads, snakemake.resources.tmpdir) as engine:
+with job_engine(snakemake) as engine:
     select_positives(engine, snakemake.input.relations, snakemake.wildcards.lang, **snakemake.params.settings, seed=snakemake.params.seed,
                      positives_path=output.positives, counts_path=output.counts)

@@ -7,13 +7,13 @@ import pandas as pd
 from directional_inference.atomic import write_text_atomic
 from directional_inference.booqa.negatives import RelationKeys
 from directional_inference.booqa.validation import check_invariants
-from directional_inference.engine import Engine
+from directional_inference.engine import job_engine
 from directional_inference.resources.wordnet import open_wordnet
 from directional_inference.rulelog import log_to_file
 
 log_to_file(snakemake.log[0])
 inputs, settings = snakemake.input, snakemake.params.settings
-with Engine(snakemake.resources.mem_mb, snakemake.threads, snakemake.resources.tmpdir) as engine:
+with job_engine(snakemake) as engine:
     checked = check_invariants(
         engine,
         {"dev": pd.read_parquet(inputs.dev), "test": pd.read_parquet(inputs.test)},

@@ -8,7 +8,7 @@ import pandas as pd
 
 from directional_inference.atomic import write_text_atomic
 from directional_inference.booqa.release import dataset_card, evidence_density, write_evidence_density
-from directional_inference.engine import Engine
+from directional_inference.engine import job_engine
 from directional_inference.evaluation.evidence import retrieve_language_evidence
 from directional_inference.rulelog import log_to_file
 
@@ -18,7 +18,7 @@ splits = {"dev": pd.read_parquet(inputs.dev), "test": pd.read_parquet(inputs.tes
 with open(inputs.reading, encoding="utf-8") as handle:
     reading = json.load(handle)
 # the retrieval of the evidence rule (retrieve_booqa_evidence, a later phase), with its cap and seed
-with Engine(snakemake.resources.mem_mb, snakemake.threads, snakemake.resources.tmpdir) as engine:
+with job_engine(snakemake) as engine:
     densities = {name: evidence_density(entries, retrieve_language_evidence(engine, entries, inputs.relations, snakemake.wildcards.lang,
                                                                             inputs.wordnet, cap=params.cap, seed=params.seed, counts=True))
                  for name, entries in splits.items()}

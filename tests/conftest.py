@@ -29,10 +29,10 @@ SMOKE_THREADS = ("--set-threads", "train_sns_trial=1", "score_levyholt=1")
 
 @pytest.fixture
 def engine(tmp_path):
-    """The out-of-core engine as a job gets it, small (1 GB, one thread), spilling under the test's directory."""
+    """The out-of-core engine as a job gets it, small (1 GB, one thread), spilling to a folder of the test's directory."""
     from directional_inference.engine import Engine
 
-    with Engine(1000, 1, tmp_path) as connection:
+    with Engine(1000, 1, tmp_path / "spill") as connection:
         yield connection
 
 

@@ -149,3 +149,83 @@ def test_an_empty_line_in_a_tsv_is_named_by_its_line(tmp_path):
     with pytest.raises(InputFormatError) as error:
         import_relations(source, tmp_path / "out" / "0.parquet", window_days=3)
     assert str(error.value).startswith(f"{source}, line 3")
+
+
+def _with_bytes(path, field, row, raw: bytes):
+    """A relation file whose ``field`` in data row ``row`` (0-based) holds the bytes ``raw`` (invalid UTF-8 included)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    rows = [dict(r) for r in ROWS] + [dict(ROWS[0], article_id="doc3")]
+    if path.suffix == ".tsv":
+        header = list(rows[0])
+        lines = ["\t".join(header).encode()]
+        for k, r in enumerate(rows):
+            lines.append(b"\t".join(raw if (k == row and name == field) else str(r[name]).encode() for name in header))
+        path.write_bytes(b"\n".join(lines) + b"\n")
+        return path
+    columns = {}
+    for name in rows[0]:
+        values = [raw if (k == row and name == field) else (str(r[name]).encode() if name != "sentence_id" else r[name])
+                  for k, r in enumerate(rows)]
+        if name == "sentence_id":
+            columns[name] = pa.array(values, pa.int64())
+        else:  # string bytes as they are: Arrow does not check them when it writes or reads Parquet
+            binary = pa.array(values, pa.binary())
+            columns[name] = pa.Array.from_buffers(pa.string(), len(binary), binary.buffers())
+    pq.write_table(pa.table(columns), path)
+    return path
+
+
+@pytest.mark.parametrize("suffix", [".parquet", ".tsv"])
+@pytest.mark.parametrize("field, raw, problem", [
+    ("pred", b"be bought\xff by", "not UTF-8 text (byte 10 of the field: b'\\xff')"),
+    ("sentence", b"Apple \xc3( bought Beats.", "not UTF-8 text (byte 7 of the field: b'\\xc3')"),
+    ("obj", b"bea\x00ts", "a control character (U+0000) in the text"),
+    ("subj", "app\u0085le".encode(), "a control character (U+0085) in the text"),
+    ("sentence", b"Apple bought\x1bBeats.", "a control character (U+001B) in the text"),
+])
+def test_text_that_is_not_clean_utf8_is_named_with_file_row_and_field(tmp_path, suffix, field, raw, problem):
+    source = _with_bytes(tmp_path / f"odd{suffix}", field, 1, raw)
+    with pytest.raises(InputFormatError) as error:
+        import_relations(source, tmp_path / "out" / "0.parquet", window_days=3)
+    place = "line 3" if suffix == ".tsv" else "row 2"  # the second data row; TSV counts the header line
+    assert str(error.value) == f"{source}, {place}, field '{field}': {problem}"
+    assert not any((tmp_path / "out").iterdir())
+
+
+@pytest.mark.parametrize("suffix", [".parquet", ".tsv"])
+def test_a_field_longer_than_the_cap_is_refused(tmp_path, suffix):
+    rows = [dict(ROWS[0]), dict(ROWS[1], pred="be " + "x" * 37)]  # a 40-character predicate
+    source = _write(tmp_path / f"long{suffix}", rows)
+    assert import_relations(source, tmp_path / "ok" / "0.parquet", window_days=3, max_chars=40) == 2
+    with pytest.raises(InputFormatError) as error:
+        import_relations(source, tmp_path / "out" / "0.parquet", window_days=3, max_chars=39)
+    place = "line 3" if suffix == ".tsv" else "row 2"
+    assert str(error.value) == f"{source}, {place}, field 'pred': longer than 39 characters (relations.imported_max_chars)"
+    assert not any((tmp_path / "out").iterdir())
+
+
+@pytest.mark.parametrize("suffix", [".parquet", ".tsv"])
+def test_an_empty_file_and_a_file_of_no_rows_are_refused_unless_allowed(tmp_path, suffix):
+    empty = tmp_path / f"empty{suffix}"
+    empty.write_bytes(b"")
+    with pytest.raises(InputFormatError) as error:
+        import_relations(empty, tmp_path / "out" / "0.parquet", window_days=3)
+    assert str(error.value).startswith(f"{empty}: an empty file (0 bytes)")
+    header_only = _write(tmp_path / f"header{suffix}", pd.DataFrame(columns=list(ROWS[0])).astype({"sentence_id": "int64"}))
+    with pytest.raises(InputFormatError) as error:
+        import_relations(header_only, tmp_path / "out" / "0.parquet", window_days=3)
+    assert str(error.value).startswith(f"{header_only}: no relations in the file") and "relations.imported_empty_files" in str(error.value)
+    assert not any((tmp_path / "out").iterdir())
+    assert import_relations(header_only, tmp_path / "out" / "0.parquet", window_days=3, empty_files=True) == 0
+    assert pd.read_parquet(tmp_path / "out" / "0.parquet").columns.tolist() == list(COLUMNS)
+
+
+def test_a_file_that_is_not_parquet_is_named(tmp_path):
+    source = tmp_path / "broken.parquet"
+    source.write_bytes(b"PAR1 this is not a Parquet file")
+    with pytest.raises(InputFormatError) as error:
+        import_relations(source, tmp_path / "out" / "0.parquet", window_days=3)
+    assert str(error.value).startswith(f"{source}: not a readable Parquet file")
+    assert not any((tmp_path / "out").iterdir())

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import functools
 import sys
 from collections.abc import Iterable
 from pathlib import Path
@@ -46,7 +47,13 @@ def _module_file(package_dir: Path, parts: tuple[str, ...]) -> Path | None:
     return None
 
 
-def _imports(path: Path, package: str, here: tuple[str, ...] | None) -> set[tuple[str, ...]]:
+def _imports(path: Path, package: str, here: tuple[str, ...] | None) -> frozenset[tuple[str, ...]]:
+    """``_parsed_imports`` of the file as it is now (read once per version of the file)."""
+    return _parsed_imports(path, package, here, path.stat().st_mtime_ns)
+
+
+@functools.lru_cache(maxsize=4096)
+def _parsed_imports(path: Path, package: str, here: tuple[str, ...] | None, _version: int) -> frozenset[tuple[str, ...]]:
     """The modules of ``package`` that the file imports anywhere in it (in functions too), as names below the package.
 
     ``here`` is the package the file belongs to (for relative imports); None for a script outside the package.
@@ -77,7 +84,7 @@ def _imports(path: Path, package: str, here: tuple[str, ...] | None) -> set[tupl
                 base = here[:len(here) - (node.level - 1)] + (tuple(node.module.split(".")) if node.module else ())
             add(base)
             found.update(base + (alias.name,) for alias in node.names if alias.name != "*")
-    return found
+    return frozenset(found)
 
 
 def module_dependencies(scripts: Iterable[str | Path], package_dir: str | Path, package: str = PACKAGE,

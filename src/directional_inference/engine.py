@@ -3,7 +3,7 @@
 Sentence deduplication, window and pair statistics, felicity counts, positives, the negatives' absence checks,
 evidence retrieval and the graphs' feature counts are set operations over the whole corpus (about 200M relations at
 the paper's scale). They run here as SQL over the Parquet files the steps pass to each other: DuckDB streams and
-spills what does not fit under ``memory_limit`` (set from the rule's ``mem_mb``) to the job's temporary directory,
+spills what does not fit under ``memory_limit`` (set from the rule's ``mem_mb``) to the job's scratch folder,
 with the rule's threads. One implementation serves every scale; tests hand in small pandas frames instead of files
 (``Engine.table``).
 
@@ -14,11 +14,12 @@ parallel floating-point sum depends on the thread schedule), and random choices 
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import shutil
 import tempfile
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
 import pandas as pd
@@ -63,14 +64,17 @@ def seeded_hash(seed: int, *columns: str) -> str:
 
 class Engine:
     """A DuckDB connection for one job: ``memory_mb`` of the job (its ``mem_mb``; the buffer pool takes ``pool_share``
-    of it, ``POOL_SHARE`` unless the job's own Python work needs more), ``threads``, and a private spill directory under
-    ``temp_directory`` that is removed on close."""
+    of it, ``POOL_SHARE`` unless the job's own Python work needs more), ``threads``, and ``spill``, the folder DuckDB
+    spills to and the job stages files in: a job's scratch folder (``recovery.scratch.job_scratch``), which its owner
+    empties and removes; without one, a private folder in the system's temporary directory, removed on close."""
 
-    def __init__(self, memory_mb: int | None = None, threads: int = 1, temp_directory: str | os.PathLike | None = None, *,
+    def __init__(self, memory_mb: int | None = None, threads: int = 1, spill: str | os.PathLike | None = None, *,
                  pool_share: float = POOL_SHARE):
         import duckdb
 
-        self.spill = Path(tempfile.mkdtemp(prefix="duckdb-spill-", dir=temp_directory))
+        self._own_spill = spill is None
+        self.spill = Path(tempfile.mkdtemp(prefix="duckdb-spill-")) if self._own_spill else Path(spill)
+        self.spill.mkdir(parents=True, exist_ok=True)
         self.con = duckdb.connect()
         pool = max(MIN_POOL_MB, int((memory_mb or 4000) * pool_share))
         self.con.execute(f"SET memory_limit = '{pool}MB'")
@@ -89,7 +93,8 @@ class Engine:
 
     def close(self) -> None:
         self.con.close()
-        shutil.rmtree(self.spill, ignore_errors=True)
+        if self._own_spill:
+            shutil.rmtree(self.spill, ignore_errors=True)
 
     def _replace(self, name: str) -> None:
         """Drop the view or table ``name`` (a name is reused by later steps of one job, as either)."""
@@ -161,6 +166,17 @@ class Engine:
                 yield from self.con.sql(sql).to_arrow_reader(BATCH_ROWS)
 
         return write_batches(batches(), schema, path, row_group_rows=row_group_rows)
+
+
+@contextlib.contextmanager
+def job_engine(job, *, threads: int | None = None, pool_share: float = POOL_SHARE) -> Iterator[Engine]:
+    """The engine of a running Snakemake job (a rule script's ``snakemake``): the job's ``mem_mb`` and threads (or
+    ``threads``), spilling to the job's own scratch folder, which is emptied first and removed after."""
+    from .recovery.scratch import job_scratch
+
+    with job_scratch(job) as scratch, Engine(job.resources.mem_mb, job.threads if threads is None else threads, scratch,
+                                            pool_share=pool_share) as engine:
+        yield engine
 
 
 class RowGroups:

@@ -16,7 +16,9 @@ A relation file is Parquet, or TSV with a header line (UTF-8, tab-separated, no 
 Without ``date`` an article's date is its window's first day (the corpus order within a window is then by article);
 with both, each row's window must be its date's.
 A missing column, a value of the wrong type or an unparseable date stops the import with the file, the row (the line
-for TSV) and the field; nothing is written then.
+for TSV) and the field; so does text that is not UTF-8, that holds a control character (NUL, a line break, any of
+U+0000-U+001F and U+007F-U+009F), or that is longer than ``relations.imported_max_chars``; and so does a file that is
+empty (0 bytes) or holds no rows (unless ``relations.imported_empty_files``). Nothing is written then.
 """
 
 from __future__ import annotations
@@ -37,6 +39,9 @@ REQUIRED = ("article_id", "sentence_id", "subj", "pred", "obj", "subj_type", "ob
 BATCH_ROWS = 100_000
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _WINDOW = re.compile(r"^(\d{4})_(\d{2})-(\d{2})_(\d{2})-(\d{2})$")
+CONTROL = r"[\x{00}-\x{1f}\x{7f}-\x{9f}]"  # RE2 (Arrow): the C0 and C1 control characters and DEL
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+MAX_CHARS = 10_000
 
 
 def relation_files(directory: str | os.PathLike) -> list[Path]:
@@ -57,7 +62,11 @@ def _batches(path: Path):
 
     if path.suffix == ".parquet":
         first = 1
-        for batch in pq.ParquetFile(path).iter_batches(batch_size=BATCH_ROWS):
+        try:
+            parquet = pq.ParquetFile(path)
+        except (pa.ArrowInvalid, OSError) as error:
+            raise InputFormatError(str(path), None, None, f"not a readable Parquet file: {error}") from None
+        for batch in parquet.iter_batches(batch_size=BATCH_ROWS):
             yield first, batch
             first += batch.num_rows
         return
@@ -66,7 +75,8 @@ def _batches(path: Path):
     options = csv.ReadOptions(block_size=16 << 20, use_threads=False)
     # an empty line is an error, not skipped, so that rows and lines stay one to one and every error names its line
     parse = csv.ParseOptions(delimiter="\t", quote_char=False, newlines_in_values=False, ignore_empty_lines=False)
-    convert = csv.ConvertOptions(column_types={name: pa.string() for name in header}, strings_can_be_null=False)
+    # UTF-8 is checked per field afterwards (normalised_batches), so that an error names the line and field
+    convert = csv.ConvertOptions(column_types={name: pa.string() for name in header}, strings_can_be_null=False, check_utf8=False)
     first = 2
     try:
         for batch in csv.open_csv(path, read_options=options, parse_options=parse, convert_options=convert):
@@ -77,7 +87,7 @@ def _batches(path: Path):
         raise InputFormatError(str(path), int(line.group(1)) if line else None, None, f"not a TSV row: {error}") from None
 
 
-def normalised_batches(path: str | os.PathLike, window_days: int):
+def normalised_batches(path: str | os.PathLike, window_days: int, max_chars: int = MAX_CHARS):
     """Arrow tables of ``shards.COLUMNS`` from one relation file, checked (see module docstring)."""
     import pyarrow as pa
     import pyarrow.compute as pc
@@ -86,6 +96,8 @@ def normalised_batches(path: str | os.PathLike, window_days: int):
 
     path = Path(path)
     unit = "row" if path.suffix == ".parquet" else "line"
+    if path.stat().st_size == 0:
+        raise InputFormatError(str(path), None, None, "an empty file (0 bytes): a relation file has a header line (TSV) or a schema (Parquet)")
     windows: dict[str, str] = {}
     for first, batch in _batches(path):
         names = set(batch.schema.names)
@@ -102,9 +114,31 @@ def normalised_batches(path: str | os.PathLike, window_days: int):
             column = batch.column(name)
             if not (pa.types.is_string(column.type) or pa.types.is_large_string(column.type)):  # the file's column type: every row
                 raise InputFormatError(str(path), None, name, f"expected text, found {column.type} (the column's type in this file)")
+            check_text(column, name)
             if required:
                 bad(pc.or_kleene(pc.is_null(column), pc.equal(pc.utf8_trim_whitespace(column), "")).fill_null(True), name, "empty")
             return column.cast(pa.string())
+
+        def check_text(column, name: str) -> None:
+            """UTF-8, no control character, at most max_chars characters."""
+            try:
+                column.validate(full=True)
+            except pa.ArrowInvalid:
+                binary = column.cast(pa.large_binary() if pa.types.is_large_string(column.type) else pa.binary())
+                for index, value in enumerate(binary.to_pylist()):
+                    try:
+                        (value or b"").decode("utf-8")
+                    except UnicodeDecodeError as error:
+                        raise InputFormatError(str(path), first + index, name, f"not UTF-8 text (byte {error.start + 1} of "
+                                               f"the field: {value[error.start:error.start + 1]!r})", unit=unit) from None
+            control = pc.match_substring_regex(column, CONTROL).fill_null(False)
+            if pc.any(control).as_py():
+                index = pc.index(control, True).as_py()
+                character = _CONTROL.search(column[index].as_py()).group()
+                raise InputFormatError(str(path), first + index, name, f"a control character (U+{ord(character):04X}) in the text", unit=unit)
+            length = pc.utf8_length(column)
+            bad(pc.greater(length, max_chars).fill_null(False), name,
+                f"longer than {max_chars:,} characters (relations.imported_max_chars)")
 
         columns = {name: text(name) for name in ("article_id", "subj", "pred", "obj", "subj_type", "obj_type")}
         sentence_id = batch.column("sentence_id")
@@ -164,8 +198,10 @@ def _window_start(window: str) -> str | None:
     return f"{year}-{month}-{day}" if _parse_date(f"{year}-{month}-{day}") else None
 
 
-def import_relations(path: str | os.PathLike, output: str | os.PathLike, window_days: int) -> int:
-    """One relation file as a relation shard (``shards.COLUMNS``), checked; atomically. Returns the rows."""
+def import_relations(path: str | os.PathLike, output: str | os.PathLike, window_days: int, *, max_chars: int = MAX_CHARS,
+                     empty_files: bool = False) -> int:
+    """One relation file as a relation shard (``shards.COLUMNS``), checked; atomically. A file of no rows is an error
+    unless ``empty_files``. Returns the rows."""
     import pyarrow.parquet as pq
 
     from ..atomic import atomic_file
@@ -173,9 +209,12 @@ def import_relations(path: str | os.PathLike, output: str | os.PathLike, window_
 
     schema, rows = relation_schema(), 0
     with atomic_file(output) as tmp, pq.ParquetWriter(tmp, schema, compression="zstd") as writer:
-        for table in normalised_batches(path, window_days):
+        for table in normalised_batches(path, window_days, max_chars):
             writer.write_table(table.cast(schema))
             rows += table.num_rows
+        if not rows and not empty_files:
+            raise InputFormatError(str(path), None, None, "no relations in the file (a header or schema and no rows); "
+                                   "set relations.imported_empty_files: true to import it as an empty shard")
     log.info("%s: %d relations", path, rows)
     return rows
 

@@ -6,17 +6,18 @@ import hashlib
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from directional_inference.stale_locks import OWNERS, release_stale_locks
+from directional_inference.recovery.locks import OWNERS, other_runs, release_stale_locks
 
 OWNER = """
 import sys, time
-from directional_inference.stale_locks import LockOwner
+from directional_inference.recovery.locks import LockOwner
 owner = LockOwner(sys.argv[1])
 owner.record_locks(sys.argv[2:])
 print("ready", flush=True)
@@ -78,3 +79,19 @@ def test_other_hosts_and_runs_that_listed_no_lock_are_never_judged(state):
     owner.wait()
     assert release_stale_locks(state) == [] and lock.exists()
     assert [p.name for p in owners.glob("*.json")] == ["node7-123-abcd.json"]  # the dead local record is gone
+
+
+def test_other_runs_are_the_live_ones_here_and_every_one_elsewhere(state):
+    """What the scratch sweep asks before it removes anything: a live run here, or any run recorded by another host, may
+    be using scratch; a dead one here is not (release_stale_locks has removed its record)."""
+    assert other_runs(state) == []
+    owner = _start_owner(state)
+    try:
+        assert other_runs(state) == [f"pid {owner.pid} on {socket.gethostname()}"]
+    finally:
+        owner.send_signal(signal.SIGKILL)
+        owner.wait()
+    release_stale_locks(state)
+    assert other_runs(state) == []
+    (state / OWNERS / "node7-123-abcd.json").write_text(json.dumps({"host": "node7", "pid": 123, "locks": {}}))
+    assert other_runs(state) == ["pid 123 on node7"]

@@ -80,6 +80,23 @@ def _is_dead(record: Path) -> bool:
         os.close(fd)
 
 
+def other_runs(state_dir: str | os.PathLike) -> list[str]:
+    """The runs other than this process that may be working in this directory: on this host, those whose owner record is
+    still locked (alive); on another host (a shared file system), every one with a record (they cannot be judged from
+    here). Call after ``release_stale_locks`` and before this process's own ``LockOwner``."""
+    directory = Path(state_dir) / OWNERS
+    host, runs = socket.gethostname(), []
+    for record_path in sorted(directory.glob("*.json")) if directory.is_dir() else []:
+        try:
+            record = json.loads(record_path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            record = {}  # being written: its owner is alive
+        with contextlib.suppress(OSError):
+            if record.get("host", host) != host or not _is_dead(record_path):
+                runs.append(f"pid {record.get('pid')} on {record.get('host', host)}")
+    return runs
+
+
 def release_stale_locks(state_dir: str | os.PathLike, report: Callable[[str], None] = print) -> list[Path]:
     """Remove the lock files of runs on this host that are gone (see module docstring); return them."""
     directory = Path(state_dir) / OWNERS
