@@ -19,6 +19,7 @@ import logging
 import os
 import shutil
 import tempfile
+import threading
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
@@ -69,14 +70,15 @@ class Engine:
     empties and removes; without one, a private folder in the system's temporary directory, removed on close."""
 
     def __init__(self, memory_mb: int | None = None, threads: int = 1, spill: str | os.PathLike | None = None, *,
-                 pool_share: float = POOL_SHARE):
+                 pool_share: float = POOL_SHARE, pool_mb: int | None = None):
+        """``pool_mb`` sets the buffer pool directly, below ``MIN_POOL_MB`` too (tests that force spilling)."""
         import duckdb
 
         self._own_spill = spill is None
         self.spill = Path(tempfile.mkdtemp(prefix="duckdb-spill-")) if self._own_spill else Path(spill)
         self.spill.mkdir(parents=True, exist_ok=True)
         self.con = duckdb.connect()
-        pool = max(MIN_POOL_MB, int((memory_mb or 4000) * pool_share))
+        pool = pool_mb if pool_mb is not None else max(MIN_POOL_MB, int((memory_mb or 4000) * pool_share))
         self.con.execute(f"SET memory_limit = '{pool}MB'")
         self.con.execute(f"SET threads = {max(int(threads), 1)}")
         self.con.execute(f"SET temp_directory = {sql_string(self.spill)}")
@@ -84,6 +86,18 @@ class Engine:
         self.con.execute("SET preserve_insertion_order = false")
         self.con.execute("SET enable_progress_bar = false")
         log.info("DuckDB: memory limit %d MB of the job's %s MB, %d threads, spilling to %s", pool, memory_mb, threads, self.spill)
+        self.spilled_mb = 0.0  # the largest size DuckDB's spill files reached, sampled (logged on close)
+        self._watching = threading.Event()
+        self._watch = threading.Thread(target=self._watch_spill, daemon=True)
+        self._watch.start()
+
+    def _watch_spill(self, interval: float = 0.2) -> None:
+        while not self._watching.wait(interval):
+            size = 0
+            for path in self.spill.glob("duckdb_temp*"):
+                with contextlib.suppress(OSError):  # removed while we looked
+                    size += path.stat().st_size
+            self.spilled_mb = max(self.spilled_mb, size / 1e6)
 
     def __enter__(self) -> Engine:
         return self
@@ -92,7 +106,11 @@ class Engine:
         self.close()
 
     def close(self) -> None:
+        self._watching.set()
+        self._watch.join()
         self.con.close()
+        if self.spilled_mb:
+            log.info("DuckDB spilled %.0f MB at most (sampled every 0.2 s)", self.spilled_mb)
         if self._own_spill:
             shutil.rmtree(self.spill, ignore_errors=True)
 
@@ -167,22 +185,66 @@ class Engine:
 
         return write_batches(batches(), schema, path, row_group_rows=row_group_rows)
 
+    def write_partitions(self, sql: str, column: str, folder: str | os.PathLike, *, flush_rows: int = 16_384) -> dict[int, Path]:
+        """Stream the rows of ``sql`` into one Parquet file per value of its integer column ``column`` (dropped from the
+        files): ``folder/<value>.parquet``, in no particular row order. Rows wait in memory until ``flush_rows`` of a
+        value are there, so memory stays within (values x ``flush_rows``) rows whatever the result's size; DuckDB's own
+        partitioned COPY holds larger buffers per partition and fails in a small pool. Returns value -> file."""
+        import pyarrow as pa
+        import pyarrow.compute as pc
+        import pyarrow.parquet as pq
+
+        folder = Path(folder)
+        folder.mkdir(parents=True, exist_ok=True)
+        reader = self.con.sql(sql).to_arrow_reader(BATCH_ROWS)
+        schema = reader.schema.remove(reader.schema.get_field_index(column))
+        writers: dict[int, pq.ParquetWriter] = {}
+        pending: dict[int, list] = {}
+        waiting: dict[int, int] = {}
+
+        def flush(value: int) -> None:
+            if value not in writers:
+                writers[value] = pq.ParquetWriter(folder / f"{value}.parquet", schema, compression="zstd")
+            writers[value].write_table(pa.Table.from_batches(pending.pop(value), schema=schema))
+            waiting[value] = 0
+
+        try:
+            for batch in reader:
+                values = batch.column(column)
+                rows = pa.RecordBatch.from_arrays([batch.column(name) for name in schema.names], schema=schema)
+                for value in pc.unique(values).to_pylist():
+                    piece = rows.filter(pc.equal(values, value))
+                    pending.setdefault(value, []).append(piece)
+                    waiting[value] = waiting.get(value, 0) + piece.num_rows
+                    if waiting[value] >= flush_rows:
+                        flush(value)
+            for value in list(pending):
+                flush(value)
+        finally:
+            for writer in writers.values():
+                writer.close()
+        return {value: folder / f"{value}.parquet" for value in sorted(writers)}
+
 
 @contextlib.contextmanager
 def job_engine(job, *, threads: int | None = None, pool_share: float = POOL_SHARE) -> Iterator[Engine]:
     """The engine of a running Snakemake job (a rule script's ``snakemake``): the job's ``mem_mb`` and threads (or
-    ``threads``), spilling to the job's own scratch folder, which is emptied first and removed after."""
+    ``threads``), spilling to the job's own scratch folder, which is emptied first and removed after. A resource
+    ``engine_pool_mb`` (``--set-resources rule:engine_pool_mb=N``) sets the buffer pool itself: tests force spilling
+    with it."""
     from .recovery.scratch import job_scratch
 
+    pool_mb = getattr(job.resources, "engine_pool_mb", None)
     with job_scratch(job) as scratch, Engine(job.resources.mem_mb, job.threads if threads is None else threads, scratch,
-                                            pool_share=pool_share) as engine:
+                                            pool_share=pool_share, pool_mb=int(pool_mb) if pool_mb else None) as engine:
         yield engine
 
 
 class RowGroups:
     """Rows added in pieces of any size, written to an open ``pyarrow.parquet.ParquetWriter`` in row groups of exactly
     ``rows`` rows; ``flush()`` writes what is left as one shorter group. The same rows give the same bytes however
-    they were cut."""
+    they were cut: each row group is handed to the writer as one contiguous piece (Arrow's writer cuts its data pages
+    where the pieces it is given end)."""
 
     def __init__(self, writer, schema, rows: int = ROW_GROUP_ROWS) -> None:
         self.writer, self.schema, self.rows = writer, schema, rows
@@ -197,7 +259,7 @@ class RowGroups:
         self.pending_rows += piece.num_rows
         while self.pending_rows >= self.rows:
             table = pa.Table.from_batches(self.pending, schema=self.schema)
-            self.writer.write_table(table.slice(0, self.rows), row_group_size=self.rows)
+            self.writer.write_table(table.slice(0, self.rows).combine_chunks(), row_group_size=self.rows)
             rest = table.slice(self.rows)
             self.pending, self.pending_rows = rest.to_batches(), rest.num_rows
             self.written += self.rows
@@ -206,7 +268,7 @@ class RowGroups:
         import pyarrow as pa
 
         if self.pending_rows or even_if_empty:
-            self.writer.write_table(pa.Table.from_batches(self.pending, schema=self.schema), row_group_size=self.rows)
+            self.writer.write_table(pa.Table.from_batches(self.pending, schema=self.schema).combine_chunks(), row_group_size=self.rows)
             self.written += self.pending_rows
             self.pending, self.pending_rows = [], 0
 

@@ -58,16 +58,18 @@ def typed_predicate_counts_sql(source: str, unit: str) -> str:
 
 def starring_pairs_sql(source: str, min_articles: int, min_predicates: int) -> str:
     """(window, arg_a, arg_b) with arg_a <= arg_b of ``source`` whose pair is mentioned in enough distinct articles
-    with enough distinct predicates (each distinct count a GROUP BY of its own, so both spill when large)."""
-    pairs = f'SELECT "window", {pair_keys()}, article_id, pred FROM {source}'
+    with enough distinct predicates. Each distinct count is a GROUP BY of its own over narrow rows: the pair, the article
+    and the predicate as 128-bit hashes, so that they spill little when large; the names of the few starring pairs are
+    joined back."""
+    pair = """md5_number("window" || chr(31) || least(subj, obj) || chr(31) || greatest(subj, obj))"""
     return f"""
-        WITH pairs AS ({pairs}),
-        articles AS (SELECT "window", arg_a, arg_b, count(*) AS articles
-                     FROM (SELECT DISTINCT "window", arg_a, arg_b, article_id FROM pairs) GROUP BY ALL),
-        predicates AS (SELECT "window", arg_a, arg_b, count(*) AS predicates
-                       FROM (SELECT DISTINCT "window", arg_a, arg_b, pred FROM pairs) GROUP BY ALL)
-        SELECT "window", arg_a, arg_b, articles, predicates FROM articles JOIN predicates USING ("window", arg_a, arg_b)
-        WHERE articles >= {int(min_articles)} AND predicates >= {int(min_predicates)}"""
+        WITH keys AS (SELECT {pair} AS pair, md5_number(article_id) AS article, md5_number(pred) AS predicate FROM {source}),
+        articles AS (SELECT pair, count(*) AS articles FROM (SELECT DISTINCT pair, article FROM keys) GROUP BY pair),
+        predicates AS (SELECT pair, count(*) AS predicates FROM (SELECT DISTINCT pair, predicate FROM keys) GROUP BY pair),
+        starring AS (SELECT pair, articles, predicates FROM articles JOIN predicates USING (pair)
+                     WHERE articles >= {int(min_articles)} AND predicates >= {int(min_predicates)}),
+        names AS (SELECT DISTINCT "window", {pair_keys()}, {pair} AS pair FROM {source} SEMI JOIN starring ON starring.pair = {pair})
+        SELECT "window", arg_a, arg_b, articles, predicates FROM names JOIN starring USING (pair)"""
 
 
 def select_positives(engine: Engine, relations, lang: str, *, starring_min_articles: int, starring_min_predicates: int,
@@ -79,7 +81,10 @@ def select_positives(engine: Engine, relations, lang: str, *, starring_min_artic
     of its positives (rounded down), the first by the seeded hash. With ``positives_path`` and ``counts_path`` both are
     written there (out of core) and their row counts returned; without, they are returned as frames (small inputs, tests)."""
     engine.table("relations", relations)
-    engine.materialise("usable", without_pronouns_sql("relations", lang))
+    # narrow rows: every step below sorts, joins or groups relations without their sentence text, which is joined back
+    # for the positives kept alone
+    engine.view("narrow", "SELECT * EXCLUDE (sentence) FROM relations")
+    engine.view("usable", without_pronouns_sql("narrow", lang))  # a view: as a table it would take the pool's memory
     engine.materialise("counts", typed_predicate_counts_sql("usable", felicity_count))
     engine.materialise("stars", starring_pairs_sql("usable", starring_min_articles, starring_min_predicates))
     choice = seeded_hash(seed, "article_id", "sentence_id", "subj", "pred", "obj", "subj_type", "obj_type")
@@ -100,12 +105,14 @@ def select_positives(engine: Engine, relations, lang: str, *, starring_min_artic
         kept += f""" QUALIFY row_number() OVER (PARTITION BY "window" ORDER BY choice)
                          <= floor(count(*) OVER (PARTITION BY "window") * {int(max_positives)} / {found})"""
         log.info("%d positives, more than %d: each window keeps the share %.4f of its own", found, max_positives, max_positives / found)
+    engine.materialise("kept", kept)
+    engine.materialise("kept_sentences", """SELECT DISTINCT article_id, sentence_id, sentence FROM relations
+                                            SEMI JOIN kept USING (article_id, sentence_id)""")
     positives = f"""
-        WITH kept AS ({kept})
         SELECT printf('{lang}-%06d', row_number() OVER (ORDER BY date, article_id, sentence_id, pred, choice) - 1) AS id,
                article_id, date, "window", sentence_id, sentence, subj, pred, obj, subj_type, obj_type,
                counts.count AS frequency, '{lang}' AS lang
-        FROM kept JOIN counts USING (pred, subj_type, obj_type)
+        FROM kept JOIN counts USING (pred, subj_type, obj_type) JOIN kept_sentences USING (article_id, sentence_id)
         ORDER BY id"""
     counts = "SELECT pred, subj_type, obj_type, count FROM counts ORDER BY pred, subj_type, obj_type"
     felicitous = engine.count(f"SELECT * FROM counts WHERE count >= {int(felicity_min_pairs)}")

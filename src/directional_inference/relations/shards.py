@@ -11,10 +11,13 @@ step reads the merged file.
 from __future__ import annotations
 
 import os
+import shutil
 from collections.abc import Iterable, Sequence
 from dataclasses import astuple, dataclass
 
 import pandas as pd
+
+from ..engine import sql_string
 
 COLUMNS = ("article_id", "date", "window", "sentence_id", "sentence", "subj", "pred", "obj", "subj_type", "obj_type")
 # the complete order of merged relations: corpus order (date, then article id, as the corpus table is sorted), then
@@ -58,29 +61,60 @@ def shard_rows(articles: int, shards: int, shard: int) -> tuple[int, int]:
 # --- the merge -----------------------------------------------------------------------------------------
 
 
-def merged_relations_sql(source: str) -> str:
-    """SQL of the merged relations of the view ``source`` (every shard): repeated sentences dropped (a sentence text
-    is kept in its first article and sentence, in corpus order), the rest in ``ORDER``. Sentences are compared by a
-    128-bit hash of their text; a relation without a sentence text (relations imported without one) is its own
-    sentence."""
-    columns = ", ".join(f'"{c}"' for c in COLUMNS)
-    sentence_key = "coalesce(md5_number(sentence), md5_number(article_id || chr(31) || CAST(sentence_id AS VARCHAR) || chr(30)))"
-    return f"""
-        WITH homes AS (
-            SELECT min({{'date': date, 'article_id': article_id, 'sentence_id': sentence_id}}) AS home
-            FROM {source} GROUP BY {sentence_key}
-        ), first_homes AS (
-            SELECT DISTINCT home.article_id AS article_id, home.sentence_id AS sentence_id FROM homes
-        )
-        SELECT {columns} FROM {source} SEMI JOIN first_homes USING (article_id, sentence_id)
-        ORDER BY {", ".join(ORDER)}
-    """
+# a bucket of the merge holds at most this many relations of consecutive dates (or one date's, however many): its sort
+# runs within the job's memory
+BUCKET_RELATIONS = 4_000_000
 
 
-def merge_relations(engine, shards: Sequence[str | os.PathLike] | pd.DataFrame, output: str | os.PathLike) -> int:
-    """Write the merged relations of ``shards`` (``merged_relations_sql``) to ``output``; returns their number."""
+def sentence_key(alias: str = "") -> str:
+    """SQL of a relation's sentence key (of table ``alias``): the 128-bit hash of its text, or of its article and
+    sentence where it has no text."""
+    p = f"{alias}." if alias else ""
+    return f"coalesce(md5_number({p}sentence), md5_number({p}article_id || chr(31) || CAST({p}sentence_id AS VARCHAR) || chr(30)))"
+
+
+def date_buckets(counts: pd.DataFrame, most: int = BUCKET_RELATIONS) -> pd.DataFrame:
+    """``date, bucket`` for ``counts`` (``date, relations``, sorted by date): consecutive dates share a bucket while it
+    holds at most ``most`` relations; a date with more fills a bucket alone."""
+    buckets, bucket, filled = [], 0, 0
+    for relations in counts["relations"]:
+        if filled and filled + relations > most:
+            bucket, filled = bucket + 1, 0
+        buckets.append(bucket)
+        filled += relations
+    return pd.DataFrame({"date": counts["date"].to_numpy(), "bucket": pd.array(buckets, dtype="int32")})
+
+
+def merge_relations(engine, shards: Sequence[str | os.PathLike] | pd.DataFrame, output: str | os.PathLike, *,
+                    bucket_relations: int = BUCKET_RELATIONS) -> int:
+    """Write the merged relations of ``shards`` to ``output``: repeated sentences dropped (a sentence text is kept in its
+    first article and sentence, in corpus order), the rest in ``ORDER``; returns their number.
+
+    Sentences are compared by a 128-bit hash of their text (a relation without a sentence text, imported without one,
+    is its own sentence). Only narrow rows are sorted or joined across the corpus: each sentence's home (its first
+    date, article and sentence) is found by a group-by over the hash; the relations at home are written, unsorted, into
+    buckets of consecutive dates (``date_buckets``) in the engine's scratch folder; each bucket is then sorted alone and
+    appended in date order. Relations equal in every ``ORDER`` column are equal in every column (one article, one
+    sentence), so the bytes are those of one global sort."""
     engine.table("shards", shards)
-    return engine.write(merged_relations_sql("shards"), output)
+    engine.materialise("homes", f"""SELECT {sentence_key()} AS sentence_key,
+                                           min({{'date': date, 'article_id': article_id, 'sentence_id': sentence_id}}) AS home
+                                    FROM shards GROUP BY ALL""")
+    counts = engine.df("SELECT date, count(*) AS relations FROM shards GROUP BY date ORDER BY date")
+    engine.frame("date_buckets", date_buckets(counts, bucket_relations))
+    columns = ", ".join(f'"{c}"' for c in COLUMNS)
+    folder = engine.spill / "merge-buckets"
+    shutil.rmtree(folder, ignore_errors=True)
+    at_home = f"""SELECT {", ".join(f's."{c}"' for c in COLUMNS)}, b.bucket
+                  FROM shards s JOIN homes h ON h.sentence_key = {sentence_key("s")}
+                  JOIN date_buckets b ON b.date = s.date
+                  WHERE h.home = {{'date': s.date, 'article_id': s.article_id, 'sentence_id': s.sentence_id}}"""
+    buckets = engine.write_partitions(at_home, "bucket", folder)
+    engine.execute("DROP TABLE homes")
+    queries = (f"SELECT {columns} FROM read_parquet({sql_string(path)}) ORDER BY {', '.join(ORDER)}" for path in buckets.values())
+    rows = engine.write_all(queries, output, empty=f"SELECT {columns} FROM shards LIMIT 0")
+    shutil.rmtree(folder, ignore_errors=True)
+    return rows
 
 
 def pair_keys(alias: str = "") -> str:

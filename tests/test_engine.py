@@ -1,0 +1,92 @@
+"""The engine's promises: the same rows give the same bytes however they reach the writer, whatever the threads, and
+when the buffer pool is smaller than the data (it spills, then gives the same bytes)."""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import threading
+from pathlib import Path
+
+import pyarrow as pa
+import pytest
+
+from directional_inference.engine import Engine, write_batches
+
+
+def _digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def test_the_same_rows_cut_in_other_pieces_give_the_same_bytes(tmp_path):
+    """Arrow's Parquet writer cuts data pages where the pieces it is handed end: each row group is handed whole."""
+    rows = 150_000  # several data pages per column (about 14 MB of text)
+    text = pa.array([f"sentence {k} " + "x" * (k % 97) for k in range(rows)])
+    table = pa.table({"k": pa.array(range(rows), pa.int64()), "text": text})
+    cuts = {"whole": [table], "uneven": [table.slice(0, 70_001), table.slice(70_001, 3), table.slice(70_004)],
+            "small": [table.slice(start, 4_999) for start in range(0, rows, 4_999)]}
+    digests = set()
+    for name, pieces in cuts.items():
+        batches = [batch for piece in pieces for batch in piece.to_batches()]
+        assert write_batches(batches, table.schema, tmp_path / f"{name}.parquet", row_group_rows=65_536) == rows
+        digests.add(_digest(tmp_path / f"{name}.parquet"))
+    assert len(digests) == 1
+
+
+@pytest.fixture(scope="module")
+def synthetic_shards(tmp_path_factory) -> list[Path]:
+    """About 400,000 synthetic relations (the scale benchmark's model, fitted on the default) as 3 imported shards."""
+    from directional_inference.relations.imported import import_relations
+    from directional_inference.relations.synthetic import SyntheticModel, generate_relations
+
+    root = tmp_path_factory.mktemp("synthetic")
+    model = SyntheticModel.load(Path(__file__).resolve().parents[1] / "benchmarks" / "synthetic_relations.json")
+    files = generate_relations(model, 400_000, root / "files", seed=5, file_relations=150_000)
+    shards = [root / f"{k}.parquet" for k in range(len(files))]
+    for source, shard in zip(files, shards):
+        import_relations(source, shard, window_days=3)
+    return shards
+
+
+class SpillWatch:
+    """The largest size DuckDB's spill files in a folder reached while the block ran (sampled every 5 ms; the folder
+    also holds the merge's buckets, which are not spill)."""
+
+    def __init__(self, folder: Path):
+        self.folder, self.peak, self._stop = folder, 0, threading.Event()
+
+    def _run(self):
+        while not self._stop.is_set():
+            size = 0
+            for path in self.folder.rglob("duckdb_temp*") if self.folder.exists() else ():
+                with contextlib.suppress(OSError):  # removed while we looked
+                    size += path.stat().st_size
+            self.peak = max(self.peak, size)
+            self._stop.wait(0.005)
+
+    def __enter__(self):
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self._stop.set()
+        self._thread.join()
+
+
+def _merged(shards, folder: Path, *, threads: int, pool_mb: int | None = None, bucket_relations: int | None = None) -> tuple[str, int]:
+    from directional_inference.relations.shards import BUCKET_RELATIONS, merge_relations
+
+    spill = folder / "spill"
+    with SpillWatch(spill) as watch, Engine(4000, threads, spill, pool_mb=pool_mb) as engine:
+        merge_relations(engine, shards, folder / "merged.parquet", bucket_relations=bucket_relations or BUCKET_RELATIONS)
+    return _digest(folder / "merged.parquet"), watch.peak
+
+
+def test_the_merge_gives_the_same_bytes_at_one_and_two_threads_in_buckets_and_when_it_spills(synthetic_shards, tmp_path):
+    one, _ = _merged(synthetic_shards, tmp_path / "one", threads=1)
+    assert _merged(synthetic_shards, tmp_path / "two", threads=2)[0] == one
+    assert _merged(synthetic_shards, tmp_path / "buckets", threads=2, bucket_relations=20_000)[0] == one  # many buckets
+    assert _merged(synthetic_shards, tmp_path / "roomy", threads=2, pool_mb=1024)[1] == 0  # a pool above the data: no spill
+    spilled, peak = _merged(synthetic_shards, tmp_path / "spilled", threads=2, pool_mb=96)
+    assert peak > 1e6 and spilled == one  # a pool below the data (about 100 MB in memory): it spilled, and gave the same bytes
