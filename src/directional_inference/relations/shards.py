@@ -91,26 +91,32 @@ def merge_relations(engine, shards: Sequence[str | os.PathLike] | pd.DataFrame, 
     first article and sentence, in corpus order), the rest in ``ORDER``; returns their number.
 
     Sentences are compared by a 128-bit hash of their text (a relation without a sentence text, imported without one,
-    is its own sentence). Only narrow rows are sorted or joined across the corpus: each sentence's home (its first
-    date, article and sentence) is found by a group-by over the hash; the relations at home are written, unsorted, into
-    buckets of consecutive dates (``date_buckets``) in the engine's scratch folder; each bucket is then sorted alone and
-    appended in date order. Relations equal in every ``ORDER`` column are equal in every column (one article, one
-    sentence), so the bytes are those of one global sort."""
+    is its own sentence). Only narrow rows are sorted or grouped across the corpus: a sentence's place is one integer
+    (its article's rank in corpus order, then its index), each text's first and last place come from a group-by of
+    fixed-width rows, and only the texts found in more than one place are looked up when the relations are kept; the
+    kept relations are written, unsorted, into buckets of consecutive dates (``date_buckets``) in the engine's scratch
+    folder, and each bucket is sorted alone and appended in date order. Relations equal in every ``ORDER`` column are
+    equal in every column (one article, one sentence), so the bytes are those of one global sort."""
     engine.table("shards", shards)
-    engine.materialise("homes", f"""SELECT {sentence_key()} AS sentence_key,
-                                           min({{'date': date, 'article_id': article_id, 'sentence_id': sentence_id}}) AS home
-                                    FROM shards GROUP BY ALL""")
+    engine.materialise("article_ranks", """SELECT date, article_id, row_number() OVER (ORDER BY date, article_id) AS article_rank
+                                            FROM (SELECT DISTINCT date, article_id FROM shards)""")
+    place = "(a.article_rank << 31) + s.sentence_id"  # sentence ids are below 2^31 (the import checks it)
+    placed = f"shards s JOIN article_ranks a USING (date, article_id)"
+    engine.materialise("repeated", f"""SELECT sentence_key, first_place FROM (
+                                           SELECT {sentence_key("s")} AS sentence_key, min({place}) AS first_place,
+                                                  max({place}) AS last_place
+                                           FROM {placed} GROUP BY ALL)
+                                       WHERE first_place < last_place""")
     counts = engine.df("SELECT date, count(*) AS relations FROM shards GROUP BY date ORDER BY date")
     engine.frame("date_buckets", date_buckets(counts, bucket_relations))
     columns = ", ".join(f'"{c}"' for c in COLUMNS)
     folder = engine.spill / "merge-buckets"
     shutil.rmtree(folder, ignore_errors=True)
-    at_home = f"""SELECT {", ".join(f's."{c}"' for c in COLUMNS)}, b.bucket
-                  FROM shards s JOIN homes h ON h.sentence_key = {sentence_key("s")}
-                  JOIN date_buckets b ON b.date = s.date
-                  WHERE h.home = {{'date': s.date, 'article_id': s.article_id, 'sentence_id': s.sentence_id}}"""
-    buckets = engine.write_partitions(at_home, "bucket", folder)
-    engine.execute("DROP TABLE homes")
+    kept = f"""SELECT {", ".join(f's."{c}"' for c in COLUMNS)}, b.bucket
+               FROM {placed} JOIN date_buckets b ON b.date = s.date
+               LEFT JOIN repeated r ON r.sentence_key = {sentence_key("s")}
+               WHERE r.first_place IS NULL OR r.first_place = {place}"""
+    buckets = engine.write_partitions(kept, "bucket", folder)
     queries = (f"SELECT {columns} FROM read_parquet({sql_string(path)}) ORDER BY {', '.join(ORDER)}" for path in buckets.values())
     rows = engine.write_all(queries, output, empty=f"SELECT {columns} FROM shards LIMIT 0")
     shutil.rmtree(folder, ignore_errors=True)
