@@ -93,11 +93,8 @@ class Engine:
 
     def _watch_spill(self, interval: float = 0.2) -> None:
         while not self._watching.wait(interval):
-            size = 0
-            for path in self.spill.glob("duckdb_temp*"):
-                with contextlib.suppress(OSError):  # removed while we looked
-                    size += path.stat().st_size
-            self.spilled_mb = max(self.spilled_mb, size / 1e6)
+            with contextlib.suppress(OSError):  # a file removed while we looked: the next sample sees it
+                self.spilled_mb = max(self.spilled_mb, sum(path.stat().st_size for path in self.spill.glob("duckdb_temp*")) / 1e6)
 
     def __enter__(self) -> Engine:
         return self

@@ -47,7 +47,9 @@ class Demand:
 # Memory: the engine's rules ask for 6 GB (its pool is 3.6 GB, the graph build's 2.1 GB, graphs.ENGINE_POOL_SHARE; the
 # benchmark's largest job at 102M relations peaked at 5.2 GB), Python-bound ones for their peak at 102M relations with a
 # margin. Time: the longest job of each rule at 102M relations, in seconds per MB of its input, on the benchmark's CPU
-# (one AMD EPYC core, Zen 5). Disk: the output and the spill, estimated from the output sizes (not measured).
+# (one AMD EPYC core, Zen 5). Disk: the output and the spill per MB of input, covering what the benchmark measured
+# (docs/run-times.md, narrow rows): scratch at most 2.2x the input (the merge at 1,200x: its date buckets and its
+# group-by's spill), 0.3x (negatives), 0.2x (graph build), none elsewhere, and outputs up to 2x (the graphs).
 # benchmarks/results/paper_scale.json has the runs.
 DEMANDS = {
     "build_corpus": Demand(mem_mb=4000, disk_per_input_mb=3.0, seconds_per_mb=0.1),
