@@ -113,16 +113,30 @@ def measure(model_dir: str, train, test, *, precision: str, batch_size: int, bat
 
 
 def machine(threads: int) -> dict:
-    """The CPU a benchmark ran on (lscpu's model name, its bf16 flags) and what ``precision: auto`` takes there."""
+    """The CPU a benchmark ran on (its model name, family and model, its bf16 flags)."""
     import torch
 
-    from directional_inference.compute import NATIVE_BF16_CPU_FLAGS, cpu_flags, resolve_precision
+    from directional_inference.compute import NATIVE_BF16_CPU_FLAGS, cpu_flags, cpu_name
 
-    model = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
-                  if line.startswith("model name")), platform.processor() or platform.machine()) if Path("/proc/cpuinfo").is_file() else platform.machine()
     flags = cpu_flags()
-    return {"cpu": model, "bf16_flags": sorted(f for f in NATIVE_BF16_CPU_FLAGS if f in flags), "auto_precision": resolve_precision("auto")[0],
-            "threads": threads, "torch": torch.__version__}
+    return {"cpu": cpu_name() if Path("/proc/cpuinfo").is_file() else platform.processor() or platform.machine(),
+            "bf16_flags": sorted(f for f in NATIVE_BF16_CPU_FLAGS if f in flags), "threads": threads, "torch": torch.__version__}
+
+
+def auto_choice(model_dir: str, runs: list[dict]) -> dict:
+    """What ``precision: auto`` takes for this model here (measured afresh, not from the cache), and whether it is the
+    format this benchmark's training and scoring loops ran faster in."""
+    import tempfile
+
+    from directional_inference.compute import PrecisionCache, resolve_precision
+    from directional_inference.sns.model import PromptScorer
+
+    scorer = PromptScorer(model_dir, max_length=128, symmetric=False, precision="fp32")
+    with tempfile.TemporaryDirectory() as cache:
+        chosen, reason = resolve_precision("auto", "cpu", model=scorer.model, device=scorer.device, cache=PrecisionCache(cache))
+    fastest = {what: max(runs, key=lambda run: run[f"{what}_sentences_per_s"])["precision"] for what in ("train", "score")}
+    return {"chosen": chosen, "reason": reason, "faster_in_training": fastest["train"], "faster_in_scoring": fastest["score"],
+            "chose_the_faster_in_training": chosen == fastest["train"]}
 
 
 def main() -> None:
@@ -152,6 +166,7 @@ def main() -> None:
         "runs": [measure(model_dir, train, test_sample, precision=p, batch_size=args.batch_size, batches=args.batches, seed=args.seed)
                  for p in ("fp32", "bf16")],
     }
+    results["auto_precision"] = auto_choice(model_dir, results["runs"])
     Path(args.output).parent.mkdir(parents=True, exist_ok=True)
     Path(args.output).write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
     print(json.dumps(results, indent=1))

@@ -6,6 +6,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,9 @@ import pytest
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 os.environ.setdefault("DVC_NO_ANALYTICS", "1")
+# precision: auto's measured step times (compute.PrecisionCache): one cache for the session, so every workflow a test
+# runs makes the same choice, and none is read from or left in the user's ~/.cache
+os.environ.setdefault("DI_PRECISION_CACHE", tempfile.mkdtemp(prefix="di-precision-"))
 
 REPO = Path(__file__).resolve().parents[1]
 # Workflow tests run Snakemake in other directories: make the mirror paths absolute first.

@@ -1,22 +1,72 @@
-"""The number format follows the hardware: bf16 only where it is computed natively (compute.resolve_precision)."""
+"""The number format is chosen by measurement: bf16 only where the device computes it natively and a step of the job's
+model is measured faster in it (compute.resolve_precision); the figures are cached per machine and model."""
 
 from __future__ import annotations
 
 import pytest
+import torch
 
-from directional_inference.compute import cpu_flags, resolve_precision
+from directional_inference.compute import BF16_MARGIN, PrecisionCache, cpu_flags, cpu_name, measure_step, native_bf16, resolve_precision
+
+
+@pytest.fixture(scope="module")
+def model():
+    from transformers import BertConfig, BertForSequenceClassification
+
+    torch.manual_seed(0)
+    config = BertConfig(vocab_size=120, hidden_size=16, num_hidden_layers=1, num_attention_heads=2, intermediate_size=32,
+                        max_position_embeddings=64, num_labels=2)
+    return BertForSequenceClassification(config)
 
 
 @pytest.mark.parametrize(("flags", "expected"), [
-    ({"avx2", "fma"}, "fp32"),  # AVX2-only: bf16 would be emulated
-    ({"avx2", "avx512f", "avx512_bf16"}, "bf16"),  # AVX-512 BF16 (e.g. AMD Zen 4)
-    ({"avx2", "amx_bf16", "amx_tile"}, "bf16"),  # AMX (Intel Sapphire Rapids)
-    (set(), "fp32"),  # no /proc/cpuinfo
+    ({"avx2", "fma"}, False),  # AVX2-only: bf16 would be emulated
+    ({"avx2", "avx512f", "avx512_bf16"}, True),  # AVX-512 BF16 (AMD Zen 4, Intel Cooper Lake and later Xeons)
+    ({"avx2", "amx_bf16", "amx_tile"}, True),  # AMX (Intel Sapphire Rapids)
+    (set(), False),  # no /proc/cpuinfo
 ])
-def test_auto_takes_bf16_only_on_cpus_that_compute_it_natively(flags, expected):
-    precision, reason = resolve_precision("auto", "cpu", flags=flags)
-    assert precision == expected and reason.startswith("auto: ")
-    assert ("natively" in reason) == (expected == "bf16")
+def test_native_bf16_follows_the_cpu_flags(flags, expected):
+    assert native_bf16("cpu", flags=flags)[0] is expected
+
+
+def test_auto_without_native_bf16_is_fp32_with_no_measurement():
+    def measure():
+        raise AssertionError("measured where bf16 is emulated")
+
+    precision, reason = resolve_precision("auto", "cpu", flags={"avx2"}, measure=measure)
+    assert precision == "fp32" and reason.startswith("auto: ") and "emulated" in reason
+
+
+@pytest.mark.parametrize(("fp32", "bf16", "expected"), [
+    (1.0, 0.5, "bf16"),  # AMD Zen 4 or 5: bf16 about 1.5-1.8 times faster
+    (1.0, 1.4, "fp32"),  # an Intel Xeon with AVX-512 BF16 and no AMX: bf16 1.4 times slower
+    (1.0, 0.95, "fp32"),  # within the margin: the authors' format
+    (1.0, BF16_MARGIN, "bf16"),
+])
+def test_auto_on_native_bf16_takes_the_measured_faster_format(model, tmp_path, fp32, bf16, expected):
+    precision, reason = resolve_precision("auto", "cpu", model=model, flags={"avx512_bf16"}, cache=PrecisionCache(tmp_path),
+                                          measure=lambda: {"fp32": fp32, "bf16": bf16})
+    assert precision == expected
+    assert f"{fp32 * 1000:.1f} ms in fp32, {bf16 * 1000:.1f} ms in bf16" in reason and cpu_name() in reason
+
+
+def test_the_figures_are_measured_once_per_machine_threads_and_model(model, tmp_path):
+    cache, calls = PrecisionCache(tmp_path), []
+
+    def measure():
+        calls.append(1)
+        return {"fp32": 1.0, "bf16": 0.5}
+
+    first = resolve_precision("auto", "cpu", model=model, flags={"amx_bf16"}, cache=cache, measure=measure)
+    again = resolve_precision("auto", "cpu", model=model, flags={"amx_bf16"}, cache=cache, measure=lambda: {"fp32": 0.1, "bf16": 9.0})
+    assert len(calls) == 1 and again[0] == first[0] == "bf16" and "measured earlier" in again[1]
+    threads = torch.get_num_threads()
+    try:
+        torch.set_num_threads(threads + 1)  # another thread count is another measurement
+        assert resolve_precision("auto", "cpu", model=model, flags={"amx_bf16"}, cache=cache, measure=measure)[0] == "bf16"
+    finally:
+        torch.set_num_threads(threads)
+    assert len(calls) == 2 and len(list(tmp_path.glob("*.json"))) == 2
 
 
 def test_a_configured_precision_is_kept_whatever_the_cpu():
@@ -24,18 +74,27 @@ def test_a_configured_precision_is_kept_whatever_the_cpu():
     assert resolve_precision("fp32", "cpu", flags={"amx_bf16"})[0] == "fp32"
 
 
+def test_a_measured_step_leaves_the_model_and_the_random_state_as_they_were(model):
+    before = {name: value.clone() for name, value in model.state_dict().items()}
+    model.train()
+    state = torch.random.get_rng_state()
+    seconds = measure_step(model, torch.device("cpu"), rounds=2)
+    assert set(seconds) == {"fp32", "bf16"} and all(value > 0 for value in seconds.values())
+    assert torch.equal(torch.random.get_rng_state(), state) and model.training
+    assert all(torch.equal(value, before[name]) for name, value in model.state_dict().items())
+    assert all(parameter.grad is None for parameter in model.parameters())
+
+
 def test_auto_on_cuda_follows_the_device():
-    assert resolve_precision("auto", "cuda", cuda_bf16=True)[0] == "bf16"
+    assert native_bf16("cuda", cuda_bf16=True)[0] and not native_bf16("cuda", cuda_bf16=False)[0]
     assert resolve_precision("auto", "cuda", cuda_bf16=False)[0] == "fp32"
 
 
-@pytest.mark.parametrize(("major", "expected"), [(7, "fp32"), (8, "bf16"), (9, "bf16")])
+@pytest.mark.parametrize(("major", "expected"), [(7, False), (8, True), (9, True)])
 def test_auto_on_cuda_takes_bf16_only_where_native(monkeypatch, major, expected):
     """A Turing card (7.x) runs bf16 tensors by emulation, which torch's default check counts as support; auto must
-    take fp32 there (the authors' format) and bf16 from Ampere (8.0) on. torch's own check runs, its device faked."""
+    take fp32 there (the authors' format) and measure from Ampere (8.0) on. torch's own check runs, its device faked."""
     import types
-
-    import torch
 
     monkeypatch.setattr(torch.version, "hip", None)
     monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
@@ -43,7 +102,7 @@ def test_auto_on_cuda_takes_bf16_only_where_native(monkeypatch, major, expected)
     monkeypatch.setattr(torch.cuda, "get_device_properties", lambda device: types.SimpleNamespace(major=major))
     monkeypatch.setattr(torch.cuda, "_check_bf16_tensor_supported", lambda device: True)  # emulation works
     assert torch.cuda.is_bf16_supported()  # what the default check says on every one of these devices
-    assert resolve_precision("auto", "cuda")[0] == expected
+    assert native_bf16("cuda")[0] is expected
 
 
 def test_an_unknown_precision_is_refused():
@@ -51,8 +110,10 @@ def test_an_unknown_precision_is_refused():
         resolve_precision("fp16")
 
 
-def test_cpu_flags_are_read_from_cpuinfo(tmp_path):
+def test_cpu_flags_and_name_are_read_from_cpuinfo(tmp_path):
     cpuinfo = tmp_path / "cpuinfo"
-    cpuinfo.write_text("processor\t: 0\nmodel name\t: AMD EPYC\nflags\t\t: fpu avx2 avx512_bf16\n\nprocessor\t: 1\nflags\t: fpu\n")
+    cpuinfo.write_text("processor\t: 0\ncpu family\t: 25\nmodel\t\t: 17\nmodel name\t: AMD EPYC 9654\nflags\t\t: fpu avx2 avx512_bf16\n\n"
+                       "processor\t: 1\nflags\t: fpu\n")
     assert cpu_flags(cpuinfo) == {"fpu", "avx2", "avx512_bf16"}
-    assert cpu_flags(tmp_path / "missing") == set()
+    assert cpu_name(cpuinfo) == "AMD EPYC 9654, family 25 model 17"
+    assert cpu_flags(tmp_path / "missing") == set() and cpu_name(tmp_path / "missing") == "unknown CPU"

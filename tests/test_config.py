@@ -418,3 +418,15 @@ def test_models_a_table_compares_must_get_the_same_budget():
         "max_train None; sns_sym/para_dirtrue: patience 1, max_train 100): give them one training.budgets entry so that no comparison "
         "is decided by compute",
     ]
+
+
+def test_the_pins_and_the_checks_import_no_circle():
+    """``resources.pins`` reads the model aliases from ``config_tree``, below the checks that import it: loading the pins
+    alone loads no checks (the two imported each other before)."""
+    import subprocess
+    import sys
+
+    code = ("import sys, directional_inference.resources.pins as pins; "
+            "pins.unpinned_models({'models': {'a': 'org/x'}, 'training': {'language_models': ['a']}}); "
+            "print('directional_inference.config_checks' in sys.modules)")
+    assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip() == "False"

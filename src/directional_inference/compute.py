@@ -1,16 +1,30 @@
 """Compute settings shared by every job that runs a transformer (training and scoring): the torch thread count and
 the number format of forward passes.
 
-``precision: auto`` takes bf16 only where the hardware computes it natively: a CUDA device of compute capability 8.0 or
-more (Ampere on; torch's ``is_bf16_supported()`` also counts older devices that only emulate it), or a CPU with
-AMX-BF16 or AVX-512 BF16 (measured on this project's machines: bf16 autocast trains 1.4-2 times faster there; on an
-AVX2-only CPU, where bf16 is emulated, a training batch took about 25 s against 1 s in fp32). Every other machine gets
-fp32. The resolved format and the reason are logged, and the training record keeps them.
+``precision: auto`` is chosen by measurement. Where the hardware has no native bf16 (a CUDA device below compute
+capability 8.0, whose bf16 torch's ``is_bf16_supported()`` counts although it is emulated; a CPU with neither
+AMX-BF16 nor AVX-512 BF16, where a training batch took about 25 s against 1 s in fp32) it is fp32 without a test.
+Elsewhere the flag says only that the instructions exist: on an Intel Xeon with AVX-512 BF16 and no AMX, bf16
+trained 1.4 times slower than fp32, on AMD Zen 4 and 5 1.5-1.8 times faster. So ``measure_step`` times a forward and
+backward pass of the job's own model in each format on the job's device and threads (a few seconds; random token ids,
+dropout off, the random state and the weights untouched), and bf16 is taken only where its step is at least
+``BF16_MARGIN`` faster (fp32 is the authors' format; the precision benchmark, benchmarks/precision_auc.py, found
+bf16's dev AUC within noise of fp32's). The figures are cached per machine, threads, torch and architecture
+(``PrecisionCache``; ``DI_PRECISION_CACHE``, default ``~/.cache/directional-inference/precision``), so every job of
+a run, and every later run on the machine, makes the same choice; the resolved format, with the figures it was made
+from, is logged and kept in the training record.
 """
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
+import hashlib
+import json
 import logging
+import os
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 log = logging.getLogger(__name__)
@@ -18,6 +32,8 @@ log = logging.getLogger(__name__)
 PRECISIONS = ("fp32", "bf16")
 REQUESTABLE_PRECISIONS = PRECISIONS + ("auto",)
 NATIVE_BF16_CPU_FLAGS = ("amx_bf16", "avx512_bf16")
+BF16_MARGIN = 0.9  # bf16 is taken where its step takes at most this share of fp32's
+STEP_SHAPE = (16, 32)  # the measured step: sentences x tokens (S&S prompt sentences are 15-30 tokens)
 
 
 def set_threads(threads: int) -> None:
@@ -40,23 +56,131 @@ def cpu_flags(cpuinfo: str | Path = "/proc/cpuinfo") -> set[str]:
     return set()
 
 
-def resolve_precision(requested: str, device_type: str = "cpu", *, flags: set[str] | None = None,
-                      cuda_bf16: bool | None = None) -> tuple[str, str]:
-    """(fp32 or bf16, why) for a configured ``training.precision`` on a device ("cpu" or "cuda")."""
-    if requested not in REQUESTABLE_PRECISIONS:
-        raise ValueError(f"precision must be one of {REQUESTABLE_PRECISIONS}, not {requested!r}")
-    if requested != "auto":
-        return requested, f"{requested} as configured"
+def cpu_name(cpuinfo: str | Path = "/proc/cpuinfo") -> str:
+    """The first CPU's model name, family and model (``unknown CPU`` where there is no such file)."""
+    try:
+        text = Path(cpuinfo).read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return "unknown CPU"
+    fields: dict[str, str] = {}
+    for line in text.split("\n\n")[0].splitlines():
+        name, _, value = line.partition(":")
+        fields.setdefault(name.strip(), value.strip())
+    return f"{fields.get('model name', 'unknown CPU')}, family {fields.get('cpu family', '?')} model {fields.get('model', '?')}"
+
+
+def native_bf16(device_type: str, *, flags: set[str] | None = None, cuda_bf16: bool | None = None) -> tuple[bool, str]:
+    """Whether the device computes bf16 natively, and why (a CUDA device of compute capability 8.0 or more; a CPU with
+    ``NATIVE_BF16_CPU_FLAGS``)."""
     if device_type == "cuda":
         if cuda_bf16 is None:
             import torch
 
             cuda_bf16 = bool(torch.cuda.is_bf16_supported(including_emulation=False))
-        return (("bf16", "auto: the CUDA device computes bf16 natively") if cuda_bf16
-                else ("fp32", "auto: the CUDA device has no native bf16 (emulated bf16 is slower than fp32, the authors' format)"))
+        return (True, "the CUDA device computes bf16 natively") if cuda_bf16 else (
+            False, "the CUDA device has no native bf16 (emulated bf16 is slower than fp32, the authors' format)")
     flags = cpu_flags() if flags is None else flags
     native = [flag for flag in NATIVE_BF16_CPU_FLAGS if flag in flags]
     if native:
-        return "bf16", f"auto: the CPU computes bf16 natively ({', '.join(native)})"
-    return "fp32", ("auto: the CPU has neither " + " nor ".join(NATIVE_BF16_CPU_FLAGS) + ", so bf16 would be emulated (many times "
-                    "slower than fp32)")
+        return True, f"the CPU computes bf16 natively ({', '.join(native)})"
+    return False, ("the CPU has neither " + " nor ".join(NATIVE_BF16_CPU_FLAGS) + ", so bf16 would be emulated (many times slower "
+                   "than fp32)")
+
+
+def measure_step(model, device, *, rounds: int = 3) -> dict[str, float]:
+    """Seconds of one forward and backward pass of ``model`` (a sequence classifier on ``device``) over ``STEP_SHAPE``
+    random token ids, per format: the least of ``rounds`` after a warm-up, the formats taken in turn. Dropout is off,
+    the random state is not drawn from (the ids come from a generator of their own), and the gradients are cleared,
+    so the job trains and scores as if nothing had run."""
+    import torch
+
+    sentences, tokens = STEP_SHAPE
+    ids = torch.randint(5, int(model.config.vocab_size), (sentences, tokens), generator=torch.Generator().manual_seed(0)).to(device)
+    mask = torch.ones_like(ids)
+    training = model.training
+    model.eval()
+
+    def step(precision: str) -> float:
+        start = time.perf_counter()
+        with torch.autocast(device.type, dtype=torch.bfloat16, enabled=precision == "bf16"):
+            logits = model(input_ids=ids, attention_mask=mask).logits
+        logits.float().sum().backward()
+        if device.type == "cuda":
+            torch.cuda.synchronize(device)
+        return time.perf_counter() - start
+
+    try:
+        seconds = {precision: [] for precision in PRECISIONS}
+        for round_ in range(rounds + 1):
+            for precision in PRECISIONS:
+                taken = step(precision)
+                if round_:  # the first round warms up
+                    seconds[precision].append(taken)
+        return {precision: min(times) for precision, times in seconds.items()}
+    finally:
+        model.zero_grad(set_to_none=True)
+        model.train(training)
+
+
+class PrecisionCache:
+    """Measured step times per machine, threads, torch version and model architecture: one JSON file per key in
+    ``folder``, written under a lock, so the jobs of a run that start together measure once and agree."""
+
+    def __init__(self, folder: str | os.PathLike | None = None):
+        default = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "directional-inference" / "precision"
+        self.folder = Path(folder or os.environ.get("DI_PRECISION_CACHE") or default)
+
+    @staticmethod
+    def key(machine: str, model) -> dict:
+        import torch
+
+        config = {k: v for k, v in sorted(model.config.to_dict().items())
+                  if not k.startswith("_") and k not in ("transformers_version", "id2label", "label2id", "architectures", "dtype", "torch_dtype")}
+        architecture = hashlib.sha256(json.dumps(config, sort_keys=True, default=str).encode()).hexdigest()[:16]
+        return {"machine": machine, "threads": torch.get_num_threads(), "torch": torch.__version__,
+                "model": f"{type(model).__name__} {architecture}"}
+
+    def seconds(self, key: dict, measure: Callable[[], dict[str, float]]) -> tuple[dict[str, float], bool]:
+        """(the step times of ``key``, whether they came from the cache), measured with ``measure`` the first time."""
+        name = hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()[:20]
+        path = self.folder / f"{name}.json"
+        self.folder.mkdir(parents=True, exist_ok=True)
+        with open(self.folder / f"{name}.lock", "a") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)  # a job that starts beside the measuring one waits for its figures
+            with contextlib.suppress(OSError, ValueError, KeyError):
+                return json.loads(path.read_text())["seconds"], True
+            seconds = measure()
+            staging = path.with_suffix(f".{os.getpid()}.tmp")
+            staging.write_text(json.dumps({**key, "seconds": seconds, "measured": time.strftime("%Y-%m-%d %H:%M:%S")}, indent=1) + "\n")
+            staging.replace(path)
+            return seconds, False
+
+
+def resolve_precision(requested: str, device_type: str = "cpu", *, model=None, device=None, flags: set[str] | None = None,
+                      cuda_bf16: bool | None = None, cache: PrecisionCache | None = None,
+                      measure: Callable[[], dict[str, float]] | None = None) -> tuple[str, str]:
+    """(fp32 or bf16, why) for a configured ``training.precision`` on a device ("cpu" or "cuda"); ``auto`` on a device
+    with native bf16 measures ``model`` on ``device`` (``measure_step``, or ``measure``) through ``cache``."""
+    if requested not in REQUESTABLE_PRECISIONS:
+        raise ValueError(f"precision must be one of {REQUESTABLE_PRECISIONS}, not {requested!r}")
+    if requested != "auto":
+        return requested, f"{requested} as configured"
+    native, why = native_bf16(device_type, flags=flags, cuda_bf16=cuda_bf16)
+    if not native:
+        return "fp32", f"auto: {why}"
+    if model is None:
+        raise ValueError("precision auto on a device with native bf16 is measured on the job's model: give it")
+    machine = cpu_name() if device_type == "cpu" else _cuda_name(device)
+    seconds, cached = (cache or PrecisionCache()).seconds(PrecisionCache.key(machine, model), measure or (lambda: measure_step(model, device)))
+    choice = "bf16" if seconds["bf16"] <= BF16_MARGIN * seconds["fp32"] else "fp32"
+    sentences, tokens = STEP_SHAPE
+    return choice, (f"auto: {why}; a forward and backward step of {sentences} x {tokens} tokens on {machine} took "
+                    f"{seconds['fp32'] * 1000:.1f} ms in fp32, {seconds['bf16'] * 1000:.1f} ms in bf16"
+                    f"{' (measured earlier on this machine)' if cached else ''}: {choice} "
+                    + ("is faster" if choice == "bf16" else f"(bf16 is taken only at {BF16_MARGIN:.0%} of fp32's time or less)"))
+
+
+def _cuda_name(device) -> str:
+    import torch
+
+    return torch.cuda.get_device_name(device)

@@ -13,24 +13,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-# Every config key whose value is a model alias (or a list of them) from config['models'].
-MODEL_ALIAS_KEYS = ("training.language_models", "training.language_models_zh", "evaluation.lm_encoder", "evaluation.lm_encoder_zh",
-                    "booqa.wsd_encoder")
+from .config_tree import MODEL_ALIAS_KEYS, dotted_value
+
 # [low, high] pairs; equal ends are allowed (a fixed value).
 RANGE_KEYS = ("training.learning_rate_range", "training.weight_decay_range", "training.grad_accumulation_range",
               "corpus.en.years", "corpus.zh.years")
 NON_EMPTY_KEYS = ("booqa.languages", "training.language_models")
 INCREASING_KEYS = ("booqa.frequency_buckets",)
-
-
-def dotted_value(config: Mapping, dotted: str, missing=None):
-    """The value at a dotted key (``training.epochs``) of a config tree, or ``missing`` where a part is absent."""
-    value = config
-    for part in dotted.split("."):
-        if not isinstance(value, Mapping) or part not in value:
-            return missing
-        value = value[part]
-    return value
 
 
 def config_problems(config: Mapping) -> list[str]:

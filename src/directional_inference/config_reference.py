@@ -14,7 +14,7 @@ from pathlib import Path
 
 import yaml
 
-from .config_checks import dotted_value
+from .config_tree import dotted_value
 
 ROOT = Path(__file__).resolve().parents[2]
 SCHEMA = ROOT / "config" / "schema.yaml"

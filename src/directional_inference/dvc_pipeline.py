@@ -21,7 +21,7 @@ from pathlib import Path
 
 import yaml
 
-from .config_checks import dotted_value
+from .config_tree import dotted_value
 from .phases import PHASES, Phase
 
 DEFAULT_CONFIG = "config/config.yaml"

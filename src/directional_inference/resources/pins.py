@@ -16,18 +16,7 @@ import sys
 from collections.abc import Mapping
 from pathlib import Path
 
-
-def used_aliases(config: Mapping) -> list[str]:
-    """The model aliases the config's runs use, in key order, each once."""
-    from ..config_checks import MODEL_ALIAS_KEYS, dotted_value
-
-    aliases: list[str] = []
-    for key in MODEL_ALIAS_KEYS:
-        value = dotted_value(config, key)
-        for alias in value if isinstance(value, list) else [value] if value else []:
-            if alias not in aliases:
-                aliases.append(alias)
-    return aliases
+from ..config_tree import used_aliases
 
 
 def unpinned_models(config: Mapping) -> dict[str, str]:
