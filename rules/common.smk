@@ -4,10 +4,12 @@ from directional_inference.booqa.settings import booqa_settings
 from directional_inference.evaluation.methods import BOOQA_TABLES, METHODS, booqa_score_path, methods_for, sns_models
 from directional_inference.levyholt.experiments import (
     BOOQA_MODELS,
+    LEVYHOLT_TABLES,
     TABLE3_TRAINED_ON,
     model_record_files,
     levyholt_score_directory,
     levyholt_table_models,
+    table_language_models,
     scored_models,
     training_budget,
     chinese_trained_models,
@@ -188,9 +190,22 @@ def booqa_score_files(table=None):
                    for method in t.methods if method in runnable_methods(lang)})
 
 
+def table_models(table):
+    """The English language models one LevyHolt table or figure shows (levyholt.experiments.table_language_models)."""
+    training = config["training"]
+    return table_language_models(table, training["language_models"], training["every_setting_for_every_model"])
+
+
+def levyholt_scores_for(table):
+    """Score directories of the models one LevyHolt table or figure reads, for each language model it shows: a table's
+    target trains only its own models."""
+    return [levyholt_score_directory(lm, v, s) for lm in table_models(table) for v, s in levyholt_table_models(table)]
+
+
 def trained_searches():
     """(language model, variant, training subset) of every search, English and Chinese."""
-    searches = [(lm, v, s) for lm in LANGUAGE_MODELS["en"] for v, s in trained_models()]
+    every = config["training"]["every_setting_for_every_model"]
+    searches = [(lm, v, s) for k, lm in enumerate(LANGUAGE_MODELS["en"]) for v, s in trained_models(main=k == 0 or every)]
     if "zh" in SNS_LANGUAGES:
         searches += [(lm, v, s) for lm in LANGUAGE_MODELS["zh"] for v, s in chinese_trained_models(sns_models(SNS_METHODS_ZH))]
     return searches

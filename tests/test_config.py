@@ -271,6 +271,35 @@ def test_paper_scale_table5_plans_what_the_paper_ran_with_the_resources_it_needs
             assert int(resources["mem_mb"]) == 6000 and int(resources["disk_mb"]) > 3_000  # sized from the corpus, not the 1 GB base
 
 
+def _planned_searches(workflow_copy, tmp_path, *overlays) -> dict[str, set[str]]:
+    """Language model -> the ``variant/subset`` of every search the whole target plans at paper scale."""
+    result = run_snakemake(workflow_copy, "-n", "--cores", "64", "--configfile", "config/paper.yaml", str(paper_overlay(tmp_path)), *overlays)
+    searches: dict[str, set[str]] = {}
+    for lm, search in set(re.findall(r"results/models/([\w-]+)/(\w+/\w+)/selection.csv", result.stdout)):
+        searches.setdefault(lm, set()).add(search)
+    return searches
+
+
+def test_paper_scale_plans_the_searches_the_paper_reports_and_no_more(workflow_copy, tmp_path):
+    """RoBERTa-base: 18 LevyHolt settings (S&S on Full, Directional, Symmetric, the four Para/Unrelated edges of Figure
+    1 and SherLIiC; 'S&S on Full and the two Para subsets; H-only on the 7 subsets of Figure 2), BoOQA's models among them.
+    RoBERTa-large, BERT-base and BERT-large: the 7 of Tables 8-13 (S&S trained on Directional, Symmetric and Full; S&S
+    and 'S&S on Para-DirTrue and Para-DirFalse). Chinese: S&S Full and the H-only models of Table 3. With the mesh key,
+    every setting for every English model."""
+    tables_8_13 = {"sns/directional", "sns/symmetric", "sns/full", "sns/para_dirtrue", "sns/para_dirfalse", "sns_sym/para_dirtrue", "sns_sym/para_dirfalse"}
+    mesh = ("directional", "symmetric", "para_dirtrue", "para_dirfalse", "dirtrue_unrel", "dirfalse_unrel", "full")
+    roberta_base = ({f"sns/{s}" for s in mesh} | {"sns/sherliic", "sns_sym/full", "sns_sym/para_dirtrue", "sns_sym/para_dirfalse"}
+                    | {f"hyponly/{s}" for s in mesh})
+    assert len(roberta_base) == 18
+    planned = _planned_searches(workflow_copy, tmp_path)
+    assert planned == {"roberta-base": roberta_base, "roberta-large": tables_8_13, "bert-base": tables_8_13, "bert-large": tables_8_13,
+                       "xlm-roberta-base": {"sns/zh_full", "hyponly/zh_full", "hyponly/zh_directional", "hyponly/zh_symmetric"}}
+    overlay = tmp_path / "mesh.yaml"
+    overlay.write_text("training: {every_setting_for_every_model: true}\n")
+    every = _planned_searches(workflow_copy, tmp_path, str(overlay))
+    assert all(every[lm] == roberta_base for lm in ("roberta-base", "roberta-large", "bert-base", "bert-large"))
+
+
 # --- checks of relations between values, and short messages --------------------------------------------------------
 
 def test_every_scale_passes_the_relation_checks():

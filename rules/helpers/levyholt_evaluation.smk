@@ -7,8 +7,8 @@ def levyholt_test_files(wildcards):
 
 
 def all_levyholt_scores(wildcards=None):
-    """Score directories of every (variant, training subset) the LevyHolt tables need, for every language model."""
-    return [levyholt_score_directory(lm, v, s) for lm in config["training"]["language_models"] for v, s in scored_models()]
+    """Score directories of every model the LevyHolt tables and figures show, for each language model they show it of."""
+    return sorted({directory for table in LEVYHOLT_TABLES for directory in levyholt_scores_for(table)})
 
 
 def levyholt_evaluation_phase_targets():

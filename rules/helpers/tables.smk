@@ -1,12 +1,6 @@
 # Helpers of the tables phase's rules (rules/tables.smk), and the phase's outputs (its DVC stage's targets).
 
 
-def levyholt_scores_for(table):
-    """Score directories of the models one LevyHolt table or figure reads, for every language model: a table's target
-    trains only its own models."""
-    return [levyholt_score_directory(lm, v, s) for lm in config["training"]["language_models"] for v, s in levyholt_table_models(table)]
-
-
 def levyholt_table_scores(wildcards):
     return levyholt_scores_for(wildcards.table)
 
@@ -14,8 +8,7 @@ def levyholt_table_scores(wildcards):
 def levyholt_table_records(wildcards):
     """Selection and sanity files of the models one LevyHolt table or figure shows (its precision, training and sanity
     columns)."""
-    return [f for lm in config["training"]["language_models"] for v, s in levyholt_table_models(wildcards.table)
-            for f in model_record_files(lm, v, s)]
+    return [f for lm in table_models(wildcards.table) for v, s in levyholt_table_models(wildcards.table) for f in model_record_files(lm, v, s)]
 
 
 def booqa_model_records(wildcards=None):
@@ -26,9 +19,11 @@ def booqa_model_records(wildcards=None):
 
 
 def levyholt_model_infos(wildcards=None):
-    """(alias, name) of every fine-tuned language model, in config order (the first is the main model)."""
+    """(alias, name) of every fine-tuned language model a LevyHolt table shows (all of them without a table), in config
+    order (the first is the main model)."""
     names = {a: (s if isinstance(s, str) else f"tiny-{s['tiny'].get('architecture', 'bert')}") for a, s in config["models"].items()}
-    return [[alias, names[alias]] for alias in config["training"]["language_models"]]
+    aliases = table_models(wildcards.table) if wildcards is not None and "table" in wildcards.keys() else config["training"]["language_models"]
+    return [[alias, names[alias]] for alias in aliases]
 
 
 def booqa_models():

@@ -91,7 +91,7 @@ PHASES = (
         rules=("score_levyholt",),
         outs=("results/scores",),
         upstream=("levyholt", "training"),
-        params=("training.max_length", "training.precision", "training.threads"),
+        params=("training.max_length", "training.precision", "training.threads", "training.every_setting_for_every_model"),
         planning_modules=("levyholt/experiments.py",),
     ),
     Phase(
@@ -124,7 +124,7 @@ PHASES = (
         )) + (MODEL_CARDS,),
         upstream=("resources", "training", "levyholt_evaluation", "booqa", "graphs", "booqa_evaluation", "robustness"),
         params=("scale", "seed", "evaluation.auc_precision_floor", "evaluation.bootstrap_resamples", "evaluation.model_languages", "evaluation.lm_retrieval", "training.language_models", "training.language_models_zh", "training.sns_methods_zh",
-                "evaluation.lm_encoder", "evaluation.lm_encoder_zh",
+                "training.every_setting_for_every_model", "evaluation.lm_encoder", "evaluation.lm_encoder_zh",
                 "levyholt.source", "levyholt.authors_files_for",
                 "graphs.measures", "graphs.fuzzy_backoff", "graphs.fuzzy_top", "graphs.fuzzy_min_count", "relations.spacy_model"),
         metrics=("results/metrics.json",),

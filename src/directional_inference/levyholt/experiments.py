@@ -5,7 +5,7 @@ Shared by the Snakefile (to expand jobs) and the table builders, so the two cann
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 MESH_SUBSETS = ("directional", "symmetric", "para_dirtrue", "para_dirfalse", "dirtrue_unrel", "dirfalse_unrel")
 TABLE1_SUBSETS = ("directional", "symmetric", "full")  # paper Table 1 (and 8, 10, 12): train x test
@@ -23,6 +23,10 @@ BUDGET_KEYS = ("trials", "epochs", "patience", "max_train", "max_dev", "evaluati
 
 
 LEVYHOLT_TABLES = ("table1", "table2", "table6", "figure1", "figure2")
+# The tables the paper reports for every English language model: Tables 1 and 2 (for RoBERTa-large, BERT-base and
+# BERT-large its Tables 8-13, seven settings each). Table 6, the mesh of Figures 1 and 2 and BoOQA's models are its main
+# model's only (RoBERTa-base: 18 settings); training.every_setting_for_every_model trains them for every model.
+EVERY_MODEL_TABLES = ("table1", "table2")
 
 
 def levyholt_table_scorings(table: str) -> list[tuple[str, str, str]]:
@@ -60,11 +64,19 @@ def scored_models() -> dict[tuple[str, str], list[str]]:
     return tests
 
 
-def trained_models() -> list[tuple[str, str]]:
-    """Every (variant, training subset) that is fine-tuned with the hyper-parameter search."""
+def trained_models(main: bool = True) -> list[tuple[str, str]]:
+    """Every (variant, training subset) that is fine-tuned with the hyper-parameter search: of the main language model
+    (``main``), or of the others (the models of ``EVERY_MODEL_TABLES``)."""
+    if not main:
+        return sorted({model for table in EVERY_MODEL_TABLES for model in levyholt_table_models(table)})
     models = {(variant, train) for variant, train, _ in levyholt_scorings()}
     models |= set(BOOQA_MODELS) | set(BOOQA_HYPONLY_MODELS)
     return sorted(models)
+
+
+def table_language_models(table: str, language_models: Sequence[str], every_setting: bool = False) -> list[str]:
+    """The English language models (aliases, the main one first) whose models one LevyHolt table or figure shows."""
+    return list(language_models) if every_setting or table in EVERY_MODEL_TABLES else list(language_models[:1])
 
 
 def chinese_trained_models(sns_models: Iterable[tuple[str, str]] = BOOQA_MODELS) -> list[tuple[str, str]]:
