@@ -68,6 +68,7 @@ rule score_booqa:
         torch_threads=config["training"]["threads"],
         part=0,
         parts=1,
+        progress=".checkpoints/booqa_scores/{lang}/{split}/{method}.npz",
     log:
         phase_log("booqa_evaluation", "score_booqa", "{lang}/{split}/{method}"),
     benchmark:
@@ -75,7 +76,7 @@ rule score_booqa:
     threads: config["training"]["threads"]
     resources:
         mem_mb=6000,
-        runtime=240,
+        runtime=lambda wildcards, attempt: 240 * attempt,  # a retry resumes from the progress file, with more time
         gpu=scoring_gpus,
     conda:
         "../envs/workflow.yaml"
@@ -96,6 +97,7 @@ rule score_booqa_part:
         torch_threads=config["training"]["threads"],
         part=lambda wildcards: int(wildcards.part),
         parts=config["evaluation"]["scoring_jobs"],
+        progress=".checkpoints/booqa_scores/{lang}/{split}/{method}.part-{part}.npz",
     log:
         phase_log("booqa_evaluation", "score_booqa_part", "{lang}/{split}/{method}.part-{part}"),
     benchmark:
@@ -103,7 +105,7 @@ rule score_booqa_part:
     threads: config["training"]["threads"]
     resources:
         mem_mb=6000,
-        runtime=120,
+        runtime=lambda wildcards, attempt: 120 * attempt,  # a retry resumes from the progress file, with more time
         gpu=scoring_gpus,
     conda:
         "../envs/workflow.yaml"

@@ -6,6 +6,7 @@ import pandas as pd
 from directional_inference.atomic import atomic_file
 from directional_inference.compute import set_threads
 from directional_inference.engine import job_engine
+from directional_inference.evaluation.resume import ScoringProgress, input_signature
 from directional_inference.evaluation.scoring import entry_chunk, score_split
 from directional_inference.rulelog import log_to_file
 
@@ -13,8 +14,11 @@ log_to_file(snakemake.log[0])
 set_threads(snakemake.params.torch_threads)
 inputs = snakemake.input
 entries = entry_chunk(pd.read_parquet(inputs.split), snakemake.params.part, snakemake.params.parts)
+signature = input_signature({**snakemake.params.settings, "part": snakemake.params.part, "parts": snakemake.params.parts}, list(inputs))
+progress = ScoringProgress(snakemake.params.progress, signature)  # a job stopped at its time limit resumes from it
 with job_engine(snakemake, threads=1) as engine:
     frame = score_split(engine, snakemake.wildcards.method, snakemake.wildcards.lang, entries, inputs.evidence, snakemake.params.settings,
-                        model=inputs.get("model"), graph=inputs.get("graph"), nltk_data=inputs.get("wordnet"))
+                        model=inputs.get("model"), graph=inputs.get("graph"), nltk_data=inputs.get("wordnet"), progress=progress)
 with atomic_file(snakemake.output[0]) as tmp:
     frame.to_parquet(tmp, index=False)
+progress.remove()

@@ -235,3 +235,43 @@ def test_scoring_in_batches_and_chunks_of_entries_changes_no_score(engine, tmp_p
     # a cap per entry is the same choice whichever job reads the entry
     capped = scored(entries, 10_000, cap=2)
     assert np.array_equal(np.concatenate([scored(p, 5, cap=2) for p in parts]), capped) and not np.array_equal(capped, whole)
+
+def test_a_scoring_stopped_midway_resumes_after_its_saved_batches_with_the_same_scores(engine, tmp_path):
+    """A scoring job stopped at its time limit after 3 of its batches resumes at the 4th: the saved batches are not
+    scored again, and the scores and the deduplication ratio are those of an uninterrupted run. Progress saved by other
+    inputs or settings (another signature) is not resumed."""
+    from directional_inference.evaluation.resume import ScoringProgress
+    from directional_inference.evaluation.scoring import evidence_batches, stream_scores
+
+    rng = np.random.default_rng(4)
+    entries = pd.DataFrame({"id": [f"e{k:03d}" for k in range(30)], "subj": "apple", "pred": rng.choice(["own", "sue", "buy"], 30), "obj": "beats",
+                            "subj_type": "organization", "obj_type": "organization"})
+    evidence = pd.DataFrame({"entry": rng.choice(entries["id"], 60), "pred": rng.choice(["acquire", "join", "sell", "meet"], 60),
+                             "subj": "apple", "obj": "beats", "aligned": rng.random(60) < 0.5, "sentence": ""})
+    evidence.to_parquet(tmp_path / "evidence.parquet", index=False)
+    scored: list[int] = []
+
+    def score_batch(batch):
+        scored.append(len(batch))
+        if len(scored) == 4 and stop:
+            raise TimeoutError("the job's time limit")
+        return lm_cosine(entries, batch, fake_encode, "en")
+
+    def run(progress):
+        return stream_scores(entries, evidence_batches(engine, tmp_path / "evidence.parquet", entries, 10), score_batch, -1.0, progress)
+
+    stop = False
+    uninterrupted = run(None)
+    assert len(scored) == 6  # 60 rows in batches of 10
+    path = tmp_path / "progress" / "part-0.npz"
+    stop, scored = True, []
+    with pytest.raises(TimeoutError):
+        run(ScoringProgress(path, "inputs-a", every_s=0))
+    assert path.is_file()
+    stop, scored = False, []
+    resumed = run(ScoringProgress(path, "inputs-a", every_s=0))
+    assert len(scored) == 3  # batches 4-6 only
+    assert np.array_equal(resumed[0], uninterrupted[0]) and np.array_equal(resumed[1], uninterrupted[1]) and resumed[2] == uninterrupted[2]
+    scored = []
+    run(ScoringProgress(path, "inputs-b", every_s=0))
+    assert len(scored) == 6  # another signature: every batch again

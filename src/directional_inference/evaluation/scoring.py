@@ -215,19 +215,27 @@ def evidence_batches(engine, evidence, entries: pd.DataFrame, rows: int, *, cap:
         yield batch.to_pandas()
 
 
-def stream_scores(entries: pd.DataFrame, batches, score_batch, floor: float) -> tuple[np.ndarray, np.ndarray, float]:
+def stream_scores(entries: pd.DataFrame, batches, score_batch, floor: float, progress=None) -> tuple[np.ndarray, np.ndarray, float]:
     """(per entry the best score over every batch of evidence, whether the entry has evidence, the deduplication
     ratio): ``score_batch(batch)`` returns each entry's best score over the batch (``floor`` without evidence there,
-    the lowest score the method gives) and the batch's deduplication ratio."""
-    best = np.full(len(entries), floor, dtype=np.float64)
-    has_evidence = np.zeros(len(entries), dtype=bool)
-    pairs = unique = 0.0
-    for batch in batches:
+    the lowest score the method gives) and the batch's deduplication ratio. With ``progress`` (a
+    ``resume.ScoringProgress``), the state is saved as it goes, and a saved state is resumed: its batches are read
+    past, not scored."""
+    from .resume import ScoringState
+
+    state = progress.load(len(entries)) if progress is not None else None
+    if state is None:
+        state = ScoringState(0, np.full(len(entries), floor, dtype=np.float64), np.zeros(len(entries), dtype=bool), 0.0, 0.0)
+    for k, batch in enumerate(batches):
+        if k < state.batches:
+            continue
         scores, ratio = score_batch(batch)
-        best = np.fmax(best, scores)  # NaN-skipping, as a max over one batch is: the result does not depend on the batches
-        has_evidence[entry_positions(entries, batch)] = True
-        pairs, unique = pairs + len(batch), unique + len(batch) / ratio
-    return best, has_evidence, (pairs / unique if unique else 1.0)
+        state.best = np.fmax(state.best, scores)  # NaN-skipping, as a max over one batch is: the result does not depend on the batches
+        state.has_evidence[entry_positions(entries, batch)] = True
+        state.pairs, state.unique, state.batches = state.pairs + len(batch), state.unique + len(batch) / ratio, k + 1
+        if progress is not None:
+            progress.save(state)
+    return state.best, state.has_evidence, (state.pairs / state.unique if state.unique else 1.0)
 
 
 def graph_covered(scores) -> np.ndarray:
@@ -311,11 +319,12 @@ def graph_scores(engine, entries: pd.DataFrame, evidence, graph, measure: str, *
 
 
 def score_split(engine, method: str, lang: str, entries: pd.DataFrame, evidence, settings: dict, *, model=None, graph=None,
-                nltk_data=None) -> pd.DataFrame:
+                nltk_data=None, progress=None) -> pd.DataFrame:
     """One BoOQA method's scores of ``entries`` (``entry, label, score, group, covered``): each entry's best score over
     its rows of the evidence file ``evidence``: read and scored in batches of ``BATCH_ROWS`` rows (LM, S&S), so that
     memory does not grow with the entries, or looked up in SQL (graphs). ``settings``: what the method reads (rule
-    score_booqa's params); ``model``: the encoder or S&S model directory; ``graph``: the graph file."""
+    score_booqa's params); ``model``: the encoder or S&S model directory; ``graph``: the graph file; ``progress``: a
+    ``resume.ScoringProgress`` that the LM and S&S scorings save to and resume from."""
     from .methods import METHODS
 
     family, detail = METHODS[method]
@@ -325,7 +334,7 @@ def score_split(engine, method: str, lang: str, entries: pd.DataFrame, evidence,
     else:
         score_batch, floor, cap = _neural_scorer(family, detail, lang, entries, settings, model, nltk_data)
         batches = evidence_batches(engine, evidence, entries, BATCH_ROWS[family], cap=cap, seed=settings.get("seed", 0))
-        scores, covered, ratio = stream_scores(entries, batches, score_batch, floor)
+        scores, covered, ratio = stream_scores(entries, batches, score_batch, floor, progress)
     log.info("%s on %s: deduplication ratio %.2f; %d of %d entries scored from evidence (coverage %.3f)", method, lang, ratio, covered.sum(),
              len(entries), covered.mean() if len(entries) else float("nan"))
     return pd.DataFrame({"entry": entries["id"], "label": entries["label"].astype("int8"), "score": scores, "group": entries["bundle_id"],
