@@ -21,6 +21,7 @@ rule select_booqa_positives:
     resources:
         mem_mb=demand("select_booqa_positives", "mem_mb"),
         disk_mb=demand("select_booqa_positives", "disk_mb"),
+        slurm_extra=node_scratch("select_booqa_positives"),
         runtime=demand("select_booqa_positives", "runtime"),
     conda:
         "../envs/workflow.yaml"
@@ -47,6 +48,7 @@ rule generate_booqa_negatives:
     resources:
         mem_mb=demand("generate_booqa_negatives", "mem_mb"),
         disk_mb=demand("generate_booqa_negatives", "disk_mb"),
+        slurm_extra=node_scratch("generate_booqa_negatives"),
         runtime=demand("generate_booqa_negatives", "runtime"),
     conda:
         "../envs/workflow.yaml"
@@ -107,6 +109,7 @@ rule write_booqa_card:
     resources:
         mem_mb=demand("write_booqa_card", "mem_mb"),
         disk_mb=demand("write_booqa_card", "disk_mb"),
+        slurm_extra=node_scratch("write_booqa_card"),
         runtime=demand("write_booqa_card", "runtime"),
     conda:
         "../envs/workflow.yaml"
@@ -160,6 +163,7 @@ rule validate_booqa:
     resources:
         mem_mb=demand("validate_booqa", "mem_mb"),
         disk_mb=demand("validate_booqa", "disk_mb"),
+        slurm_extra=node_scratch("validate_booqa"),
         runtime=demand("validate_booqa", "runtime"),
     conda:
         "../envs/workflow.yaml"

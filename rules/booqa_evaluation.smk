@@ -22,6 +22,7 @@ rule retrieve_booqa_evidence:
     resources:
         mem_mb=demand("retrieve_booqa_evidence", "mem_mb"),
         disk_mb=demand("retrieve_booqa_evidence", "disk_mb"),
+        slurm_extra=node_scratch("retrieve_booqa_evidence"),
         runtime=demand("retrieve_booqa_evidence", "runtime"),
     conda:
         "../envs/workflow.yaml"
@@ -48,6 +49,7 @@ rule retrieve_tfidf_evidence:
     resources:
         mem_mb=demand("retrieve_tfidf_evidence", "mem_mb"),
         disk_mb=demand("retrieve_tfidf_evidence", "disk_mb"),
+        slurm_extra=node_scratch("retrieve_tfidf_evidence"),
         runtime=demand("retrieve_tfidf_evidence", "runtime"),
     conda:
         "../envs/workflow.yaml"

@@ -162,6 +162,17 @@ def demand(rule_name, key):
     return resource_function(rule_name, key, expected, share)
 
 
+
+def node_scratch(rule_name):
+    """sbatch options of a corpus-wide rule's job (resource slurm_extra, which the SLURM executor passes on): its
+    disk_mb as node-local scratch, --tmp (config request_node_scratch); nothing where it is false."""
+    disk = demand(rule_name, "disk_mb")
+
+    def options(wildcards, input, attempt):
+        return f"--tmp={disk(wildcards, input, attempt)}M" if config["request_node_scratch"] else ""
+
+    return options
+
 MAIN_LM = MAIN_LMS["en"]
 
 

@@ -23,6 +23,7 @@ rule build_corpus:
     resources:
         mem_mb=demand("build_corpus", "mem_mb"),
         disk_mb=demand("build_corpus", "disk_mb"),
+        slurm_extra=node_scratch("build_corpus"),
         runtime=demand("build_corpus", "runtime"),
     conda:
         "../envs/workflow.yaml"
@@ -49,6 +50,7 @@ rule describe_imported_corpus:
     resources:
         mem_mb=demand("describe_imported_corpus", "mem_mb"),
         disk_mb=demand("describe_imported_corpus", "disk_mb"),
+        slurm_extra=node_scratch("describe_imported_corpus"),
         runtime=demand("describe_imported_corpus", "runtime"),
     conda:
         "../envs/workflow.yaml"

@@ -25,6 +25,7 @@ rule build_entailment_graph:
     resources:
         mem_mb=demand("build_entailment_graph", "mem_mb"),
         disk_mb=demand("build_entailment_graph", "disk_mb"),
+        slurm_extra=node_scratch("build_entailment_graph"),
         runtime=demand("build_entailment_graph", "runtime"),
     conda:
         "../envs/workflow.yaml"
@@ -45,6 +46,7 @@ rule gather_entailment_graph:
     resources:
         mem_mb=demand("gather_entailment_graph", "mem_mb"),
         disk_mb=demand("gather_entailment_graph", "disk_mb"),
+        slurm_extra=node_scratch("gather_entailment_graph"),
         runtime=demand("gather_entailment_graph", "runtime"),
     conda:
         "../envs/workflow.yaml"

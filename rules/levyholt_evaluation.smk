@@ -20,7 +20,7 @@ rule score_levyholt:
     threads: config["training"]["threads"]
     resources:
         mem_mb=4000,
-        runtime=120,
+        runtime=lambda wildcards, attempt: 120 * attempt,
         gpu=config["training"]["gpus"],
     conda:
         "../envs/workflow.yaml"

@@ -25,6 +25,7 @@ rule extract_relations:
     resources:
         mem_mb=demand("extract_relations", "mem_mb"),
         disk_mb=demand("extract_relations", "disk_mb"),
+        slurm_extra=node_scratch("extract_relations"),
         runtime=demand("extract_relations", "runtime"),
     conda:
         "../envs/workflow.yaml"
@@ -51,6 +52,7 @@ rule import_relations:
     resources:
         mem_mb=demand("import_relations", "mem_mb"),
         disk_mb=demand("import_relations", "disk_mb"),
+        slurm_extra=node_scratch("import_relations"),
         runtime=demand("import_relations", "runtime"),
     conda:
         "../envs/workflow.yaml"
@@ -71,6 +73,7 @@ rule merge_relations:
     resources:
         mem_mb=demand("merge_relations", "mem_mb"),
         disk_mb=demand("merge_relations", "disk_mb"),
+        slurm_extra=node_scratch("merge_relations"),
         runtime=demand("merge_relations", "runtime"),
     conda:
         "../envs/workflow.yaml"

@@ -32,7 +32,7 @@ rule train_booqa_hyponly_trial:
     threads: config["training"]["threads"]
     resources:
         mem_mb=6000,
-        runtime=240,
+        runtime=lambda wildcards, attempt: 240 * attempt,  # a retry resumes from the checkpoint, with more time
         gpu=config["training"]["gpus"],
     conda:
         "../envs/workflow.yaml"
@@ -81,7 +81,7 @@ rule score_booqa_hyponly:
     threads: config["training"]["threads"]
     resources:
         mem_mb=4000,
-        runtime=120,
+        runtime=lambda wildcards, attempt: 120 * attempt,
         gpu=config["training"]["gpus"],
     conda:
         "../envs/workflow.yaml"

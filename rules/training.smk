@@ -57,7 +57,7 @@ rule train_sns_trial:
     priority: training_priority
     resources:
         mem_mb=6000,
-        runtime=240,
+        runtime=lambda wildcards, attempt: 240 * attempt,  # a retry resumes from the checkpoint, with more time
         gpu=config["training"]["gpus"],
     conda:
         "../envs/workflow.yaml"

@@ -271,6 +271,35 @@ def test_paper_scale_table5_plans_what_the_paper_ran_with_the_resources_it_needs
             assert int(resources["mem_mb"]) == 6000 and int(resources["disk_mb"]) > 3_000  # sized from the corpus, not the 1 GB base
 
 
+def test_the_example_partitions_place_every_paper_job_by_its_own_gpu_request(workflow_copy, tmp_path):
+    """profiles/slurm/partitions.yaml with the SLURM executor's own partition choice: every job of Table 5 at paper
+    scale that requests a GPU goes to the GPU partition, every other job to the CPU partition; no rule is listed by
+    hand. The corpus-wide jobs carry their disk request as node-local scratch (--tmp, their disk_mb)."""
+    import types
+
+    from snakemake_executor_plugin_slurm.partitions import get_best_partition, read_partition_file
+
+    from directional_inference.plan import planned_jobs
+
+    class Resources(dict):
+        __getattr__ = dict.get
+
+    result = run_snakemake(workflow_copy, "-n", "--cores", "64", "results/table5.csv", "--configfile", "config/paper.yaml",
+                           str(paper_overlay(tmp_path)))
+    partitions = read_partition_file(REPO / "profiles" / "slurm" / "partitions.yaml")
+    logger = types.SimpleNamespace(info=lambda *a: None, warning=lambda *a: None, debug=lambda *a: None)
+    placed = {}
+    for rule, _, threads, resources in planned_jobs(result.stdout):
+        job = types.SimpleNamespace(name=rule, threads=threads, resources=Resources(resources))
+        placed.setdefault(rule, set()).add(get_best_partition(partitions, job, logger))
+        if "disk_mb" in resources and rule not in ("fetch_newscrawl_year", "fetch_dataset", "fetch_model"):
+            assert resources.get("slurm_extra") == f"--tmp={resources['disk_mb']}M", (rule, resources)
+    gpu_rules = {rule for rule, _, _, resources in planned_jobs(result.stdout) if int(resources.get("gpu", 0)) > 0}
+    assert {"train_sns_trial", "score_booqa_part", "check_sns_model"} <= gpu_rules
+    assert all(placed[rule] == {"gpu"} for rule in gpu_rules), placed
+    assert all(partition == {"cpu"} for rule, partition in placed.items() if rule not in gpu_rules), placed
+
+
 def _planned_searches(workflow_copy, tmp_path, *overlays) -> dict[str, set[str]]:
     """Language model -> the ``variant/subset`` of every search the whole target plans at paper scale."""
     result = run_snakemake(workflow_copy, "-n", "--cores", "64", "--configfile", "config/paper.yaml", str(paper_overlay(tmp_path)), *overlays)
@@ -357,7 +386,7 @@ def test_bad_config_stops_before_planning_with_one_line_per_problem(workflow_cop
 def test_unknown_key_names_the_key_and_the_allowed_keys_not_the_schema(workflow_copy):
     result = run_snakemake(workflow_copy, "-n", "--config", "sead=3", check=False)
     output = result.stdout + result.stderr
-    allowed = "booqa, corpus, evaluation, graphs, hypothesis_only, levyholt, mirror, models, relations, resources, scale, scratch_root, seed, training"
+    allowed = "booqa, corpus, evaluation, graphs, hypothesis_only, levyholt, mirror, models, relations, request_node_scratch, resources, scale, scratch_root, seed, training"
     assert result.returncode != 0 and f"unknown config key sead; allowed at the top level: {allowed}" in output
     assert "description" not in output and len(output.splitlines()) < 10  # the schema printed 1,100 lines
     bad = workflow_copy / "bad-tiny.yaml"

@@ -7,6 +7,7 @@ the daemons. Without them the test is skipped, unless BOOQA_REQUIRE_SLURM=1 (CI)
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -62,5 +63,17 @@ def test_smoke_workflow_runs_through_the_slurm_profile(slurm_cluster, tmp_path, 
     assert "rule_train_sns_trial" in submitted and "rule_score_levyholt" in submitted
     assert not {"rule_fetch_dataset", "rule_fetch_model"} & submitted, submitted
     assert (workdir / "resources" / "levyholt" / "SHA256SUMS").is_file()
+    # the sbatch options as the profile intends: an engine job asks for its disk_mb as node-local scratch (--tmp) with
+    # its memory and time; a training job its memory and one CPU, no scratch; no job a GPU (the smoke scale has none)
+    calls = {}
+    for line in (slurm_cluster / "sbatch-calls.log").read_text().splitlines():
+        rule = re.search(r"--comment rule_(\w+?)(?:_wildcards_\S*)?(?:\s|$)", line)
+        calls.setdefault(rule.group(1) if rule else "?", []).append(line)
+    merge = calls["merge_relations"][0]
+    tmp_mb = int(re.search(r"--tmp=(\d+)M", merge).group(1))
+    assert tmp_mb >= 1000 and re.search(r"--mem \d+", merge) and re.search(r"-t \d+", merge) and "--cpus-per-task=2" in merge, merge
+    trial = calls["train_sns_trial"][0]
+    assert "--mem 3000" in trial and "--cpus-per-task=1" in trial and "--tmp" not in trial, trial
+    assert not [line for lines in calls.values() for line in lines if "--gpus" in line or "--gres" in line]
     table = pd.read_csv(workdir / "results" / "table1.csv")
     assert len(table) == 9 and table["auc_norm"].notna().all()

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # A single-node SLURM cluster (Debian's slurm-wlm 22.05 + munge) with all state under a directory, for tests.
 #   tests/slurm/cluster.sh install        apt-get install the packages (root; nothing is started by apt)
-#   tests/slurm/cluster.sh config DIR     write DIR/slurm.conf (and DIR/bin/srun) only, with ports free right now
+#   tests/slurm/cluster.sh config DIR     write DIR/slurm.conf (and DIR/bin/srun, DIR/bin/sbatch) only, with ports free right now
 #   tests/slurm/cluster.sh start DIR      write the config, start munged, slurmctld, slurmd; wait until idle
 #   tests/slurm/cluster.sh stop DIR       stop exactly the daemons started in DIR (by their pid files)
 # Jobs need SLURM_CONF=DIR/slurm.conf and DIR/bin first on PATH (an srun wrapper: the jobstep plugin of
-# snakemake-executor-plugin-slurm removes SLURM_CONF before its nested srun).
+# snakemake-executor-plugin-slurm removes SLURM_CONF before its nested srun; an sbatch wrapper that logs each call to
+# DIR/sbatch-calls.log).
 set -euo pipefail
 command=${1:?usage: cluster.sh install|config DIR|start DIR|stop DIR}
 
@@ -20,6 +21,8 @@ write_config() {
     chmod 711 "$D/munge"; chmod 700 "$D/munge/lib" "$D/munge/log"; chmod 755 "$D/munge/run"
     cpus=$(nproc)
     memory=$(( $(awk '/MemTotal/ {print int($2 / 1024)}' /proc/meminfo) - 2000 ))
+    # node-local scratch the node offers to --tmp requests: nine tenths of the /tmp file system, in MB
+    tmpdisk=$(df -Pm /tmp | awk 'NR == 2 {print int($2 * 0.9)}')
     ctld_port=$(free_port)
     slurmd_port=$(free_port)
     while [ "$slurmd_port" = "$ctld_port" ]; do slurmd_port=$(free_port); done
@@ -58,7 +61,8 @@ KillWait=5
 InactiveLimit=0
 SlurmctldTimeout=30
 SlurmdTimeout=30
-NodeName=localhost NodeAddr=127.0.0.1 CPUs=$cpus Boards=1 SocketsPerBoard=1 CoresPerSocket=$cpus ThreadsPerCore=1 RealMemory=$memory State=UNKNOWN
+TmpFS=/tmp
+NodeName=localhost NodeAddr=127.0.0.1 CPUs=$cpus Boards=1 SocketsPerBoard=1 CoresPerSocket=$cpus ThreadsPerCore=1 RealMemory=$memory TmpDisk=$tmpdisk State=UNKNOWN
 PartitionName=debug Nodes=localhost Default=YES MaxTime=INFINITE State=UP
 CONF
     cat > "$D/bin/srun" <<WRAP
@@ -67,6 +71,13 @@ export SLURM_CONF=$D/slurm.conf
 exec /usr/bin/srun "\$@"
 WRAP
     chmod +x "$D/bin/srun"
+    # every sbatch call, as the executor made it, one line each in DIR/sbatch-calls.log (the tests read the options)
+    cat > "$D/bin/sbatch" <<WRAP
+#!/bin/sh
+printf '%s\\n' "\$*" >> $D/sbatch-calls.log
+exec /usr/bin/sbatch "\$@"
+WRAP
+    chmod +x "$D/bin/sbatch"
 }
 
 case "$command" in
