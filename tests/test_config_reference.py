@@ -34,3 +34,22 @@ def test_check_fails_on_a_stale_reference(tmp_path, monkeypatch):
     monkeypatch.setattr(config_reference, "REFERENCE", stale)
     assert config_reference.main(["--check"]) == 1
     assert config_reference.main([]) == 0 and config_reference.main(["--check"]) == 0
+
+
+def test_every_key_of_the_schema_is_described():
+    """A key without a description leaves its row of config/README.md blank: every key that has a row (every key that is
+    not a section of named keys) has one."""
+    import yaml
+
+    schema = yaml.safe_load((config_reference.REFERENCE.parent / "schema.yaml").read_text(encoding="utf-8"))
+    blank = []
+
+    def walk(node: dict, prefix: str) -> None:
+        for name, child in (node.get("properties") or {}).items():
+            if isinstance(child, dict):
+                if "properties" not in child and not str(child.get("description", "")).strip():
+                    blank.append(prefix + name)
+                walk(child, f"{prefix}{name}.")
+
+    walk(schema, "")
+    assert not blank, f"keys without a description: {', '.join(blank)}"

@@ -73,7 +73,7 @@ def user_input_problems(config: Mapping) -> list[str]:
     if chinese_models:
         needs.append(("resources.levyholt_zh", CHINESE_LEVYHOLT_FILES,
                       f"training.language_models_zh ({', '.join(chinese_models)}) fine-tunes S&S models on the Chinese LevyHolt, "
-                      "which is not published (README, 'Chinese at paper scale')",
+                      "which is not published (docs/inputs.md, 'Inputs and the mirror')",
                       "training: {language_models_zh: []}"))
     if ("zh" in languages and dotted_value(config, "corpus.zh.source") == "clue"
             and not dotted_value(config, "relations.imported.zh")):

@@ -1,0 +1,172 @@
+"""The docs are checked against the code: every rule name, config key, repository path, script flag and cross-reference
+that README.md, config/README.md and docs/*.md mention exists. (CHANGELOG.md is history: it names what once was.)
+
+What counts as a mention:
+* a rule: ``rule `name` `` or ``rule name``, and every backticked snake_case name that is not a config key, a Python
+  name, a column or another word of the code (it must appear in the code or config at least once);
+* a config key: a backticked dotted name whose first part is a top-level key of config/schema.yaml (``training.epochs``),
+  or a backticked ``key: value`` whose key is one;
+* a path: a backticked name that starts with a folder of the repository (``src/``, ``rules/``, ``docs/`` ...), without
+  placeholders (``{lang}``, ``<k>``, ``*``, ``...``);
+* a flag: a ``--flag`` on a line that runs one of this repository's programs (``bin/plan``, ``benchmarks/*.py``,
+  ``python -m directional_inference...``), which must appear in that program's source;
+* a cross-reference: a Markdown link to a file of the repository, and its ``#anchor`` to a heading of that file.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+
+from conftest import REPO
+
+DOCS = [REPO / "README.md", REPO / "config" / "README.md", *sorted((REPO / "docs").glob("*.md"))]
+REPO_FOLDERS = ("src/", "rules/", "scripts/", "config/", "docs/", "benchmarks/", "bin/", "profiles/", "tests/", "envs/", "report/", ".ci/")
+CODE_FOLDERS = ("src", "rules", "scripts", "config", "benchmarks", "bin", "profiles", "report", "envs", ".ci")
+
+
+def rule_names() -> set[str]:
+    names = set()
+    for path in [REPO / "Snakefile", *sorted((REPO / "rules").rglob("*.smk"))]:
+        names.update(re.findall(r"^(?:local)?rule (\w+):", path.read_text(encoding="utf-8"), flags=re.M))
+    return names
+
+
+def schema_keys() -> set[str]:
+    """Every dotted key of config/schema.yaml (``training``, ``training.epochs``, ``models.<alias>`` as ``models``)."""
+    keys: set[str] = set()
+
+    def walk(node: dict, prefix: str) -> None:
+        for name, child in (node.get("properties") or {}).items():
+            keys.add(prefix + name)
+            if isinstance(child, dict):
+                walk(child, f"{prefix}{name}.")
+                for branch in child.get("oneOf", []) + child.get("anyOf", []):
+                    if isinstance(branch, dict):
+                        walk(branch, f"{prefix}{name}.")
+                if isinstance(child.get("items"), dict):
+                    walk(child["items"], f"{prefix}{name}.")
+
+    walk(yaml.safe_load((REPO / "config" / "schema.yaml").read_text(encoding="utf-8")), "")
+    return keys
+
+
+def code_words() -> set[str]:
+    """Every identifier-like word of the code and config (the names a doc may mention in backticks)."""
+    words: set[str] = set()
+    for folder in CODE_FOLDERS:
+        for path in (REPO / folder).rglob("*"):
+            if path.is_file() and path.suffix in (".py", ".smk", ".yaml", ".yml", ".tsv", ".json", ".rst", ".sh", "") and path.stat().st_size < 2_000_000:
+                words.update(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", path.read_text(encoding="utf-8", errors="replace")))
+    words.update(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", (REPO / "Snakefile").read_text(encoding="utf-8")))
+    return words
+
+
+def slug(heading: str) -> str:
+    """GitHub's anchor of a Markdown heading."""
+    text = re.sub(r"[^\w\- ]", "", heading.strip().lower())
+    return text.replace(" ", "-")
+
+
+def anchors(path: Path) -> set[str]:
+    return {slug(h) for h in re.findall(r"^#+ (.+)$", path.read_text(encoding="utf-8"), flags=re.M)}
+
+
+def program_source(command: str) -> Path | None:
+    """The source of one of this repository's programs named at the start of a command line."""
+    if found := re.search(r"(?:^|\s)(?:\.venv/bin/python\s+|python\s+)?((?:bin|benchmarks)/[\w-]+(?:\.py)?)", command):
+        return REPO / found.group(1)
+    if found := re.search(r"python -m (directional_inference(?:\.\w+)+)", command):
+        module = REPO / "src" / Path(*found.group(1).split("."))
+        return module.with_suffix(".py") if module.with_suffix(".py").is_file() else module / "__main__.py"
+    return None
+
+
+# names of things outside the repository that the docs quote (CPU flags), and the Chinese subsets' names, which the code
+# makes from levyholt.chinese.CHINESE_PREFIX
+EXTERNAL = {"avx512_vnni"}
+PACKAGE = REPO / "src" / "directional_inference"
+
+
+def python_name(token: str) -> bool:
+    """Whether a dotted name is a module of the package or a name defined in one (``evaluation.evidence.retrieve_evidence``,
+    ``graphs.graph_from_files``), not a config key."""
+    parts = token.split(".")
+    for end in range(len(parts), 0, -1):
+        base = PACKAGE.joinpath(*parts[:end])
+        module = base.with_suffix(".py") if base.with_suffix(".py").is_file() else base / "__init__.py" if base.is_dir() else None
+        if module is None:
+            continue
+        rest = parts[end:]
+        return not rest or (len(rest) == 1 and re.search(rf"^(?:def|class) {rest[0]}\b|^{rest[0]} =|\b{rest[0]}\b.*import|import.*\b{rest[0]}\b",
+                                                            module.read_text(encoding="utf-8"), flags=re.M) is not None)
+    return False
+
+
+def problems(text: str, source: Path, *, rules: set[str], keys: set[str], words: set[str]) -> list[str]:
+    """What one document mentions that does not exist."""
+    found = []
+    top = {key for key in keys if "." not in key}
+    placeholder = re.compile(r"[{}<>*]|\.\.\.|\[|\]")
+    for name in re.findall(r"\brule `?(\w+)`?", text):
+        if name not in rules and name.islower() and "_" in name:
+            found.append(f"{source.name}: rule {name!r} is not a rule of the workflow")
+    for token in re.findall(r"`([^`\n]+)`", text):
+        token = token.strip()
+        if re.fullmatch(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+", token) and token not in words | EXTERNAL and token.removeprefix("zh_") not in words:
+            found.append(f"{source.name}: `{token}` is named nowhere in the code or config")
+        dotted = re.fullmatch(r"([a-z_]+)((?:\.[a-z_0-9]+)+)(?::.*)?", token)
+        if dotted and dotted.group(1) in top and not placeholder.search(token) and not python_name(dotted.group(1) + dotted.group(2)):
+            key = dotted.group(1) + dotted.group(2)
+            if key not in keys and not any(key.startswith(k + ".") for k in keys if k.split(".")[-1] in ("models", "overrides", "imported")):
+                found.append(f"{source.name}: config key `{key}` is not in config/schema.yaml")
+        if token.startswith(REPO_FOLDERS) and not placeholder.search(token) and " " not in token:
+            path = token.split(":")[0].split("#")[0].rstrip("/")
+            if not (REPO / path).exists():
+                found.append(f"{source.name}: path `{token}` does not exist")
+    for command in (part for line in text.splitlines() for part in re.split(r"&&|;|\|", line.split(" #")[0])):
+        program = program_source(command)
+        if program is None or not program.is_file():
+            continue
+        code = program.read_text(encoding="utf-8")
+        for flag in re.findall(r"(?<![\w-])(--[a-z][a-z0-9-]*)", command):
+            if flag not in code and program.name != "plan":  # bin/plan passes every other flag to Snakemake
+                found.append(f"{source.name}: {program.relative_to(REPO)} has no flag {flag}")
+    for target in re.findall(r"\]\(([^)\s]+)\)", text):
+        if re.match(r"[a-z]+://", target) or target.startswith("mailto:"):
+            continue
+        file, _, anchor = target.partition("#")
+        path = (source.parent / file).resolve() if file else source
+        if not path.exists():
+            found.append(f"{source.name}: link to {target} leads nowhere")
+        elif anchor and path.suffix == ".md" and anchor not in anchors(path):
+            found.append(f"{source.name}: link to {target}: no heading with that anchor")
+    return found
+
+
+@pytest.fixture(scope="module")
+def code():
+    return {"rules": rule_names(), "keys": schema_keys(), "words": code_words()}
+
+
+def test_every_name_the_docs_mention_exists(code):
+    found = [p for doc in DOCS for p in problems(doc.read_text(encoding="utf-8"), doc, **code)]
+    assert not found, "\n".join(found)
+
+
+def test_the_check_catches_a_planted_unknown_rule_key_path_flag_and_link(code):
+    planted = ("The articles come from rule `build_articles`; set `training.epochz`; see `src/directional_inference/nothing.py`, "
+               "run `bin/setup --fast` and .venv/bin/python benchmarks/paper_scale.py --multipel 3, and read "
+               "[operations](operations.md#no-such-section).")
+    found = problems(planted, REPO / "docs" / "planted.md", **code)
+    assert any("build_articles" in p for p in found)
+    assert any("training.epochz" in p for p in found)
+    assert any("nothing.py" in p for p in found)
+    assert any("--multipel" in p for p in found) and any("--fast" in p for p in found)
+    assert any("no-such-section" in p for p in found)
+    assert not problems("rule `merge_relations` reads `training.epochs` in `src/directional_inference/engine.py`; "
+                        "benchmarks/paper_scale.py --multiple 3; [operations](operations.md#running-on-slurm)",
+                        REPO / "docs" / "planted.md", **code)
