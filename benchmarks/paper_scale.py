@@ -42,9 +42,9 @@ import yaml
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "src"))
 
-from directional_inference.job_resources import input_mb  # noqa: E402
+from directional_inference.workflow.job_resources import input_mb  # noqa: E402
 from directional_inference.relations.synthetic import SyntheticModel, generate_relations  # noqa: E402
-from directional_inference.rulelog import PEAK_MEMORY_LINE  # noqa: E402
+from directional_inference.workflow.rulelog import PEAK_MEMORY_LINE  # noqa: E402
 
 PARAMETERS = REPO / "benchmarks" / "synthetic_relations.json"
 RESULTS = REPO / "benchmarks" / "results" / "paper_scale.json"

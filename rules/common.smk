@@ -24,9 +24,9 @@ from directional_inference.resources.models import model_kind
 from directional_inference.levyholt.chinese import CHINESE_PREFIX, CHINESE_SUBSETS
 from directional_inference.levyholt.english import subset_conventions
 from directional_inference.levyholt.entries import ALL_SUBSETS, SPLITS
-from directional_inference.phases import MODEL_CARDS, PHASES, phase
+from directional_inference.workflow.phases import MODEL_CARDS, PHASES, phase
 from directional_inference.sns import VARIANTS
-from directional_inference.job_resources import expected_input_mb, imported_input_mb, resource_function
+from directional_inference.workflow.job_resources import expected_input_mb, imported_input_mb, resource_function
 from directional_inference.relations.imported import relation_files
 from directional_inference.relations.shards import extraction_shards
 

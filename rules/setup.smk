@@ -9,7 +9,7 @@ from snakemake.utils import validate
 
 sys.path.insert(0, os.path.join(workflow.basedir, "src"))
 
-from directional_inference.config_checks import config_problems, pin_problems, schema_problems, user_input_problems  # noqa: E402
+from directional_inference.workflow.config_checks import config_problems, pin_problems, schema_problems, user_input_problems  # noqa: E402
 
 
 def stop_for_config(problems):

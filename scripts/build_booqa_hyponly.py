@@ -4,7 +4,7 @@ import pandas as pd
 
 from directional_inference.booqa.hyponly import hypothesis_only_splits
 from directional_inference.levyholt.entries import write_entries
-from directional_inference.rulelog import log_to_file
+from directional_inference.workflow.rulelog import log_to_file
 
 log_to_file(snakemake.log[0])
 settings = snakemake.params.settings

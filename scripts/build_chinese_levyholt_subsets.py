@@ -3,7 +3,7 @@
 from pathlib import Path
 
 from directional_inference.levyholt.chinese import write_chinese_levyholt
-from directional_inference.rulelog import log_to_file
+from directional_inference.workflow.rulelog import log_to_file
 
 log_to_file(snakemake.log[0])
 params = snakemake.params

@@ -8,7 +8,7 @@ from directional_inference.corpus.articles import write_articles
 from directional_inference.corpus.reading import ReadingReport
 from directional_inference.corpus.sources import corpus_files, read_corpus
 from directional_inference.engine import job_engine
-from directional_inference.rulelog import log_to_file
+from directional_inference.workflow.rulelog import log_to_file
 
 log_to_file(snakemake.log[0])
 settings = snakemake.params.settings

@@ -5,7 +5,7 @@ import pandas as pd
 
 from directional_inference.engine import job_engine
 from directional_inference.graphs import ENGINE_POOL_SHARE, build_graphs
-from directional_inference.rulelog import log_to_file
+from directional_inference.workflow.rulelog import log_to_file
 
 log_to_file(snakemake.log[0])
 held_out = pd.read_parquet(snakemake.input.split, columns=["window"])["window"]

@@ -3,7 +3,7 @@
 from pathlib import Path
 
 from directional_inference.levyholt.english import write_levyholt_datasets
-from directional_inference.rulelog import log_to_file
+from directional_inference.workflow.rulelog import log_to_file
 
 log_to_file(snakemake.log[0])
 write_levyholt_datasets(

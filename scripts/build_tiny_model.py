@@ -1,7 +1,7 @@
 """Rule build_tiny_model: a small randomly initialised encoder with a tokenizer trained offline (smoke scale)."""
 
 from directional_inference.resources.models import build_tiny_model, levyholt_texts
-from directional_inference.rulelog import log_to_file
+from directional_inference.workflow.rulelog import log_to_file
 from directional_inference.sns.prompts import template_texts
 
 log_to_file(snakemake.log[0])

@@ -3,7 +3,7 @@
 import logging
 from pathlib import Path
 
-from directional_inference.rulelog import log_to_file
+from directional_inference.workflow.rulelog import log_to_file
 from directional_inference.resources.wordnet import build_nltk_wordnet, open_wordnet
 
 log_to_file(snakemake.log[0])

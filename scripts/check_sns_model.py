@@ -3,7 +3,7 @@ non-entailments); sanity.csv holds every case's score, and the log says loudly w
 
 from directional_inference.atomic import write_text_atomic
 from directional_inference.compute import set_threads
-from directional_inference.rulelog import log_to_file
+from directional_inference.workflow.rulelog import log_to_file
 from directional_inference.sns.sanity import check_model, format_rows
 
 log_to_file(snakemake.log[0])

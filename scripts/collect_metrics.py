@@ -5,7 +5,7 @@ from pathlib import Path
 
 from directional_inference.atomic import write_text_atomic
 from directional_inference.tables.summary import metrics_summary
-from directional_inference.rulelog import log_to_file
+from directional_inference.workflow.rulelog import log_to_file
 
 log_to_file(snakemake.log[0])
 summary = metrics_summary({Path(path).stem: path for path in snakemake.input})

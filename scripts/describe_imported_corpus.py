@@ -6,7 +6,7 @@ import json
 from directional_inference.atomic import write_text_atomic
 from directional_inference.engine import job_engine
 from directional_inference.relations.imported import write_imported_corpus
-from directional_inference.rulelog import log_to_file
+from directional_inference.workflow.rulelog import log_to_file
 
 log_to_file(snakemake.log[0])
 with job_engine(snakemake) as engine:

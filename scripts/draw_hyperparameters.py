@@ -1,6 +1,6 @@
 """Rule draw_hyperparameters: the trials of the search, drawn once from the seed (the same for every subset)."""
 
-from directional_inference.rulelog import log_to_file
+from directional_inference.workflow.rulelog import log_to_file
 from directional_inference.sns.search import draw_trials, write_trials
 
 log_to_file(snakemake.log[0])

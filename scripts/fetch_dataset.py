@@ -5,7 +5,7 @@ import os
 
 from directional_inference.resources.fetch import BasicAuth, ChecksumLock, fetch_dataset
 from directional_inference.resources.inputs import open_mirrors
-from directional_inference.rulelog import log_to_file
+from directional_inference.workflow.rulelog import log_to_file
 
 log_to_file(snakemake.log[0])
 year = snakemake.wildcards.get("year")

@@ -3,7 +3,7 @@
 import pandas as pd
 
 from directional_inference.atomic import atomic_file
-from directional_inference.rulelog import log_to_file
+from directional_inference.workflow.rulelog import log_to_file
 
 log_to_file(snakemake.log[0])
 frame = pd.concat([pd.read_parquet(path) for path in snakemake.input.parts], ignore_index=True)

@@ -3,7 +3,7 @@
 import logging
 
 from directional_inference.graphs import gather_graph_parts
-from directional_inference.rulelog import log_to_file
+from directional_inference.workflow.rulelog import log_to_file
 
 log_to_file(snakemake.log[0])
 edges = gather_graph_parts(snakemake.input.parts, snakemake.output[0])

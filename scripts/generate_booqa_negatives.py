@@ -4,7 +4,7 @@ from directional_inference.booqa.negatives import generate_negatives
 from directional_inference.booqa.senses import SenseChooser
 from directional_inference.engine import job_engine
 from directional_inference.resources.wordnet import open_wordnet
-from directional_inference.rulelog import log_to_file
+from directional_inference.workflow.rulelog import log_to_file
 
 log_to_file(snakemake.log[0])
 import torch  # noqa: E402

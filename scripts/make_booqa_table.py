@@ -3,7 +3,7 @@ the paper's, notes for methods that cannot run."""
 
 from directional_inference.evaluation.methods import BOOQA_TABLES, METHODS, booqa_score_path, why_not_runnable
 from directional_inference.levyholt.experiments import language_subset, model_directory
-from directional_inference.rulelog import log_to_file
+from directional_inference.workflow.rulelog import log_to_file
 from directional_inference.tables.booqa import booqa_table_rows
 from directional_inference.tables.common import Evaluation, read_model_record, write_csv
 

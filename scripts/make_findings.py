@@ -4,7 +4,7 @@
 from directional_inference.atomic import write_text_atomic
 from directional_inference.booqa.release import read_evidence_density
 from directional_inference.levyholt.experiments import model_directory
-from directional_inference.rulelog import log_to_file
+from directional_inference.workflow.rulelog import log_to_file
 from directional_inference.tables.common import Evaluation, read_model_record, read_scores, write_csv
 from directional_inference.tables.findings import CLAIMS, HEADER, claim_row, findings_markdown, score_path
 

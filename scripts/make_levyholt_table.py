@@ -2,7 +2,7 @@
 
 from directional_inference.levyholt.experiments import levyholt_score_path as score_path
 from directional_inference.levyholt.experiments import model_directory
-from directional_inference.rulelog import log_to_file
+from directional_inference.workflow.rulelog import log_to_file
 from directional_inference.tables import levyholt as tables
 from directional_inference.tables.common import Evaluation, read_model_record, write_csv
 

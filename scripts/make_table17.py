@@ -3,7 +3,7 @@
 from directional_inference.engine import job_engine
 from directional_inference.tables.table17 import read_directional_subset, table17_rows
 from directional_inference.tables.common import Evaluation, write_csv
-from directional_inference.rulelog import log_to_file
+from directional_inference.workflow.rulelog import log_to_file
 
 log_to_file(snakemake.log[0])
 params = snakemake.params

@@ -5,7 +5,7 @@ import logging
 
 from directional_inference.engine import job_engine
 from directional_inference.relations.shards import merge_relations
-from directional_inference.rulelog import log_to_file
+from directional_inference.workflow.rulelog import log_to_file
 
 log_to_file(snakemake.log[0])
 with job_engine(snakemake) as engine:

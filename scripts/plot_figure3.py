@@ -4,7 +4,7 @@ points as DVC plots."""
 import pandas as pd
 
 from directional_inference.evaluation.methods import FIGURE3_METHODS, booqa_score_path
-from directional_inference.rulelog import log_to_file
+from directional_inference.workflow.rulelog import log_to_file
 from directional_inference.tables.common import write_csv
 from directional_inference.tables.figures import plot_figure3
 from directional_inference.tables.summary import booqa_pr_points

@@ -3,7 +3,7 @@
 import pandas as pd
 
 from directional_inference.tables.figures import plot_mesh
-from directional_inference.rulelog import log_to_file
+from directional_inference.workflow.rulelog import log_to_file
 
 log_to_file(snakemake.log[0])
 rows = pd.read_csv(snakemake.input[0])

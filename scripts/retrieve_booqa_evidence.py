@@ -6,7 +6,7 @@ import pandas as pd
 
 from directional_inference.engine import job_engine
 from directional_inference.evaluation.evidence import retrieve_language_evidence
-from directional_inference.rulelog import log_to_file
+from directional_inference.workflow.rulelog import log_to_file
 
 log_to_file(snakemake.log[0])
 entries = pd.read_parquet(snakemake.input.split)

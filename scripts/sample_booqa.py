@@ -5,7 +5,7 @@ import pandas as pd
 from directional_inference.atomic import atomic_file
 from directional_inference.booqa.release import write_split
 from directional_inference.booqa.sampling import POSITIVE_COLUMNS, sample_bundles
-from directional_inference.rulelog import log_to_file
+from directional_inference.workflow.rulelog import log_to_file
 
 log_to_file(snakemake.log[0])
 settings, output = snakemake.params.settings, snakemake.output

@@ -8,7 +8,7 @@ from directional_inference.compute import set_threads
 from directional_inference.engine import job_engine
 from directional_inference.evaluation.resume import ScoringProgress, input_signature
 from directional_inference.evaluation.scoring import entry_chunk, score_split
-from directional_inference.rulelog import log_to_file
+from directional_inference.workflow.rulelog import log_to_file
 
 log_to_file(snakemake.log[0])
 set_threads(snakemake.params.torch_threads)

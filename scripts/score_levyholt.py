@@ -3,7 +3,7 @@ each distinct pair once."""
 
 import logging
 
-from directional_inference.rulelog import log_to_file
+from directional_inference.workflow.rulelog import log_to_file
 from directional_inference.levyholt.scores import score_test_sets
 from directional_inference.sns.model import PromptScorer
 from directional_inference.compute import set_threads

@@ -2,7 +2,7 @@
 
 from directional_inference.booqa.positives import select_positives
 from directional_inference.engine import job_engine
-from directional_inference.rulelog import log_to_file
+from directional_inference.workflow.rulelog import log_to_file
 
 log_to_file(snakemake.log[0])
 output = snakemake.output

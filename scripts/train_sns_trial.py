@@ -3,7 +3,7 @@ its weights stay only while no finished trial of its search ranks above it."""
 
 from directional_inference.levyholt.entries import read_subset_tsv, stratified_sample
 from directional_inference.levyholt.scores import write_scores
-from directional_inference.rulelog import log_to_file
+from directional_inference.workflow.rulelog import log_to_file
 from directional_inference.sns.search import keep_best_weights, read_trials, write_evaluations
 from directional_inference.compute import set_threads
 from directional_inference.sns.training import TrainingSettings, train_prompt_model, write_training_record

@@ -9,7 +9,7 @@ from directional_inference.booqa.negatives import RelationKeys
 from directional_inference.booqa.validation import check_invariants
 from directional_inference.engine import job_engine
 from directional_inference.resources.wordnet import open_wordnet
-from directional_inference.rulelog import log_to_file
+from directional_inference.workflow.rulelog import log_to_file
 
 log_to_file(snakemake.log[0])
 inputs, settings = snakemake.input, snakemake.params.settings

@@ -10,7 +10,7 @@ from directional_inference.atomic import write_text_atomic
 from directional_inference.booqa.release import dataset_card, evidence_density, write_evidence_density
 from directional_inference.engine import job_engine
 from directional_inference.evaluation.evidence import retrieve_language_evidence
-from directional_inference.rulelog import log_to_file
+from directional_inference.workflow.rulelog import log_to_file
 
 log_to_file(snakemake.log[0])
 inputs, params = snakemake.input, snakemake.params

@@ -4,7 +4,7 @@ for."""
 
 from pathlib import Path
 
-from directional_inference.rulelog import log_to_file
+from directional_inference.workflow.rulelog import log_to_file
 from directional_inference.tables.common import Evaluation
 from directional_inference.tables.model_cards import write_model_card
 

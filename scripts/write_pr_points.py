@@ -1,7 +1,7 @@
 """Rule write_pr_points: precision-recall points of the Table 1 models (DVC plots)."""
 
 from directional_inference.levyholt.experiments import levyholt_score_path
-from directional_inference.rulelog import log_to_file
+from directional_inference.workflow.rulelog import log_to_file
 from directional_inference.tables.common import write_csv
 from directional_inference.tables.levyholt import ModelInfo, pr_points
 

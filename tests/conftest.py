@@ -135,7 +135,7 @@ def smoke_repo(tmp_path_factory, mirrors) -> Path:
     run(workdir, "dvc", "init", "-q")
     run(workdir, "dvc", "config", "core.analytics", "false")
     run(workdir, "dvc", "remote", "add", "-d", "local", str(remote))
-    run(workdir, sys.executable, "-m", "directional_inference.dvc_pipeline", *SMOKE)
+    run(workdir, sys.executable, "-m", "directional_inference.workflow.dvc_pipeline", *SMOKE)
     run_snakemake(workdir, "--cores", "2", *SMOKE, *SMOKE_THREADS)
     run(workdir, "dvc", "commit", "-f", "-q")
     run(workdir, "git", "add", "-A")

@@ -177,7 +177,7 @@ def paper_overlay(root: Path) -> Path:
 
 
 def test_paper_scale_needs_every_hub_model_pinned(tmp_path):
-    from directional_inference.config_checks import pin_problems
+    from directional_inference.workflow.config_checks import pin_problems
 
     paper = load_config("paper.yaml")
     validate(paper, str(SCHEMA))
@@ -213,7 +213,7 @@ def test_paper_scale_as_shipped_stops_at_parse_time_naming_what_to_set(workflow_
 
 
 def test_user_inputs_are_checked_where_the_config_needs_them(tmp_path):
-    from directional_inference.config_checks import user_input_problems
+    from directional_inference.workflow.config_checks import user_input_problems
 
     paper = load_config("paper.yaml")
     validate(paper, str(SCHEMA))
@@ -247,7 +247,7 @@ def test_paper_scale_table5_plans_what_the_paper_ran_with_the_resources_it_needs
     articles at 20,000 a shard); every job that runs a neural model asks for a GPU and 4 threads, and no other does."""
     from collections import Counter
 
-    from directional_inference.plan import planned_jobs
+    from directional_inference.workflow.plan import planned_jobs
 
     result = run_snakemake(workflow_copy, "-n", "--cores", "64", "results/table5.csv", "--configfile", "config/paper.yaml",
                            str(paper_overlay(tmp_path)))
@@ -279,7 +279,7 @@ def test_the_example_partitions_place_every_paper_job_by_its_own_gpu_request(wor
 
     from snakemake_executor_plugin_slurm.partitions import get_best_partition, read_partition_file
 
-    from directional_inference.plan import planned_jobs
+    from directional_inference.workflow.plan import planned_jobs
 
     class Resources(dict):
         __getattr__ = dict.get
@@ -332,7 +332,7 @@ def test_paper_scale_plans_the_searches_the_paper_reports_and_no_more(workflow_c
 # --- checks of relations between values, and short messages --------------------------------------------------------
 
 def test_every_scale_passes_the_relation_checks():
-    from directional_inference.config_checks import config_problems
+    from directional_inference.workflow.config_checks import config_problems
 
     for overlay in ((), ("smoke.yaml",), ("paper.yaml",)):
         config = load_config(*overlay)
@@ -341,7 +341,7 @@ def test_every_scale_passes_the_relation_checks():
 
 
 def test_relation_problems_are_one_message_each():
-    from directional_inference.config_checks import config_problems
+    from directional_inference.workflow.config_checks import config_problems
 
     config = load_config("smoke.yaml")
     validate(config, str(SCHEMA))
@@ -459,7 +459,7 @@ def test_training_budgets_of_each_scale():
 
 
 def test_models_a_table_compares_must_get_the_same_budget():
-    from directional_inference.config_checks import config_problems
+    from directional_inference.workflow.config_checks import config_problems
 
     config = load_config()
     validate(config, str(SCHEMA))
@@ -486,5 +486,5 @@ def test_the_pins_and_the_checks_import_no_circle():
 
     code = ("import sys, directional_inference.resources.pins as pins; "
             "pins.unpinned_models({'models': {'a': 'org/x'}, 'training': {'language_models': ['a']}}); "
-            "print('directional_inference.config_checks' in sys.modules)")
+            "print('directional_inference.workflow.config_checks' in sys.modules)")
     assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip() == "False"

@@ -11,14 +11,14 @@ import pytest
 import yaml
 
 from conftest import REPO, SMOKE, run, run_snakemake
-from directional_inference.dvc_pipeline import render
-from directional_inference.phases import PHASES
+from directional_inference.workflow.dvc_pipeline import render
+from directional_inference.workflow.phases import PHASES
 
 pytestmark = pytest.mark.workflow
 
 
 def test_committed_dvc_yaml_is_current():
-    assert (REPO / "dvc.yaml").read_text() == render(REPO), "dvc.yaml is stale: python -m directional_inference.dvc_pipeline"
+    assert (REPO / "dvc.yaml").read_text() == render(REPO), "dvc.yaml is stale: python -m directional_inference.workflow.dvc_pipeline"
 
 
 def test_every_rule_belongs_to_exactly_one_phase():

@@ -3,7 +3,7 @@ a retry; sized from the config, or from imported relation files, before the inpu
 
 from __future__ import annotations
 
-from directional_inference.job_resources import DEMANDS, RETRY_GROWTH, Demand, imported_input_mb, resource_function
+from directional_inference.workflow.job_resources import DEMANDS, RETRY_GROWTH, Demand, imported_input_mb, resource_function
 
 
 def test_a_request_follows_the_input_and_the_attempt():

@@ -10,9 +10,9 @@ import pytest
 import yaml
 
 from conftest import REPO
-from directional_inference.benchmarks import summarise_benchmarks
-from directional_inference.dvc_pipeline import _stage, main, module_dependencies, render
-from directional_inference.phases import PHASES, Phase, phase
+from directional_inference.workflow.benchmarks import summarise_benchmarks
+from directional_inference.workflow.dvc_pipeline import _stage, main, module_dependencies, render
+from directional_inference.workflow.phases import PHASES, Phase, phase
 
 PACKAGE_DIR = "src/directional_inference"
 
@@ -113,7 +113,7 @@ def test_stage_depends_on_every_module_its_scripts_import(name):
     imported = _bytecode_imports(scripts, item.planning_modules)  # the rules' helpers read planning_modules
     assert imported <= _module_deps(stage), sorted(imported - _module_deps(stage))
     # nothing else: the phase list (the stage itself comes from it) and the table inputs.py reads
-    extra = {f"{PACKAGE_DIR}/phases.py"} | ({f"{PACKAGE_DIR}/resources/data/inputs.tsv"} if f"{PACKAGE_DIR}/resources/inputs.py" in imported else set())
+    extra = {f"{PACKAGE_DIR}/workflow/phases.py"} | ({f"{PACKAGE_DIR}/resources/data/inputs.tsv"} if f"{PACKAGE_DIR}/resources/inputs.py" in imported else set())
     assert _module_deps(stage) == imported | extra
 
 
@@ -131,7 +131,7 @@ def test_stage_module_facts_read_from_the_scripts():
     assert "metrics.py" in deps["training"]  # sns/training.py: `from ..metrics import evaluate_scores` in a function
     assert {"resources/inputs.py", "resources/data/inputs.tsv", "errors.py"} <= deps["resources"]
     for name, modules in deps.items():
-        assert {"__init__.py", "phases.py"} <= modules, name
+        assert {"__init__.py", "workflow/__init__.py", "workflow/phases.py"} <= modules, name
         assert all(m.rsplit("/", 1)[0] + "/__init__.py" in modules for m in modules if "/" in m and m.endswith(".py")), name
 
 
@@ -177,5 +177,5 @@ def test_stage_deps_follow_the_scripts_imports(tmp_path):
     deps = _stage(fake, tmp_path, ["config/config.yaml"])["deps"]
     assert deps[deps.index("rules/fake.smk") + 1:] == [
         "scripts/fake_rule.py", "scripts/fake_shared.py",
-        *(f"{PACKAGE_DIR}/{m}" for m in ("__init__.py", "leaf.py", "lib/__init__.py", "lib/back.py", "lib/front.py", "phases.py",
-                                         "resources/__init__.py", "resources/data/inputs.tsv", "resources/inputs.py"))]
+        *(f"{PACKAGE_DIR}/{m}" for m in ("__init__.py", "leaf.py", "lib/__init__.py", "lib/back.py", "lib/front.py",
+                                         "resources/__init__.py", "resources/data/inputs.tsv", "resources/inputs.py", "workflow/phases.py"))]

@@ -1,4 +1,4 @@
-"""bin/plan: the cost of a run from Snakemake's dry run, before it starts (directional_inference.plan)."""
+"""bin/plan: the cost of a run from Snakemake's dry run, before it starts (directional_inference.workflow.plan)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from conftest import copy_workflow, tool_environment
-from directional_inference.plan import cost_by_rule, format_plan, local_rules, planned_jobs
+from directional_inference.workflow.plan import cost_by_rule, format_plan, local_rules, planned_jobs
 
 DRY_RUN = """Building DAG of jobs...
 [Thu Nov 26 04:39:23 2026]
@@ -76,7 +76,7 @@ def test_the_plan_counts_every_job_of_the_dry_run(tmp_path):
     are its runtime request times its threads."""
     workdir = copy_workflow(tmp_path / "workflow")
     env = tool_environment()
-    plan = subprocess.run([sys.executable, "-m", "directional_inference.plan", "--configfile", "config/smoke.yaml"], cwd=workdir,
+    plan = subprocess.run([sys.executable, "-m", "directional_inference.workflow.plan", "--configfile", "config/smoke.yaml"], cwd=workdir,
                           capture_output=True, text=True, env=env, check=True).stdout
     stats = subprocess.run([str(Path(sys.executable).with_name("snakemake")), "-n", "--configfile", "config/smoke.yaml"], cwd=workdir,
                            capture_output=True, text=True, env=env, check=True).stdout
@@ -91,6 +91,6 @@ def test_the_plan_counts_every_job_of_the_dry_run(tmp_path):
 
 def test_a_plan_that_cannot_be_made_says_why(tmp_path):
     workdir = copy_workflow(tmp_path / "workflow")
-    result = subprocess.run([sys.executable, "-m", "directional_inference.plan", "--configfile", "config/paper.yaml"], cwd=workdir,
+    result = subprocess.run([sys.executable, "-m", "directional_inference.workflow.plan", "--configfile", "config/paper.yaml"], cwd=workdir,
                             capture_output=True, text=True, env=tool_environment())
     assert result.returncode != 0 and "resources.levyholt_zh" in result.stderr

@@ -137,7 +137,7 @@ def code_changes(scripts: dict[str, str], package_dir: str | os.PathLike,
                  time_of: Callable[[str], float] = output_time) -> Callable[[str, str | None], str | None]:
     """``outdated`` for ``stale_outputs``: an output is outdated when a module of the package that its rule's script
     (``scripts``: rule name -> script path) imports, directly or not, is newer than the output."""
-    from ..dvc_pipeline import module_dependencies
+    from ..workflow.dvc_pipeline import module_dependencies
 
     newest: dict[str, tuple[float, str]] = {}
 

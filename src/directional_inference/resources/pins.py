@@ -16,7 +16,7 @@ import sys
 from collections.abc import Mapping
 from pathlib import Path
 
-from ..config_tree import used_aliases
+from ..workflow.config_tree import used_aliases
 
 
 def unpinned_models(config: Mapping) -> dict[str, str]:

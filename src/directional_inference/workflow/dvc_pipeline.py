@@ -5,9 +5,9 @@ the phase's rules, scripts and package modules, and its config keys as params). 
 computed, never listed by hand: the modules of ``directional_inference`` that the phase's scripts import,
 directly or transitively (found statically with ``ast``, imports inside functions included).
 
-    python -m directional_inference.dvc_pipeline                 # write dvc.yaml for config/config.yaml
-    python -m directional_inference.dvc_pipeline --check         # exit 1 if dvc.yaml is stale
-    python -m directional_inference.dvc_pipeline --configfile config/smoke.yaml   # a pipeline for another scale
+    python -m directional_inference.workflow.dvc_pipeline                 # write dvc.yaml for config/config.yaml
+    python -m directional_inference.workflow.dvc_pipeline --check         # exit 1 if dvc.yaml is stale
+    python -m directional_inference.workflow.dvc_pipeline --configfile config/smoke.yaml   # a pipeline for another scale
 """
 
 from __future__ import annotations
@@ -25,11 +25,11 @@ from .config_tree import dotted_value
 from .phases import PHASES, Phase
 
 DEFAULT_CONFIG = "config/config.yaml"
-HEADER = "# Generated from src/directional_inference/phases.py by `python -m directional_inference.dvc_pipeline`; do not edit.\n"
+HEADER = "# Generated from src/directional_inference/workflow/phases.py by `python -m directional_inference.workflow.dvc_pipeline`; do not edit.\n"
 PACKAGE = "directional_inference"
 PACKAGE_DIR = f"src/{PACKAGE}"
 # Every stage's command and outputs come from the phase list (rules/phases.smk reads it too).
-STAGE_MODULES = ("phases.py",)
+STAGE_MODULES = ("workflow/phases.py",)
 # Files a module reads from beside itself: a dep wherever the module is.
 PACKAGE_DATA = {"resources/inputs.py": ("resources/data/inputs.tsv",)}
 _ABSENT = object()  # a key the config file does not set
@@ -57,7 +57,7 @@ def _parsed_imports(path: Path, package: str, here: tuple[str, ...] | None, _ver
     """The modules of ``package`` that the file imports anywhere in it (in functions too), as names below the package.
 
     ``here`` is the package the file belongs to (for relative imports); None for a script outside the package.
-    A name imported from a module (``from .x import y``) is given as ``x`` plus ``x.y`` in case ``y`` is a
+    A name imported from a module (``from ..x import y``) is given as ``x`` plus ``x.y`` in case ``y`` is a
     submodule; the caller drops what is not a module. Every parent package of an imported module comes too,
     since importing a module runs its packages' ``__init__.py``.
     """
@@ -172,7 +172,7 @@ def main(argv: list[str] | None = None) -> int:
     target = Path(args.output)
     if args.check:
         if not target.is_file() or target.read_text(encoding="utf-8") != text:
-            print(f"{target} is stale: run python -m directional_inference.dvc_pipeline", file=sys.stderr)
+            print(f"{target} is stale: run python -m directional_inference.workflow.dvc_pipeline", file=sys.stderr)
             return 1
         return 0
     target.write_text(text, encoding="utf-8")

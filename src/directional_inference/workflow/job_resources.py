@@ -99,7 +99,7 @@ SHARD_RULES = {"extract_relations", "import_relations"}
 
 def expected_input_mb(rule: str, lang: str, config: dict, shards: int = 1) -> float:
     """The input a job of ``rule`` for ``lang`` is expected to read, in MB, from the config alone (see module docstring)."""
-    from .corpus.sources import expected_articles
+    from ..corpus.sources import expected_articles
 
     corpus = config["corpus"][lang]
     articles = expected_articles(corpus["source"], corpus.get("years"), corpus.get("max_articles"))

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from .atomic import atomic_file
+from ..atomic import atomic_file
 
 
 def summarise_benchmarks(logs_dir: str | Path, output: str | Path) -> pd.DataFrame:

@@ -120,7 +120,7 @@ def format_plan(costs: list[RuleCost]) -> str:
                  f"{max((max(c.runtimes, default=0) for c in costs), default=0):>9.1f} {sum(c.cpu_hours for c in costs):>9.1f} "
                  f"{sum(c.gpu_hours for c in costs):>9.1f} {max((c.disk_mb for c in costs), default=0) / 1000:>8.1f}")
     lines.append("Requests, not forecasts: hours are each job's time limit; mem and disk are a job's largest request "
-                 "(src/directional_inference/plan.py).")
+                 "(src/directional_inference/workflow/plan.py).")
     if local := [c for c in costs if c.local]:
         lines.append(f"Of these, {sum(c.jobs for c in local)} jobs of local rules (marked) run where Snakemake runs, on no cluster "
                      f"allocation: {sum(c.cpu_hours for c in local):.1f} of the CPU-hours are their time limits.")

@@ -1,8 +1,8 @@
 """config/README.md, generated from config/schema.yaml: every key with its type, schema default, the value each
 scale's config file sets and its description, so that the reference cannot drift from the schema.
 
-    python -m directional_inference.config_reference            # rewrite config/README.md
-    python -m directional_inference.config_reference --check    # exit 1 when config/README.md is stale
+    python -m directional_inference.workflow.config_reference            # rewrite config/README.md
+    python -m directional_inference.workflow.config_reference --check    # exit 1 when config/README.md is stale
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import yaml
 
 from .config_tree import dotted_value
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 SCHEMA = ROOT / "config" / "schema.yaml"
 REFERENCE = ROOT / "config" / "README.md"
 # the scale files, in the order a user meets them; smoke and paper are laid over config.yaml key by key
@@ -69,7 +69,7 @@ def config_reference(schema: dict, scales: dict[str, dict]) -> str:
     rule = "|" + "---|" * (4 + len(scales))
     parts = [f"""# Configuration reference
 
-Generated from `config/schema.yaml` by `python -m directional_inference.config_reference`; do not edit by hand
+Generated from `config/schema.yaml` by `python -m directional_inference.workflow.config_reference`; do not edit by hand
 (a test fails when this file is stale). {description(schema)}
 
 A scale file sets only the keys it lists; a key it leaves empty takes the value of `config.yaml` (for
@@ -95,7 +95,7 @@ def main(argv: list[str] | None = None) -> int:
     text = render()
     if args.check:
         if REFERENCE.read_text(encoding="utf-8") != text:
-            print(f"{REFERENCE} is stale: run python -m directional_inference.config_reference", file=sys.stderr)
+            print(f"{REFERENCE} is stale: run python -m directional_inference.workflow.config_reference", file=sys.stderr)
             return 1
         return 0
     REFERENCE.write_text(text, encoding="utf-8")

@@ -55,7 +55,7 @@ def config_problems(config: Mapping) -> list[str]:
                                 f"which caps the subset files it samples from: raise levyholt.{size} or set it to null")
     training = dotted_value(config, "training")
     if isinstance(training, Mapping) and {"trials", "epochs", "evaluations_per_epoch"} <= set(training) and isinstance(dotted_value(config, "levyholt"), Mapping):
-        from .levyholt.experiments import unequal_budgets
+        from ..levyholt.experiments import unequal_budgets
 
         problems += [f"config key training.budgets: {problem}" for problem in unequal_budgets(config["training"], config["levyholt"])]
     return problems
@@ -64,7 +64,7 @@ def config_problems(config: Mapping) -> list[str]:
 def user_input_problems(config: Mapping) -> list[str]:
     """Every user-supplied input the config needs but lacks: the key to set, the files it must hold, and the overlay
     that drops what needs it (one message each; empty when every needed input is there)."""
-    from .resources.fetch import CHINESE_LEVYHOLT_FILES, CLUE_FILES
+    from ..resources.fetch import CHINESE_LEVYHOLT_FILES, CLUE_FILES
 
     problems = []
     chinese_models = dotted_value(config, "training.language_models_zh") or []
@@ -98,7 +98,7 @@ def pin_problems(config: Mapping) -> list[str]:
     month apart train the same weights; one message per model, with the command that prints the pins."""
     if config.get("scale") != "paper":
         return []
-    from .resources.pins import unpinned_models
+    from ..resources.pins import unpinned_models
 
     return [f"config key models.{alias} is the hub model {name!r} without a commit, so the run would take whatever the "
             f"hub's main is on the day: pin it as {name}@<40-hex commit> (on a machine that reaches the hub, "
