@@ -300,6 +300,29 @@ def test_the_example_partitions_place_every_paper_job_by_its_own_gpu_request(wor
     assert all(partition == {"cpu"} for rule, partition in placed.items() if rule not in gpu_rules), placed
 
 
+def test_the_paper_plan_forecasts_table5_near_appendix_f(workflow_copy, tmp_path):
+    """bin/plan --device rtx2080ti on Table 5 at paper scale: the forecast GPU-hours within 25% of the paper's Appendix F
+    (about 485: searches on Full, 'S&S Full and Symmetric about 60 each, Directional 25, the Chinese Full 60; BoOQA
+    scoring of five S&S models 40 each and of the LM 10 per language), beside the requests, with the wall-clock on 4
+    GPUs, the storage peak and the download volume."""
+    import subprocess
+    import sys
+
+    from conftest import tool_environment
+
+    result = subprocess.run([sys.executable, "-m", "directional_inference.workflow.plan", "results/table5.csv", "--configfile",
+                             "config/paper.yaml", str(paper_overlay(tmp_path)), "--device", "rtx2080ti", "--gpus", "4"],
+                            cwd=workflow_copy, capture_output=True, text=True, env=tool_environment())
+    assert result.returncode == 0, result.stderr[-3000:]
+    forecast = result.stdout[result.stdout.index("Forecast on rtx2080ti"):]
+    gpu_hours = float(re.search(r"^in all\s+\d+\s+([\d.]+)", forecast, flags=re.M).group(1))
+    assert 0.75 * 485 <= gpu_hours <= 1.25 * 485, gpu_hours
+    assert re.search(r"Wall-clock on 4 GPUs: at least ([\d.]+) h", forecast) and "Storage peak of the searches" in forecast
+    assert "Downloads:" in forecast and "Appendix F for Table 5" in forecast
+    requested = float(re.search(r"^in all\s+\d+\s+\d+\s+\d+\s+[\d.]+\s+[\d.]+\s+[\d.]+\s+([\d.]+)", result.stdout, flags=re.M).group(1))
+    assert requested > gpu_hours  # the requests stay above the forecast
+
+
 def _planned_searches(workflow_copy, tmp_path, *overlays) -> dict[str, set[str]]:
     """Language model -> the ``variant/subset`` of every search the whole target plans at paper scale."""
     result = run_snakemake(workflow_copy, "-n", "--cores", "64", "--configfile", "config/paper.yaml", str(paper_overlay(tmp_path)), *overlays)

@@ -1,7 +1,10 @@
 """What a run will cost before it starts: the jobs of Snakemake's own dry run, per rule, with the resources each job
-requests, summed into CPU-hours, GPU-hours, the largest memory request and the disk asked for.
+requests, summed into CPU-hours, GPU-hours, the largest memory request and the disk asked for; with ``--device``, the
+forecast beside them (``forecast``: hours from each job's workload and a measured or derived throughput), the
+wall-clock on ``--gpus`` GPUs, the searches' storage peak at ``--concurrency`` trials at once (the SLURM profile's
+``jobs``), the download volume and, for Table 5, the paper's Appendix F figure.
 
-    bin/plan results/table5.csv --configfile config/paper.yaml [any other Snakemake argument]
+    bin/plan results/table5.csv --configfile config/paper.yaml [--device rtx2080ti --gpus 8] [any Snakemake argument]
 
 The figures are requests, so upper bounds: ``runtime`` is what a job asks the scheduler for (the corpus-wide rules:
 the scale benchmark's time per MB of input with a margin of 3, ``job_resources.py``; the others: a fixed limit per
@@ -21,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 JOB_HEADER = re.compile(r"^(local)?rule (\w+):$")
-FIELD = re.compile(r"^\s+(threads|resources): (.*)$")
+FIELD = re.compile(r"^\s+(threads|resources|wildcards): (.*)$")
 # threads as Snakemake prints them are capped by --cores; a plan asks for enough cores that none is capped
 PLAN_CORES = "4096"
 
@@ -82,19 +85,24 @@ def local_rules(workdir: str | os.PathLike) -> set[str]:
     return names
 
 
-def planned_jobs(dry_run: str, local: set[str] = frozenset()) -> list[tuple[str, bool, int, dict[str, str]]]:
-    """(rule, local, threads, resources) of every job a Snakemake dry run prints; a rule in ``local`` is local."""
-    jobs, current = [], None
+def planned_job_details(dry_run: str, local: set[str] = frozenset()) -> list[dict]:
+    """``rule, local, threads, resources, wildcards`` of every job a Snakemake dry run prints."""
+    jobs: list[dict] = []
     for line in dry_run.splitlines():
         if header := JOB_HEADER.match(line):
-            current = [header.group(2), bool(header.group(1)) or header.group(2) in local, 1, {}]
-            jobs.append(current)
-        elif current is not None and (found := FIELD.match(line)):
+            jobs.append({"rule": header.group(2), "local": bool(header.group(1)) or header.group(2) in local, "threads": 1,
+                         "resources": {}, "wildcards": {}})
+        elif jobs and (found := FIELD.match(line)):
             if found.group(1) == "threads":
-                current[2] = int(found.group(2))
+                jobs[-1]["threads"] = int(found.group(2))
             else:
-                current[3] = dict(part.strip().split("=", 1) for part in found.group(2).split(",") if "=" in part)
-    return [tuple(job) for job in jobs]
+                jobs[-1][found.group(1)] = dict(part.strip().split("=", 1) for part in found.group(2).split(",") if "=" in part)
+    return jobs
+
+
+def planned_jobs(dry_run: str, local: set[str] = frozenset()) -> list[tuple[str, bool, int, dict[str, str]]]:
+    """(rule, local, threads, resources) of every job a Snakemake dry run prints; a rule in ``local`` is local."""
+    return [(job["rule"], job["local"], job["threads"], job["resources"]) for job in planned_job_details(dry_run, local)]
 
 
 def cost_by_rule(jobs: Iterable[tuple[str, bool, int, dict[str, str]]]) -> list[RuleCost]:
@@ -129,8 +137,113 @@ def format_plan(costs: list[RuleCost]) -> str:
     return "\n".join(lines)
 
 
+def run_config(args: list[str], root: Path) -> dict:
+    """The config a run with Snakemake arguments ``args`` reads: config/config.yaml with every ``--configfile`` laid
+    over it, as Snakemake does (``--config`` overrides are not read)."""
+    import yaml
+    from snakemake.utils import update_config
+
+    files, taking = [root / "config" / "config.yaml"], False
+    for arg in args:
+        if arg.startswith("--configfile"):
+            taking = True
+            files += [Path(v) for v in arg.split("=", 1)[1:]]
+        elif arg.startswith("-"):
+            taking = False
+        elif taking:
+            files.append(Path(arg))
+    config: dict = {}
+    for path in files:
+        update_config(config, yaml.safe_load(path.read_text(encoding="utf-8")) or {})
+    return config
+
+
+def format_forecast(jobs: list[dict], config: dict, device: str, gpus: int, concurrency: int, targets: list[str]) -> str:
+    """Per rule the forecast hours on ``device`` beside the requests, the wall-clock on ``gpus`` GPUs, the storage peak
+    with ``concurrency`` trials at once, the download volume and, for Table 5, the paper's Appendix F figure."""
+    from .forecast import APPENDIX_F, device_rates, job_forecast
+
+    rates = device_rates()
+    if device not in rates:
+        raise SystemExit(f"bin/plan: no throughput for device {device!r}; known: {', '.join(sorted(rates))} "
+                         "(benchmarks/device_throughput.py measures the machine it runs on)")
+    per_rule: dict[str, list] = {}
+    gpu_jobs = []
+    for job in jobs:
+        forecast = job_forecast(job["rule"], job["wildcards"], job["threads"], job["resources"], config, rates[device])
+        gpu = int(float(job["resources"].get("gpu", 0) or 0)) > 0
+        entry = per_rule.setdefault(job["rule"], [0, 0.0, 0.0, forecast.how, gpu])
+        entry[0] += 1
+        entry[1 if gpu else 2] += forecast.hours
+        if gpu:
+            gpu_jobs.append(forecast.hours)
+    lines = [f"Forecast on {device}:", *(f"  {size} models: {rate.train_sentences_per_s:.0f} prompt sentences trained a second, scoring "
+                                         f"{rate.scoring_speedup:.1f} times as fast, {rate.overhead_s:.0f} s a trial; {rate.source}"
+                                         for size, rate in sorted(rates[device].items())),
+             f"{'rule':<34} {'jobs':>6} {'GPU-h':>9} {'CPU-h':>9}  from"]
+    for rule, (count, gpu_h, cpu_h, how, _) in sorted(per_rule.items(), key=lambda kv: -(kv[1][1] + kv[1][2])):
+        lines.append(f"{rule:<34} {count:>6} {gpu_h:>9.1f} {cpu_h:>9.1f}  {how}")
+    total_gpu, total_cpu = sum(v[1] for v in per_rule.values()), sum(v[2] for v in per_rule.values())
+    lines.append(f"{'in all':<34} {len(jobs):>6} {total_gpu:>9.1f} {total_cpu:>9.1f}")
+    if gpu_jobs:
+        lines.append(f"Wall-clock on {gpus} GPUs: at least {max(total_gpu / gpus, max(gpu_jobs)):.1f} h (the GPU-hours spread over "
+                     f"{gpus} GPUs, or the longest GPU job, whichever is longer; the corpus-wide CPU jobs run before the BoOQA scoring).")
+    lines.append(storage_peak(jobs, config, concurrency))
+    lines.append(download_volume(config))
+    if any(Path(t).name == "table5.csv" for t in targets):
+        lines.append(f"The paper's Appendix F for Table 5 as it ran (RTX 2080Ti): about {APPENDIX_F['table5_gpu_hours']:.0f} GPU-hours.")
+    return "\n".join(lines)
+
+
+# fp32 weights of a fine-tuned model in GB, by size (RoBERTa-base 125M parameters, -large 355M; XLM-R-base 278M)
+WEIGHTS_GB = {"base": 0.5, "large": 1.4, "xlm": 1.1}
+
+
+def storage_peak(jobs: list[dict], config: dict, concurrency: int) -> str:
+    """The searches' weights at their peak: each search's best set, and per trial in flight (at most ``concurrency``,
+    the profile's ``jobs``) its finishing weights and its checkpoint (weights, two AdamW moments, best weights):
+    5 times its weights (an estimate from fp32 parameter counts)."""
+    from .forecast import model_size
+
+    models = config.get("models", {})
+    trials = [job for job in jobs if job["rule"] in ("train_sns_trial", "train_booqa_hyponly_trial")]
+    if not trials:
+        return "Storage peak of the searches: no training trial planned."
+
+    def weights(alias: str) -> float:
+        spec = str(models.get(alias, alias)).lower()
+        return WEIGHTS_GB["xlm"] if "xlm" in spec else WEIGHTS_GB[model_size(alias, models)]
+
+    searches = {(j["wildcards"].get("lm"), j["wildcards"].get("variant", "hyponly"), j["wildcards"].get("subset", "booqa")) for j in trials}
+    largest = max(weights(lm) for lm, _, _ in searches)
+    in_flight = min(concurrency, len(trials))
+    peak = sum(weights(lm) for lm, _, _ in searches) + in_flight * 5 * largest
+    return (f"Storage peak of the searches: about {peak:,.0f} GB ({len(searches)} searches' best weights, and {in_flight} trials in flight "
+            f"at 5 x {largest} GB: the profile's jobs = {concurrency}; fewer at once, less).")
+
+
+def download_volume(config: dict) -> str:
+    """The bytes of the configured datasets' files (inputs.tsv; a file whose size its source does not publish is
+    counted apart)."""
+    from ..resources.inputs import input_table
+
+    wanted = set(config.get("resources", {}).get("datasets", []))
+    files = [item for item in input_table() if item.dataset in wanted]
+    known = sum(item.size for item in files if item.size is not None)
+    unknown = sum(item.size is None for item in files)
+    return (f"Downloads: {known / 1e6:,.0f} MB in {len(files)} files of {', '.join(sorted(wanted))}"
+            + (f", and {unknown} files whose size their source does not publish" if unknown else "") + ", plus the hub models.")
+
+
 def main(argv: list[str] | None = None) -> int:
+    """``bin/plan [--device KIND] [--gpus N] [--concurrency N] <Snakemake arguments>``."""
     args = list(sys.argv[1:] if argv is None else argv)
+    options = {"--device": None, "--gpus": "8", "--concurrency": "100"}
+    for name in options:
+        while name in args:
+            at = args.index(name)
+            options[name] = args[at + 1]
+            del args[at:at + 2]
     snakemake = str(Path(sys.executable).with_name("snakemake"))
     given = any(arg.split("=")[0] in ("--cores", "--jobs") or arg[:2] in ("-c", "-j") for arg in args)
     cores = [] if given else ["--cores", PLAN_CORES]
@@ -138,11 +251,16 @@ def main(argv: list[str] | None = None) -> int:
     if result.returncode != 0:
         sys.stderr.write(result.stdout[-3000:] + result.stderr[-6000:])
         return result.returncode
-    costs = cost_by_rule(planned_jobs(result.stdout, local_rules(Path.cwd())))
+    jobs = planned_job_details(result.stdout, local_rules(Path.cwd()))
+    costs = cost_by_rule((j["rule"], j["local"], j["threads"], j["resources"]) for j in jobs)
     if not costs:
         print("Nothing to be done: every requested output is up to date.")
         return 0
     print(format_plan(costs))
+    if options["--device"]:
+        targets = [arg for arg in args if not arg.startswith("-") and arg.endswith((".csv", ".png", ".md", ".json", ".parquet"))]
+        print()
+        print(format_forecast(jobs, run_config(args, Path.cwd()), options["--device"], int(options["--gpus"]), int(options["--concurrency"]), targets))
     return 0
 
 
