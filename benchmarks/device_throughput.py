@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import json
+import re
 import time
 from pathlib import Path
 
@@ -99,7 +100,7 @@ def main() -> None:
     set_threads(args.threads)
     device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
     device_name = torch.cuda.get_device_name(device) if device.type == "cuda" else f"{cpu_name()}, {args.threads} threads"
-    kind = ("cuda-" if device.type == "cuda" else "cpu-") + "".join(c if c.isalnum() else "-" for c in device_name.split(",")[0].lower()).strip("-")
+    kind = ("cuda-" if device.type == "cuda" else "cpu-") + re.sub(r"[^a-z0-9]+", "-", re.sub(r"\((r|tm)\)", "", device_name.lower())).strip("-")
     output = Path(args.output)
     rows = json.loads(output.read_text(encoding="utf-8"))["rows"] if output.is_file() else []
     for size, name in (("base", "roberta-base"), ("large", "roberta-large")):

@@ -76,6 +76,17 @@ def test_starring_pairs_need_articles_and_predicates(engine, relations):
     assert stars(5, 3).empty and stars(3, 4).empty
 
 
+def test_starring_counts_distinct_articles_and_predicates_not_relations(engine):
+    """A pair needs as many relations as the larger threshold to be counted at all, and then distinct articles and
+    predicates: 5 relations of one pair in one article with 5 predicates are not starring at 2 articles; 2 relations in
+    2 articles with 2 predicates are, exactly at the thresholds; a pair with 1 relation is never counted."""
+    rows = [("a0", f"p{k}", "x", "y") for k in range(5)] + [("a1", "p0", "u", "v"), ("a2", "p1", "v", "u"), ("a3", "p0", "s", "t")]
+    frame = pd.DataFrame([{"window": "w", "article_id": a, "subj": subj, "pred": pred, "obj": obj} for a, pred, subj, obj in rows])
+    engine.table("few", frame)
+    found = engine.df(starring_pairs_sql("few", 2, 2))
+    assert list(zip(found["arg_a"], found["arg_b"], found["articles"], found["predicates"])) == [("u", "v", 2, 2)]
+
+
 def test_positives_are_starring_and_felicitous(engine, relations):
     positives, counts = positives_of(engine, relations, starring_min_articles=3, starring_min_predicates=3, felicity_min_pairs=4)
     assert sorted(positives["pred"]) == ["acquire", "sue", "sue"]  # "buy" has 1 argument pair only

@@ -58,12 +58,19 @@ def typed_predicate_counts_sql(source: str, unit: str) -> str:
 
 def starring_pairs_sql(source: str, min_articles: int, min_predicates: int) -> str:
     """(window, arg_a, arg_b) with arg_a <= arg_b of ``source`` whose pair is mentioned in enough distinct articles
-    with enough distinct predicates. Each distinct count is a GROUP BY of its own over narrow rows: the pair, the article
-    and the predicate as 128-bit hashes, so that they spill little when large; the names of the few starring pairs are
-    joined back."""
+    with enough distinct predicates. A pair with fewer relations than either threshold cannot reach it (a distinct count
+    is at most the count), so the distinct counts run only over the rows of the pairs that have enough relations, found
+    by a group-by of one 64-bit hash per row (a collision only lets another pair through to the exact counts). Each
+    distinct count is a GROUP BY of its own over narrow rows: the pair, the article and the predicate as 128-bit hashes;
+    the names of the few starring pairs are joined back."""
     pair = """md5_number("window" || chr(31) || least(subj, obj) || chr(31) || greatest(subj, obj))"""
+    rough = """hash("window", least(subj, obj), greatest(subj, obj))"""
+    least_rows = max(int(min_articles), int(min_predicates))
     return f"""
-        WITH keys AS (SELECT {pair} AS pair, md5_number(article_id) AS article, md5_number(pred) AS predicate FROM {source}),
+        WITH frequent AS (SELECT rough FROM (SELECT {rough} AS rough, count(*) AS relations FROM {source} GROUP BY rough)
+                          WHERE relations >= {least_rows}),
+        keys AS (SELECT {pair} AS pair, md5_number(article_id) AS article, md5_number(pred) AS predicate FROM {source}
+                 WHERE {rough} IN (SELECT rough FROM frequent)),
         articles AS (SELECT pair, count(*) AS articles FROM (SELECT DISTINCT pair, article FROM keys) GROUP BY pair),
         predicates AS (SELECT pair, count(*) AS predicates FROM (SELECT DISTINCT pair, predicate FROM keys) GROUP BY pair),
         starring AS (SELECT pair, articles, predicates FROM articles JOIN predicates USING (pair)

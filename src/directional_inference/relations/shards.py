@@ -91,31 +91,44 @@ def merge_relations(engine, shards: Sequence[str | os.PathLike] | pd.DataFrame, 
     first article and sentence, in corpus order), the rest in ``ORDER``; returns their number.
 
     Sentences are compared by a 128-bit hash of their text (a relation without a sentence text, imported without one,
-    is its own sentence). Only narrow rows are sorted or grouped across the corpus: a sentence's place is one integer
-    (its article's rank in corpus order, then its index), each text's first and last place come from a group-by of
-    fixed-width rows, and only the texts found in more than one place are looked up when the relations are kept; the
-    kept relations are written, unsorted, into buckets of consecutive dates (``date_buckets``) in the engine's scratch
-    folder, and each bucket is sorted alone and appended in date order. Relations equal in every ``ORDER`` column are
-    equal in every column (one article, one sentence), so the bytes are those of one global sort."""
+    is its own sentence). Nothing wide is joined, grouped or sorted across the corpus, and no large table is joined
+    to every relation (a hash join whose build side outgrows the pool spills its probe side, the wide rows, whole):
+
+    1. the texts found in more than one place (article and sentence), from a group-by of fixed-width rows (the text's
+       hash, the least and the greatest 64-bit hash of its places);
+    2. each such text's first place in corpus order, from the rows that hold one of them only: their articles ranked
+       by (date, article id), a place as one integer (the rank, then the sentence index);
+    3. the relations, each joined only to those texts and to the date buckets (``date_buckets``): a relation is kept
+       unless its text is repeated and this is not its first place. The kept relations are written, unsorted, into
+       buckets of consecutive dates in the engine's scratch folder, and each bucket is sorted alone and appended in
+       date order.
+
+    Relations equal in every ``ORDER`` column are equal in every column (one article, one sentence), so the bytes are
+    those of one global sort."""
     engine.table("shards", shards)
-    engine.materialise("article_ranks", """SELECT date, article_id, row_number() OVER (ORDER BY date, article_id) AS article_rank
-                                            FROM (SELECT DISTINCT date, article_id FROM shards)""")
-    place = "(a.article_rank << 31) + s.sentence_id"  # sentence ids are below 2^31 (the import checks it)
-    placed = f"shards s JOIN article_ranks a USING (date, article_id)"
-    engine.materialise("repeated", f"""SELECT sentence_key, first_place FROM (
-                                           SELECT {sentence_key("s")} AS sentence_key, min({place}) AS first_place,
-                                                  max({place}) AS last_place
-                                           FROM {placed} GROUP BY ALL)
-                                       WHERE first_place < last_place""")
+    key = sentence_key("s")
+    place_hash = "hash(s.article_id, s.sentence_id)"  # 64 bits: two places of one text that collide count as one
+    engine.materialise("repeated_keys", f"""SELECT sentence_key FROM (
+                                               SELECT {key} AS sentence_key, min({place_hash}) AS low, max({place_hash}) AS high
+                                               FROM shards s GROUP BY ALL)
+                                           WHERE low < high""")
+    engine.materialise("repeated_rows", f"""SELECT s.date, s.article_id, s.sentence_id, {key} AS sentence_key FROM shards s
+                                            WHERE {key} IN (SELECT sentence_key FROM repeated_keys)""")
+    engine.materialise("repeated", """SELECT sentence_key, arg_min(article_id, place) AS first_article, arg_min(sentence_id, place) AS first_sentence
+                                      FROM (SELECT r.sentence_key, r.article_id, r.sentence_id, (a.article_rank << 31) + r.sentence_id AS place
+                                            FROM repeated_rows r JOIN (
+                                                SELECT date, article_id, row_number() OVER (ORDER BY date, article_id) AS article_rank
+                                                FROM (SELECT DISTINCT date, article_id FROM repeated_rows)) a USING (date, article_id))
+                                      GROUP BY sentence_key""")  # sentence ids are below 2^31 (the import checks it)
     counts = engine.df("SELECT date, count(*) AS relations FROM shards GROUP BY date ORDER BY date")
     engine.frame("date_buckets", date_buckets(counts, bucket_relations))
     columns = ", ".join(f'"{c}"' for c in COLUMNS)
     folder = engine.spill / "merge-buckets"
     shutil.rmtree(folder, ignore_errors=True)
     kept = f"""SELECT {", ".join(f's."{c}"' for c in COLUMNS)}, b.bucket
-               FROM {placed} JOIN date_buckets b ON b.date = s.date
-               LEFT JOIN repeated r ON r.sentence_key = {sentence_key("s")}
-               WHERE r.first_place IS NULL OR r.first_place = {place}"""
+               FROM shards s JOIN date_buckets b ON b.date = s.date
+               LEFT JOIN repeated r ON r.sentence_key = {key}
+               WHERE r.sentence_key IS NULL OR (r.first_article = s.article_id AND r.first_sentence = s.sentence_id)"""
     buckets = engine.write_partitions(kept, "bucket", folder)
     queries = (f"SELECT {columns} FROM read_parquet({sql_string(path)}) ORDER BY {', '.join(ORDER)}" for path in buckets.values())
     rows = engine.write_all(queries, output, empty=f"SELECT {columns} FROM shards LIMIT 0")
