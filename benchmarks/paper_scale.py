@@ -179,6 +179,7 @@ def run(multiple: float, seed: int, workdir: Path, cores: int, keep: bool) -> di
                "--configfile", str(REPO / "config" / "config.yaml"), str(workdir / "paper_scale.yaml"),
                "--cores", str(cores), "--rerun-incomplete", *TARGETS]
     env = dict(os.environ, HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1", DVC_NO_ANALYTICS="1")
+    code = subprocess.run(["git", "-C", str(REPO), "describe", "--always", "--dirty"], capture_output=True, text=True).stdout.strip()
     started = time.monotonic()
     with DiskSampler(scratch) as disk:
         result = subprocess.run(command, cwd=workdir, env=env, capture_output=True, text=True)
@@ -190,7 +191,7 @@ def run(multiple: float, seed: int, workdir: Path, cores: int, keep: bool) -> di
     import pyarrow.parquet as pq
 
     record = {"multiple": multiple, "seed": seed, "relations": sum(pq.ParquetFile(f).metadata.num_rows for f in files),
-              "merged_relations": pq.ParquetFile(merged).metadata.num_rows, "cpu": cpu(), "cores": cores,
+              "merged_relations": pq.ParquetFile(merged).metadata.num_rows, "cpu": cpu(), "cores": cores, "code": code or "unknown",
               "date": dt.date.today().isoformat(), "generation_seconds": round(generated, 1), "workflow_seconds": round(wall, 1),
               "disk_mb": round(sum(f.stat().st_size for f in workdir.rglob("*") if f.is_file()) / 1e6, 1),
               "free_disk_gb_at_start": round(disk.free_at_start / 1e9, 1), "free_disk_gb_lowest": round(disk.lowest_free / 1e9, 1),
