@@ -424,3 +424,11 @@ def test_a_proposition_is_asked_once_per_window():
                          seed=1)["dev"]
     assert dev["label"].sum() == 1 and list(dev.loc[~dev["label"], "pred"]) == ["shared"]
     assert not dev.duplicated(["window", "subj", "pred", "obj"]).any()
+
+
+def test_a_relation_repeated_whole_gives_the_positives_of_one(engine, relations):
+    """Every relation twice (an extractor that emits a relation twice in its sentence): the same positives, each once."""
+    once, _ = positives_of(engine, relations, starring_min_articles=3, starring_min_predicates=3, felicity_min_pairs=4)
+    twice, _ = positives_of(engine, pd.concat([relations, relations], ignore_index=True), starring_min_articles=3,
+                            starring_min_predicates=3, felicity_min_pairs=4)
+    assert len(once) == 3 and twice.reset_index(drop=True).equals(once.reset_index(drop=True))

@@ -224,8 +224,12 @@ def generate_negatives(engine, positives, relations, lang: str, chooser: SenseCh
         ), synonym_keys AS (
             SELECT f.seq, f."window", {pair_keys("f")}, a.active
             FROM (SELECT seq, "window", subj, obj, unnest(synonyms) AS pred FROM felicitous) f JOIN actives a USING (pred)
+        ), candidate_pairs AS (
+            SELECT DISTINCT "window", arg_a, arg_b FROM synonym_keys
+        ), window_keys AS (  -- the relations of the candidates' pairs only: the small side is the one hashed
+            SELECT * FROM ({relation_keys_sql("relations", "actives")}) SEMI JOIN candidate_pairs USING ("window", arg_a, arg_b)
         ), attested AS (
-            SELECT DISTINCT seq FROM synonym_keys SEMI JOIN ({relation_keys_sql("relations", "actives")}) USING ("window", arg_a, arg_b, active)
+            SELECT DISTINCT seq FROM synonym_keys SEMI JOIN window_keys USING ("window", arg_a, arg_b, active)
         )
         SELECT * FROM felicitous ANTI JOIN attested USING (seq)
         QUALIFY row_number() OVER (PARTITION BY positive_id, pred ORDER BY seq) = 1""")
