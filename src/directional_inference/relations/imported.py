@@ -29,6 +29,7 @@ import os
 import re
 from pathlib import Path
 
+from ..engine import sql_string
 from ..errors import InputFormatError
 from .shards import COLUMNS
 
@@ -227,16 +228,19 @@ def write_imported_corpus(engine, shards, relations, files: list[str], articles_
 
     engine.table("relations", relations)
     engine.table("shards", shards)
-    clash = engine.df("""SELECT article_id, list(DISTINCT date ORDER BY date) AS dates, list(DISTINCT "window" ORDER BY "window") AS windows
-                         FROM relations GROUP BY article_id HAVING count(DISTINCT date) > 1 OR count(DISTINCT "window") > 1
+    # one group-by of fixed aggregates (an article's least and greatest date and window), not distinct lists per article
+    engine.materialise("article_dates", """SELECT article_id, min(date) AS date, max(date) AS last_date, min("window") AS "window",
+                                                  max("window") AS last_window FROM relations GROUP BY article_id""")
+    clash = engine.df("""SELECT article_id FROM article_dates WHERE date <> last_date OR "window" <> last_window
                          ORDER BY article_id LIMIT 1""")
     if len(clash):
-        row = clash.iloc[0]
-        raise WorkflowError(f"imported relations: article {row['article_id']!r} has more than one date or window "
+        article = clash.iloc[0]["article_id"]
+        row = engine.df(f"""SELECT list(DISTINCT date ORDER BY date) AS dates, list(DISTINCT "window" ORDER BY "window") AS windows
+                            FROM relations WHERE article_id = {sql_string(article)}""").iloc[0]
+        raise WorkflowError(f"imported relations: article {article!r} has more than one date or window "
                             f"({list(row['dates'])}, {list(row['windows'])})")
-    articles = engine.write("""SELECT article_id, min(date) AS date, min("window") AS "window", CAST(NULL AS VARCHAR) AS title,
-                                      CAST(NULL AS VARCHAR) AS text FROM relations GROUP BY article_id ORDER BY date, article_id""",
-                            articles_output)
+    articles = engine.write("""SELECT article_id, date, "window", CAST(NULL AS VARCHAR) AS title, CAST(NULL AS VARCHAR) AS text
+                               FROM article_dates ORDER BY date, article_id""", articles_output)
     read = engine.count("SELECT * FROM shards")
     return {"source": "imported relations", "files": len(files), "records_read": read, "records_skipped": {},
             "files_with_skipped_records": {}, "articles_dropped": {}, "articles_kept": articles}
