@@ -2,10 +2,12 @@
 the time of its longest job against the number of relations, and a table of the growth between sizes.
 
     .venv/bin/python benchmarks/plot_paper_scale.py [--results benchmarks/results/paper_scale.json] [--output benchmarks/results/paper_scale.png]
+        [--markdown docs/run-times.md]
 
 The table (``paper_scale.csv`` beside the figure) has one row per rule and size: relations, jobs, the largest job's peak
 memory (MB) and the longest job's seconds, the rule's job-seconds in all, and the factor by which peak memory and time
-grew from the next smaller size with the factor of relations beside them.
+grew from the next smaller size with the factor of relations beside them. With ``--markdown``, the records that measured
+spill become the generated block of that document (``spill_markdown``; a test keeps docs/run-times.md current).
 """
 
 from __future__ import annotations
@@ -41,6 +43,58 @@ def growth_table(records: list[dict]) -> pd.DataFrame:
     return table
 
 
+BLOCK_START, BLOCK_END = "<!-- scale:start -->", "<!-- scale:end -->"
+
+
+def _minutes(seconds: float) -> str:
+    return f"{int(seconds // 60)} min {int(round(seconds % 60))} s" if seconds >= 60 else f"{seconds:.0f} s"
+
+
+def spill_markdown(records: list[dict]) -> str:
+    """The records that measured spill (each job's scratch folder, sampled), as Markdown: one column per size (the last
+    record of each), per corpus-wide rule its largest job's peak memory, its largest spill with the ratio to that job's
+    input, and its longest job's time; above, each run's relations, workflow time, lowest free disk, CPU and code."""
+    measured = {}
+    for record in records:
+        if record["jobs"] and all("spill_mb" in job for job in record["jobs"]):
+            measured[record["relations"]] = record
+    runs = [measured[k] for k in sorted(measured)]
+    lines = ["| | " + " | ".join(f"{r['multiple']:g}x" for r in runs) + " |", "|---" * (len(runs) + 1) + "|",
+             "| relations (merged) | " + " | ".join(f"{r['relations']:,} ({r['merged_relations']:,})" for r in runs) + " |",
+             "| BoOQA entries (windows) | " + " | ".join(f"{r['booqa'].get('entries', 0):,} ({r['booqa'].get('windows', 0):,})" for r in runs) + " |",
+             "| workflow wall-clock | " + " | ".join(_minutes(r["workflow_seconds"]) for r in runs) + " |",
+             "| free disk: start (lowest), GB | " + " | ".join(f"{r['free_disk_gb_at_start']} ({r['free_disk_gb_lowest']})" for r in runs) + " |"]
+    for rule in RULES:
+        cells = []
+        for run in runs:
+            jobs = [job for job in run["jobs"] if job["rule"] == rule]
+            if not jobs:
+                cells.append("-")
+                continue
+            spill = max(jobs, key=lambda job: job["spill_mb"] or 0)  # None: the job keeps no scratch folder
+            if spill["spill_mb"] is None:
+                spilled = "no scratch"
+            else:
+                ratio = f" ({spill['spill_mb'] / spill['input_mb']:.1f}x)" if spill["input_mb"] and spill["spill_mb"] else ""
+                spilled = f"{spill['spill_mb']:,.0f} MB{ratio}"
+            cells.append(f"{max(j['peak_mb'] for j in jobs):,.0f} MB; {spilled}; {_minutes(max(j['seconds'] for j in jobs))}")
+        lines.append(f"| `{rule}` | " + " | ".join(cells) + " |")
+    cpus = sorted({r["cpu"] for r in runs})
+    codes = ", ".join(f"{r['multiple']:g}x {r.get('code', 'not recorded')}" for r in runs)
+    return ("Per rule and size: the largest job's peak memory; the largest spill (its scratch folder, sampled: DuckDB's "
+            "spill and the job's staging files) and its ratio to that job's input; the longest job's time. "
+            f"{'; '.join(cpus)}, {runs[-1]['cores']} cores; code: {codes}. Generated from "
+            "`benchmarks/results/paper_scale.json` by `benchmarks/plot_paper_scale.py --markdown docs/run-times.md`.\n\n"
+            + "\n".join(lines) + "\n")
+
+
+def splice(document: str, block: str) -> str:
+    start, end = document.find(BLOCK_START), document.find(BLOCK_END)
+    if start < 0 or end < start:
+        raise ValueError(f"the document has no {BLOCK_START} ... {BLOCK_END} block")
+    return document[: start + len(BLOCK_START)] + "\n" + block + document[end:]
+
+
 def main(argv: list[str] | None = None) -> int:
     import matplotlib
 
@@ -50,8 +104,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--results", type=Path, default=REPO / "benchmarks" / "results" / "paper_scale.json")
     parser.add_argument("--output", type=Path, default=REPO / "benchmarks" / "results" / "paper_scale.png")
+    parser.add_argument("--markdown", type=Path, help="a document whose scale block to rewrite (docs/run-times.md)")
     args = parser.parse_args(argv)
     records = json.loads(args.results.read_text())
+    if args.markdown:
+        args.markdown.write_text(splice(args.markdown.read_text(encoding="utf-8"), spill_markdown(records)), encoding="utf-8")
     table = growth_table(records)
     table.to_csv(args.output.with_suffix(".csv"), index=False)
     figure, (memory, time) = plt.subplots(1, 2, figsize=(12, 5))

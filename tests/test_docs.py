@@ -170,3 +170,20 @@ def test_the_check_catches_a_planted_unknown_rule_key_path_flag_and_link(code):
     assert not problems("rule `merge_relations` reads `training.epochs` in `src/directional_inference/engine.py`; "
                         "benchmarks/paper_scale.py --multiple 3; [operations](operations.md#running-on-slurm)",
                         REPO / "docs" / "planted.md", **code)
+
+
+def test_the_scale_benchmark_block_of_run_times_is_generated_from_the_records():
+    """docs/run-times.md's per-rule table of the scale benchmark is benchmarks/plot_paper_scale.py's rendering of the
+    committed records, never typed: a record added without regenerating it fails here."""
+    import importlib.util
+    import json
+
+    spec = importlib.util.spec_from_file_location("plot_paper_scale", REPO / "benchmarks" / "plot_paper_scale.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    records = json.loads((REPO / "benchmarks" / "results" / "paper_scale.json").read_text(encoding="utf-8"))
+    document = (REPO / "docs" / "run-times.md").read_text(encoding="utf-8")
+    assert module.splice(document, module.spill_markdown(records)) == document, (
+        "docs/run-times.md is stale: run .venv/bin/python benchmarks/plot_paper_scale.py --markdown docs/run-times.md")
+    with pytest.raises(ValueError, match="scale:start"):
+        module.splice("no block here", "x")
