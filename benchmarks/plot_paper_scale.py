@@ -47,7 +47,8 @@ BLOCK_START, BLOCK_END = "<!-- scale:start -->", "<!-- scale:end -->"
 
 
 def _minutes(seconds: float) -> str:
-    return f"{int(seconds // 60)} min {int(round(seconds % 60))} s" if seconds >= 60 else f"{seconds:.0f} s"
+    whole = int(round(seconds))
+    return f"{whole // 60} min {whole % 60} s" if whole >= 60 else f"{whole} s"
 
 
 def spill_markdown(records: list[dict]) -> str:

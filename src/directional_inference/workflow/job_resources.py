@@ -47,21 +47,22 @@ class Demand:
 # Memory: the engine's rules ask for 6 GB (its pool is 3.6 GB, the graph build's 2.1 GB, graphs.ENGINE_POOL_SHARE; the
 # benchmark's largest job at 102M relations peaked at 5.2 GB), Python-bound ones for their peak at 102M relations with a
 # margin. Time: the longest job of each rule at 102M relations, in seconds per MB of its input, on the benchmark's CPU
-# (one AMD EPYC core, Zen 5). Disk: the output and the spill per MB of input, covering what the benchmark measured
-# (docs/run-times.md, narrow rows): scratch at most 2.2x the input (the merge at 1,200x: its date buckets and its
-# group-by's spill), 0.3x (negatives), 0.2x (graph build), none elsewhere, and outputs up to 2x (the graphs).
+# (one AMD EPYC core, Zen 5). Disk: the output and the spill per MB of input, covering what the benchmark measured at
+# 200M relations (docs/run-times.md, narrow rows): scratch 5.2x the input (positives, before their narrow choice), 2.3x
+# (graph build, whose outputs add 2.9x), 1.7x (merge, plus its output 0.8x), 1.4x (imported corpus table), under 0.7x
+# elsewhere.
 # benchmarks/results/paper_scale.json has the runs.
 DEMANDS = {
     "build_corpus": Demand(mem_mb=4000, disk_per_input_mb=3.0, seconds_per_mb=0.1),
     "extract_relations": Demand(mem_mb=3000, disk_per_input_mb=0.5, seconds_per_mb=50.0),
     "import_relations": Demand(mem_mb=1000, disk_per_input_mb=1.5, seconds_per_mb=0.08),
     "merge_relations": Demand(mem_mb=6000, disk_per_input_mb=3.0, seconds_per_mb=0.15),
-    "describe_imported_corpus": Demand(mem_mb=4000, disk_per_input_mb=1.0, seconds_per_mb=0.03),
-    "select_booqa_positives": Demand(mem_mb=6000, disk_per_input_mb=1.5, seconds_per_mb=0.2),
+    "describe_imported_corpus": Demand(mem_mb=4000, disk_per_input_mb=2.0, seconds_per_mb=0.03),
+    "select_booqa_positives": Demand(mem_mb=6000, disk_per_input_mb=5.5, seconds_per_mb=0.2),
     "generate_booqa_negatives": Demand(mem_mb=6000, disk_per_input_mb=1.0, seconds_per_mb=0.17),
     "write_booqa_card": Demand(mem_mb=6000, disk_per_input_mb=1.5, seconds_per_mb=0.09),
     "validate_booqa": Demand(mem_mb=4000, disk_per_input_mb=1.0, seconds_per_mb=0.03),
-    "build_entailment_graph": Demand(mem_mb=6000, disk_per_input_mb=5.0, seconds_per_mb=0.15),
+    "build_entailment_graph": Demand(mem_mb=6000, disk_per_input_mb=5.5, seconds_per_mb=0.15),
     "gather_entailment_graph": Demand(mem_mb=2000, disk_per_input_mb=1.1, seconds_per_mb=0.02),
     "retrieve_booqa_evidence": Demand(mem_mb=6000, disk_per_input_mb=1.5, seconds_per_mb=0.13),
     "retrieve_tfidf_evidence": Demand(mem_mb=6000, disk_per_input_mb=0.5, seconds_per_mb=1.0),
