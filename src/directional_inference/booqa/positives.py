@@ -100,16 +100,12 @@ def select_positives(engine: Engine, relations, lang: str, *, starring_min_artic
         SEMI JOIN stars USING ("window", arg_a, arg_b)
         JOIN counts USING (pred, subj_type, obj_type)
         WHERE counts.count >= {int(felicity_min_pairs)} AND NOT {vague_sql(lang)}""")
-    # at most one positive per sentence, then one per proposition and window: the seeded hash chooses (the least). Each
-    # choice is a group-by of narrow rows (the keys and the hash), not a window over whole candidate rows; a candidate
-    # repeated whole (the same relation twice in a sentence) has one hash, and DISTINCT keeps it once
+    # at most one positive per sentence, then one per proposition and window: the seeded hash chooses
     engine.materialise("all_positives", """
         WITH per_sentence AS (
-            SELECT * FROM positive_candidates
-            WHERE choice IN (SELECT min(choice) FROM positive_candidates GROUP BY article_id, sentence_id)
+            SELECT * FROM positive_candidates QUALIFY row_number() OVER (PARTITION BY article_id, sentence_id ORDER BY choice) = 1
         )
-        SELECT DISTINCT * FROM per_sentence
-        WHERE choice IN (SELECT min(choice) FROM per_sentence GROUP BY "window", subj, pred, obj)""")
+        SELECT * FROM per_sentence QUALIFY row_number() OVER (PARTITION BY "window", subj, pred, obj ORDER BY choice) = 1""")
     found = engine.count("SELECT * FROM all_positives")
     kept = "SELECT * FROM all_positives"
     if max_positives is not None and found > max_positives:
