@@ -90,10 +90,9 @@ def spill_markdown(records: list[dict]) -> str:
 
 
 def splice(document: str, block: str) -> str:
-    start, end = document.find(BLOCK_START), document.find(BLOCK_END)
-    if start < 0 or end < start:
-        raise ValueError(f"the document has no {BLOCK_START} ... {BLOCK_END} block")
-    return document[: start + len(BLOCK_START)] + "\n" + block + document[end:]
+    from directional_inference.workflow.generated import splice_block
+
+    return splice_block(document, BLOCK_START, BLOCK_END, block)
 
 
 def main(argv: list[str] | None = None) -> int:

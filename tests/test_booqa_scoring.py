@@ -213,15 +213,22 @@ def test_coverage_counts_entries_scored_from_evidence_not_by_default(engine, tmp
     assert list(graph_covered(np.array([0.7, 0.0, 0.0]))) == [True, False, False]
 
 
+def random_entries_and_evidence(seed: int, entries: int, rows: int, path) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """``entries`` entries over one argument pair and ``rows`` pieces of evidence spread over them at random, the
+    evidence written to ``path``."""
+    rng = np.random.default_rng(seed)
+    frame = pd.DataFrame({"id": [f"e{k:03d}" for k in range(entries)], "subj": "apple", "pred": rng.choice(["own", "sue", "buy"], entries),
+                          "obj": "beats", "subj_type": "organization", "obj_type": "organization"})
+    evidence = pd.DataFrame({"entry": rng.choice(frame["id"], rows), "pred": rng.choice(["acquire", "join", "sell", "meet"], rows),
+                             "subj": "apple", "obj": "beats", "aligned": rng.random(rows) < 0.5, "sentence": ""})
+    evidence.to_parquet(path, index=False)
+    return frame, evidence
+
+
 def test_scoring_in_batches_and_chunks_of_entries_changes_no_score(engine, tmp_path):
     from directional_inference.evaluation.scoring import entry_chunk, evidence_batches, stream_scores
 
-    rng = np.random.default_rng(3)
-    entries = pd.DataFrame({"id": [f"e{k:03d}" for k in range(40)], "subj": "apple", "pred": rng.choice(["own", "sue", "buy"], 40), "obj": "beats",
-                            "subj_type": "organization", "obj_type": "organization"})
-    evidence = pd.DataFrame({"entry": rng.choice(entries["id"], 300), "pred": rng.choice(["acquire", "join", "sell", "meet"], 300),
-                             "subj": "apple", "obj": "beats", "aligned": rng.random(300) < 0.5, "sentence": ""})
-    evidence.to_parquet(tmp_path / "evidence.parquet", index=False)
+    entries, evidence = random_entries_and_evidence(3, 40, 300, tmp_path / "evidence.parquet")
 
     def scored(part_entries, rows, cap=None):
         batches = evidence_batches(engine, tmp_path / "evidence.parquet", part_entries, rows, cap=cap, seed=5)
@@ -236,6 +243,7 @@ def test_scoring_in_batches_and_chunks_of_entries_changes_no_score(engine, tmp_p
     capped = scored(entries, 10_000, cap=2)
     assert np.array_equal(np.concatenate([scored(p, 5, cap=2) for p in parts]), capped) and not np.array_equal(capped, whole)
 
+
 def test_a_scoring_stopped_midway_resumes_after_its_saved_batches_with_the_same_scores(engine, tmp_path):
     """A scoring job stopped at its time limit after 3 of its batches resumes at the 4th: the saved batches are not
     scored again, and the scores and the deduplication ratio are those of an uninterrupted run. Progress saved by other
@@ -243,12 +251,7 @@ def test_a_scoring_stopped_midway_resumes_after_its_saved_batches_with_the_same_
     from directional_inference.evaluation.resume import ScoringProgress
     from directional_inference.evaluation.scoring import evidence_batches, stream_scores
 
-    rng = np.random.default_rng(4)
-    entries = pd.DataFrame({"id": [f"e{k:03d}" for k in range(30)], "subj": "apple", "pred": rng.choice(["own", "sue", "buy"], 30), "obj": "beats",
-                            "subj_type": "organization", "obj_type": "organization"})
-    evidence = pd.DataFrame({"entry": rng.choice(entries["id"], 60), "pred": rng.choice(["acquire", "join", "sell", "meet"], 60),
-                             "subj": "apple", "obj": "beats", "aligned": rng.random(60) < 0.5, "sentence": ""})
-    evidence.to_parquet(tmp_path / "evidence.parquet", index=False)
+    entries, _ = random_entries_and_evidence(4, 30, 60, tmp_path / "evidence.parquet")
     scored: list[int] = []
 
     def score_batch(batch):

@@ -232,10 +232,9 @@ READING_START, READING_END = "<!-- findings:start -->", "<!-- findings:end -->"
 
 def splice_reading(document: str, reading: str) -> str:
     """``document`` with the text between its findings markers replaced by ``reading`` (``findings_markdown``)."""
-    start, end = document.find(READING_START), document.find(READING_END)
-    if start < 0 or end < start:
-        raise ValueError(f"the document has no {READING_START} ... {READING_END} block")
-    return document[: start + len(READING_START)] + "\n" + reading + document[end:]
+    from ..workflow.generated import splice_block
+
+    return splice_block(document, READING_START, READING_END, reading)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -15,6 +15,7 @@ from pathlib import Path
 import yaml
 
 from .config_tree import dotted_value
+from .generated import write_or_check
 
 ROOT = Path(__file__).resolve().parents[3]
 SCHEMA = ROOT / "config" / "schema.yaml"
@@ -92,14 +93,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="exit 1 when config/README.md differs from the schema's")
     args = parser.parse_args(argv)
-    text = render()
-    if args.check:
-        if REFERENCE.read_text(encoding="utf-8") != text:
-            print(f"{REFERENCE} is stale: run python -m directional_inference.workflow.config_reference", file=sys.stderr)
-            return 1
-        return 0
-    REFERENCE.write_text(text, encoding="utf-8")
-    return 0
+    return write_or_check(REFERENCE, render(), "python -m directional_inference.workflow.config_reference", args.check)
 
 
 if __name__ == "__main__":

@@ -22,6 +22,7 @@ from pathlib import Path
 import yaml
 
 from .config_tree import dotted_value
+from .generated import write_or_check
 from .phases import PHASES, Phase
 
 DEFAULT_CONFIG = "config/config.yaml"
@@ -168,15 +169,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--output", default="dvc.yaml")
     parser.add_argument("--check", action="store_true", help="exit 1 if the file differs from what would be generated")
     args = parser.parse_args(argv)
-    text = render(".", args.configfile)
-    target = Path(args.output)
-    if args.check:
-        if not target.is_file() or target.read_text(encoding="utf-8") != text:
-            print(f"{target} is stale: run python -m directional_inference.workflow.dvc_pipeline", file=sys.stderr)
-            return 1
-        return 0
-    target.write_text(text, encoding="utf-8")
-    return 0
+    return write_or_check(Path(args.output), render(".", args.configfile), "python -m directional_inference.workflow.dvc_pipeline", args.check)
 
 
 if __name__ == "__main__":

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from functools import lru_cache
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -103,8 +104,9 @@ def measured_rates(path: Path = MEASURED) -> list[DeviceRate]:
                        f"{r['tokens']} tokens ({r['date']})") for r in rows]
 
 
+@lru_cache(maxsize=1)
 def device_rates() -> dict[str, dict[str, DeviceRate]]:
-    """device -> size -> its row."""
+    """device -> size -> its row (read once: every scoring job's forecast compares its device with the 2080Ti)."""
     rates: dict[str, dict[str, DeviceRate]] = {}
     for row in rtx2080ti_rates(scoring_speedup()) + measured_rates():
         rates.setdefault(row.device, {})[row.size] = row
