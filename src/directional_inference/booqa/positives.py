@@ -49,11 +49,19 @@ def without_pronouns_sql(source: str, lang: str) -> str:
 
 
 def typed_predicate_counts_sql(source: str, unit: str) -> str:
-    """Count per (pred, subj_type, obj_type) of ``source``: distinct (subj, obj) pairs, or mentions."""
+    """Count per (pred, subj_type, obj_type) of ``source``: distinct (subj, obj) pairs, or mentions. The distinct pairs
+    are found over narrow rows, the typed predicate and the pair as 128-bit hashes; the names are joined back."""
     if unit not in ("pairs", "mentions"):
         raise ValueError(f"felicity_count must be 'pairs' or 'mentions', not {unit!r}")
-    rows = f"(SELECT DISTINCT pred, subj_type, obj_type, subj, obj FROM {source})" if unit == "pairs" else source
-    return f"SELECT pred, subj_type, obj_type, count(*) AS count FROM {rows} GROUP BY pred, subj_type, obj_type"
+    if unit == "mentions":
+        return f"SELECT pred, subj_type, obj_type, count(*) AS count FROM {source} GROUP BY pred, subj_type, obj_type"
+    typed = "md5_number(pred || chr(31) || subj_type || chr(31) || obj_type)"
+    return f"""
+        WITH pairs AS (SELECT typed, count(*) AS count
+                       FROM (SELECT DISTINCT {typed} AS typed, md5_number(subj || chr(31) || obj) AS pair FROM {source})
+                       GROUP BY typed),
+        names AS (SELECT DISTINCT pred, subj_type, obj_type, {typed} AS typed FROM {source})
+        SELECT pred, subj_type, obj_type, count FROM names JOIN pairs USING (typed)"""
 
 
 def starring_pairs_sql(source: str, min_articles: int, min_predicates: int) -> str:
@@ -95,24 +103,31 @@ def select_positives(engine: Engine, relations, lang: str, *, starring_min_artic
     engine.materialise("counts", typed_predicate_counts_sql("usable", felicity_count))
     engine.materialise("stars", starring_pairs_sql("usable", starring_min_articles, starring_min_predicates))
     choice = seeded_hash(seed, "article_id", "sentence_id", "subj", "pred", "obj", "subj_type", "obj_type")
-    engine.materialise("positive_candidates", f"""
-        SELECT r.*, {choice} AS choice FROM (SELECT *, {pair_keys()} FROM usable) r
-        SEMI JOIN stars USING ("window", arg_a, arg_b)
-        JOIN counts USING (pred, subj_type, obj_type)
-        WHERE counts.count >= {int(felicity_min_pairs)} AND NOT {vague_sql(lang)}""")
-    # at most one positive per sentence, then one per proposition and window: the seeded hash chooses
-    engine.materialise("all_positives", """
-        WITH per_sentence AS (
-            SELECT * FROM positive_candidates QUALIFY row_number() OVER (PARTITION BY article_id, sentence_id ORDER BY choice) = 1
-        )
-        SELECT * FROM per_sentence QUALIFY row_number() OVER (PARTITION BY "window", subj, pred, obj ORDER BY choice) = 1""")
+    sentence = "md5_number(article_id || chr(31) || CAST(sentence_id AS VARCHAR))"
+    proposition = """md5_number("window" || chr(31) || subj || chr(31) || pred || chr(31) || obj)"""
+    # the candidates as 128-bit keys (the sentence, the proposition and the relation: the seeded hash of its content);
+    # at most one positive per sentence, then one per proposition and window: the least seeded hash (equal hashes are
+    # equal relations), found by group-bys of the keys
+    engine.materialise("all_positives", f"""
+        WITH candidates AS (
+            SELECT {sentence} AS sentence, {proposition} AS proposition, "window", {choice} AS choice
+            FROM (SELECT *, {pair_keys()} FROM usable) r
+            SEMI JOIN stars USING ("window", arg_a, arg_b)
+            JOIN counts USING (pred, subj_type, obj_type)
+            WHERE counts.count >= {int(felicity_min_pairs)} AND NOT {vague_sql(lang)}),
+        per_sentence AS (SELECT min(choice) AS choice, arg_min(proposition, choice) AS proposition, arg_min("window", choice) AS "window"
+                         FROM candidates GROUP BY sentence)
+        SELECT min(choice) AS choice, arg_min("window", choice) AS "window" FROM per_sentence GROUP BY proposition""")
     found = engine.count("SELECT * FROM all_positives")
-    kept = "SELECT * FROM all_positives"
+    kept = "SELECT choice FROM all_positives"
     if max_positives is not None and found > max_positives:
         kept += f""" QUALIFY row_number() OVER (PARTITION BY "window" ORDER BY choice)
                          <= floor(count(*) OVER (PARTITION BY "window") * {int(max_positives)} / {found})"""
         log.info("%d positives, more than %d: each window keeps the share %.4f of its own", found, max_positives, max_positives / found)
-    engine.materialise("kept", kept)
+    engine.materialise("kept_choices", kept)
+    # the relations of the kept hashes, found again among the usable ones (the same relation twice is one positive)
+    engine.materialise("kept", f"""SELECT DISTINCT * FROM (SELECT *, {choice} AS choice FROM usable)
+                                   SEMI JOIN kept_choices USING (choice)""")
     engine.materialise("kept_sentences", """SELECT DISTINCT article_id, sentence_id, sentence FROM relations
                                             SEMI JOIN kept USING (article_id, sentence_id)""")
     positives = f"""
