@@ -38,6 +38,34 @@ rule build_levyholt_subsets:
         "../scripts/build_levyholt_subsets.py"
 
 
+# The whole test sets that predictions made elsewhere cover (the LLM table): as build_levyholt_subsets builds them,
+# never subsampled.
+rule build_levyholt_whole_tests:
+    input:
+        raw="resources/levyholt",
+        authors="resources/levyholt-authors",
+    output:
+        expand("results/levyholt/whole/{subset}/test.tsv", subset=LEVYHOLT_WHOLE_TESTS),
+    params:
+        source=config["levyholt"]["source"],
+        seed=config["levyholt"]["split_seed"],
+        authors_subsets=config["levyholt"]["authors_files_for"],
+        resplit=config["levyholt"]["directional_resplit"],
+        dev_pairs=config["levyholt"]["directional_dev_pairs"],
+    log:
+        phase_log("levyholt", "build_levyholt_whole_tests", "all"),
+    benchmark:
+        phase_benchmark("levyholt", "build_levyholt_whole_tests", "all")
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=10,
+    conda:
+        "../envs/workflow.yaml"
+    script:
+        "../scripts/build_levyholt_whole_tests.py"
+
+
 rule build_chinese_levyholt_subsets:
     input:
         "resources/levyholt-zh",

@@ -53,6 +53,33 @@ rule plot_mesh_figure:
         "../scripts/plot_mesh_figure.py"
 
 
+rule make_llm_table:
+    input:
+        scores=expand("results/llm/scores/{test}.parquet", test=LLM_TEST_SETS),
+        joins="results/llm/scores/joins.json",
+        sns=[levyholt_score_directory(MAIN_LM, "sns", subset) for subset in ("directional", "full")],
+    output:
+        csv=report("results/table_llm.csv", caption="../report/table_llm.rst", category="LLMs"),
+        png=report("results/figure_llm.png", caption="../report/table_llm.rst", category="LLMs"),
+        svg="results/figure_llm.svg",
+    params:
+        lm=MAIN_LM,
+        scale=config["scale"],
+        evaluation=table_evaluation(),
+    log:
+        phase_log("tables", "make_llm_table", "all"),
+    benchmark:
+        phase_benchmark("tables", "make_llm_table", "all")
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=10,
+    conda:
+        "../envs/workflow.yaml"
+    script:
+        "../scripts/make_llm_table.py"
+
+
 rule make_findings:
     input:
         unpack(findings_inputs),

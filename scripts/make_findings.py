@@ -5,14 +5,14 @@ from directional_inference.atomic import write_text_atomic
 from directional_inference.booqa.release import read_evidence_density
 from directional_inference.levyholt.experiments import model_directory
 from directional_inference.workflow.rulelog import log_to_file
-from directional_inference.tables.common import Evaluation, read_model_record, read_scores, write_csv
-from directional_inference.tables.findings import CLAIMS, HEADER, claim_row, findings_markdown, score_path
+from directional_inference.tables.common import Evaluation, read_model_record, write_csv
+from directional_inference.tables.findings import CLAIMS, HEADER, claim_row, claim_scores, findings_markdown
 
 log_to_file(snakemake.log[0])
 params = snakemake.params
 evaluation = Evaluation(**params.evaluation)
 claims = [CLAIMS[k] for k in params.claims]
-frames = {s: read_scores(score_path(s, params.lm)) for claim in claims for s in (claim.a, claim.b) if s is not None}
+frames = {s: claim_scores(s, params.lm) for claim in claims for s in (claim.a, claim.b) if s is not None}
 density = read_evidence_density(snakemake.input.density)["test"] if snakemake.input.get("density") else {}
 median = float(density["evidence_median"]) if density.get("evidence_median") else None
 

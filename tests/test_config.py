@@ -409,7 +409,7 @@ def test_bad_config_stops_before_planning_with_one_line_per_problem(workflow_cop
 def test_unknown_key_names_the_key_and_the_allowed_keys_not_the_schema(workflow_copy):
     result = run_snakemake(workflow_copy, "-n", "--config", "sead=3", check=False)
     output = result.stdout + result.stderr
-    allowed = "booqa, corpus, evaluation, graphs, hypothesis_only, levyholt, mirror, models, relations, request_node_scratch, resources, scale, scratch_root, seed, training"
+    allowed = "booqa, corpus, evaluation, graphs, hypothesis_only, levyholt, llm, mirror, models, relations, request_node_scratch, resources, scale, scratch_root, seed, training"
     assert result.returncode != 0 and f"unknown config key sead; allowed at the top level: {allowed}" in output
     assert "description" not in output and len(output.splitlines()) < 10  # the schema printed 1,100 lines
     bad = workflow_copy / "bad-tiny.yaml"

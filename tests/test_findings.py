@@ -82,11 +82,14 @@ def test_near_chance_compares_with_random_scorers_of_the_same_entries():
 
 def test_at_least_ten_claims_and_booqa_claims_need_their_methods():
     assert len(CLAIMS) >= 10 and {c.kind for c in CLAIMS} <= {"greater", "similar", "near_chance", "above_chance"}
-    everything = runnable_claims(["lm_rel", "sns_full", "sym_sns_full", "sns_symmetric", "sns_directional", "graph_binc"], ["en"])
+    everything = runnable_claims(["lm_rel", "sns_full", "sym_sns_full", "sns_symmetric", "sns_directional", "graph_binc"], ["en"], True)
     assert everything == list(range(len(CLAIMS)))
+    without_llms = runnable_claims(["lm_rel", "sns_full", "sym_sns_full", "sns_symmetric", "sns_directional", "graph_binc"], ["en"])
+    assert [k for k in everything if k not in without_llms] == [k for k, c in enumerate(CLAIMS) if "llm" in (c.a.kind, c.b and c.b.kind)]
+    assert sum(c.source == "McKenna et al. 2023" for c in CLAIMS) >= 3
     levyholt_only = runnable_claims([], [])
     assert levyholt_only and all(CLAIMS[k].a.kind == "levyholt" for k in levyholt_only)
-    assert len(levyholt_only) == sum(c.a.kind == "levyholt" for c in CLAIMS)
+    assert len(levyholt_only) == sum(c.a.kind == "levyholt" and (c.b is None or c.b.kind == "levyholt") for c in CLAIMS)
 
 
 def test_the_reading_is_spliced_between_the_markers_and_nowhere_else():

@@ -1,6 +1,9 @@
 # Helpers of the levyholt phase's rules (rules/levyholt.smk), and the phase's outputs (its DVC stage's targets).
 
 
+LEVYHOLT_WHOLE_TESTS = ("directional",)  # the test sets of the LLM table
+
+
 def levyholt_data_files():
     """Every TSV the LevyHolt phase writes: subsets, their hypothesis-only variants, SherLIiC."""
     names = [n for s in ALL_SUBSETS for n in (s, f"{s}_hyponly")] + ["sherliic"]
@@ -16,7 +19,8 @@ def chinese_levyholt_files():
 
 
 def levyholt_phase_targets():
-    return ["results/levyholt/subgroups.csv", "results/levyholt/subsets.csv"] + levyholt_data_files() + chinese_levyholt_files()
+    whole = expand("results/levyholt/whole/{subset}/test.tsv", subset=LEVYHOLT_WHOLE_TESTS) if llm_predictions() else []
+    return ["results/levyholt/subgroups.csv", "results/levyholt/subsets.csv"] + levyholt_data_files() + chinese_levyholt_files() + whole
 
 
 PHASE_TARGETS["levyholt"] = levyholt_phase_targets

@@ -95,7 +95,7 @@ def table3_generality_inputs(wildcards=None):
 def findings_claims():
     """Numbers of the paper's claims this config can test (tables.findings.CLAIMS)."""
     english = runnable_methods("en") if "en" in config["booqa"]["languages"] else []
-    return runnable_claims(english, TABLE3_LANGUAGES)
+    return runnable_claims(english, TABLE3_LANGUAGES, config["llm"]["released_predictions"])
 
 
 def findings_inputs(wildcards=None):
@@ -109,9 +109,13 @@ def findings_inputs(wildcards=None):
     return inputs
 
 
+LLM_TABLE_FILES = ("results/table_llm.csv", "results/figure_llm.png", "results/figure_llm.svg")
+
+
 def tables_phase_targets():
     tables = phase("tables")
-    return [f for f in tables.outs if f != MODEL_CARDS] + model_card_files() + list(tables.metrics + tables.plots)
+    skipped = {MODEL_CARDS} | (set() if llm_predictions() else set(LLM_TABLE_FILES))
+    return [f for f in tables.outs if f not in skipped] + model_card_files() + list(tables.metrics + tables.plots)
 
 
 PHASE_TARGETS["tables"] = tables_phase_targets

@@ -194,6 +194,27 @@ def authors_overlap(ours: Sequence[Entry], theirs: Sequence[Entry]) -> float:
     return sum((mine & released).values()) / len(ours)
 
 
+def whole_subset(splits: LevyHoltSplits, convention: str, subset: str, split: str, released: Sequence[Entry]) -> list[Entry]:
+    """Every entry of a subset's split, before any subsample: the authors' file (``released``) or the paper's rule."""
+    if convention == AUTHORS_FILE:
+        return [replace(e, subgroup=subset) for e in released]
+    if (subset, split) == ("full", "test"):
+        return sorted((e for group in splits.groups["test"].values() for e in group), key=lambda e: e.order)
+    return splits.subset(subset, split)
+
+
+def write_whole_tests(out_root: str | Path, subsets: Iterable[str], *, levyholt_dir: str | Path, authors_dir: str | Path, source: str,
+                      seed: int, authors_subsets: Iterable[str] = (), resplit: str = "authors", dev_pairs: int = 64) -> None:
+    """The whole test set of each of ``subsets`` (``out_root/<subset>/test.tsv``), built as ``write_levyholt_datasets``
+    builds it but never subsampled: the test sets that predictions made elsewhere cover whole (the directional test of
+    McKenna, Li et al. 2023)."""
+    splits = build_from_raw(levyholt_dir, seed, authors_dir=authors_dir if resplit == "authors" else None, dev_pairs=dev_pairs)
+    conventions = subset_conventions(source, authors_subsets)
+    for subset in subsets:
+        released = read_authors_subset(authors_dir, subset, "test")
+        write_entries(Path(out_root) / subset / "test.tsv", whole_subset(splits, conventions[subset], subset, "test", released))
+
+
 def write_levyholt_datasets(
     out_root: str | Path,
     *,
@@ -225,17 +246,14 @@ def write_levyholt_datasets(
     splits = build_from_raw(levyholt_dir, seed, authors_dir=authors_dir if resplit == "authors" else None, dev_pairs=dev_pairs)
     write_subgroup_counts(out_root / "subgroups.csv", splits)
     conventions = subset_conventions(source, authors_subsets)
-    full_test = sorted((e for group in splits.groups["test"].values() for e in group), key=lambda e: e.order)
+    full_test = whole_subset(splits, PAPER_RULE, "full", "test", ())
     test_limit = limits.get("test")
     test_sample = Counter((e.premise, e.hypothesis, e.subgroup) for e in stratified_sample(full_test, test_limit, seed))
     lines = ["subset,split,entries,positives,positive_rate,convention,authors_overlap"]
     for subset in ALL_SUBSETS:
         for split in SPLITS:
             released = read_authors_subset(authors_dir, subset, split)
-            if conventions[subset] == AUTHORS_FILE:
-                entries = [replace(e, subgroup=subset) for e in released]
-            else:
-                entries = full_test if (subset, split) == ("full", "test") else splits.subset(subset, split)
+            entries = whole_subset(splits, conventions[subset], subset, split, released)
             overlap = authors_overlap(entries, released)
             if split != "test" or test_limit is None:
                 entries = stratified_sample(entries, limits.get(split), seed)

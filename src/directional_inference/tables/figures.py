@@ -1,5 +1,5 @@
-"""Figures: the sub-group mesh with AUCnorm on each edge (Figures 1-2) and the BoOQA precision-recall curves of the
-representative methods (Figure 3); byte-stable PNG and SVG files."""
+"""Figures: the sub-group mesh with AUCnorm on each edge (Figures 1-2) and precision-recall curves (of the representative
+BoOQA methods: Figure 3; of the LLM table's main rows); byte-stable PNG and SVG files."""
 
 from __future__ import annotations
 
@@ -50,28 +50,36 @@ def plot_figure3(curves: dict[str, dict[str, "object"]], title: str, png, svg) -
     """Precision-recall curves of the representative methods, one panel per language; byte-stable files.
 
     ``curves`` maps language -> method -> scores DataFrame (label, score)."""
+    from ..evaluation.methods import LABELS
+
+    panels = {f"BoOQA {lang.upper()} test": {LABELS[method]: frame for method, frame in methods.items()} for lang, methods in sorted(curves.items())}
+    plot_pr_curves(panels, title, png, svg)
+
+
+def plot_pr_curves(panels: Mapping[str, Mapping[str, "object"]], title: str, png, svg) -> None:
+    """Precision-recall curves (reference semantics), one panel per title of ``panels`` (title -> curve label -> scores
+    DataFrame with label and score); a curve without positives is left out; byte-stable files."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     from ..atomic import save_figure
-    from ..evaluation.methods import LABELS
     from ..metrics import precision_recall_curve
 
     plt.rcParams["svg.hashsalt"] = "directional-inference"
-    figure, axes = plt.subplots(1, max(len(curves), 1), figsize=(5 * max(len(curves), 1), 4), squeeze=False)
-    for axis, (lang, methods) in zip(axes[0], sorted(curves.items())):
-        for method, frame in methods.items():
+    figure, axes = plt.subplots(1, max(len(panels), 1), figsize=(5 * max(len(panels), 1), 4), squeeze=False)
+    for axis, (name, frames) in zip(axes[0], panels.items()):
+        for label, frame in frames.items():
             if frame.empty or not frame["label"].any():
                 continue
             curve = precision_recall_curve(frame["score"].to_numpy(), frame["label"].to_numpy())
-            axis.plot(curve.recall[::-1], curve.precision[::-1], label=LABELS[method], drawstyle="steps-post")
+            axis.plot(curve.recall[::-1], curve.precision[::-1], label=label, drawstyle="steps-post")
         axis.set_xlabel("recall")
         axis.set_ylabel("precision")
         axis.set_xlim(0, 1)
         axis.set_ylim(0, 1.02)
-        axis.set_title(f"BoOQA {lang.upper()} test")
+        axis.set_title(name)
         axis.legend(fontsize=8, loc="upper right")
     figure.suptitle(title, fontsize=9)
     figure.tight_layout()

@@ -13,6 +13,10 @@ Kinds of claim:
 * ``above_chance``: A ranks better than random scorers; the difference is A - chance mean: *supported* when A's
   interval clears the chance range, *contradicted* when A's interval lies within it.
 
+Beside the 2022 paper's claims, claims of its authors' 2023 paper on large language models (McKenna, Li et al.,
+"Sources of Hallucination by Large Language Models on Inference Tasks"), tested on their released predictions
+(``llm``).
+
 Anything else is *inconclusive*. A claim whose score sets carry no number (``tables.common.measure``) is
 inconclusive with the reason; the reason also names a model that failed its sanity cases or may be undertrained, and,
 for BoOQA claims, evidence too thin for the benchmark to reward inference over similarity.
@@ -39,7 +43,8 @@ THIN_EVIDENCE = 3  # below this median, BoOQA rewards similarity to a piece of e
 @dataclass(frozen=True)
 class Scores:
     """One score set of a claim: which table it comes from, its name in words, and how to find it
-    (``kind``: "levyholt" (variant, train subset, test set), "booqa" (lang, method) or "robustness" (lang, trained on))."""
+    (``kind``: "levyholt" (variant, train subset, test set), "booqa" (lang, method), "robustness" (lang, trained on) or
+    "llm" (test set of ``tables.llm.TEST_SETS``, model, setting))."""
 
     kind: str
     key: tuple
@@ -75,11 +80,16 @@ def _lh(variant: str, train: str, test: str, name: str) -> Scores:
     return Scores("levyholt", (variant, train, test), name)
 
 
+def _llm(test: str, model: str, setting: str) -> Scores:
+    return Scores("llm", (test, model, setting), f"{model}, {setting}" + (" (this run's test)" if test == "directional_run" else ""))
+
+
 def _bq(method: str) -> Scores:
     return Scores("booqa", ("en", method), f"{LABELS[method]} on BoOQA EN test")
 
 
 T1, T5 = paper.TABLE1[paper.MAIN_MODEL], BOOQA_TABLES["table5"].paper
+LLM_SOURCE = "McKenna et al. 2023"
 CLAIMS = (
     Claim("Trained on Directional, S&S ranks Directional test pairs far better than when trained on Symmetric", "Table 1", "greater",
           _lh("sns", "directional", "directional", "Directional -> Directional"), T1["directional"]["directional"],
@@ -115,6 +125,19 @@ CLAIMS = (
     Claim("The entailment graph (BInc) beats S&S Full on BoOQA", "Table 5", "greater", _bq("graph_binc"), T5["graph_binc"][0], _bq("sns_full"),
           T5["sns_full"][0]),
     Claim("S&S Full beats the LM baseline on BoOQA", "Table 5", "greater", _bq("sns_full"), T5["sns_full"][0], _bq("lm_rel"), T5["lm_rel"][0]),
+    Claim("Given a random premise, text-davinci-003 still ranks directional pairs above chance (attestation bias)", LLM_SOURCE, "above_chance",
+          _llm("directional_whole", "text-davinci-003", "randprem-original, few-shot CoT"), None),
+    Claim("text-davinci-003 ranks directional pairs better with their real premise than with a random one", LLM_SOURCE, "greater",
+          _llm("directional_whole", "text-davinci-003", "original, few-shot CoT"), None,
+          _llm("directional_whole", "text-davinci-003", "randprem-original, few-shot CoT"), None),
+    Claim("text-davinci-003 ranks directional pairs better with the entities' names than with their types", LLM_SOURCE, "greater",
+          _llm("directional_whole", "text-davinci-003", "original, few-shot CoT"), None,
+          _llm("directional_whole", "text-davinci-003", "type, few-shot CoT"), None),
+    Claim("GPT-4 ranks directional pairs better than text-davinci-003 (zero-shot)", LLM_SOURCE, "greater",
+          _llm("directional_whole", "gpt-4-0314", "original, zero-shot"), None, _llm("directional_whole", "text-davinci-003", "original, zero-shot"), None),
+    Claim("S&S trained on Directional ranks directional pairs better than GPT-4 zero-shot", "this workflow", "greater",
+          _lh("sns", "directional", "directional", "S&S Directional -> Directional"), T1["directional"]["directional"],
+          _llm("directional_run", "gpt-4-0314", "original, zero-shot"), None),
 )
 
 
@@ -178,15 +201,29 @@ def score_path(scores: Scores, lm: str) -> str:
         return levyholt_score_path(lm, *scores.key)
     if scores.kind == "booqa":
         return booqa_score_path(scores.key[0], "test", scores.key[1])
+    if scores.kind == "llm":
+        return f"results/llm/scores/{scores.key[0]}.parquet"
     return f"results/robustness/{scores.key[0]}/scores/{lm}/{scores.key[1]}.parquet"
 
 
-def runnable_claims(english_methods: list[str], robustness_languages: list[str]) -> list[int]:
+def claim_scores(scores: Scores, lm: str):
+    """The score frame of a claim's score set (an LLM's is its rows of the joined scores of its test set)."""
+    from .common import read_scores
+
+    frame = read_scores(score_path(scores, lm))
+    if scores.kind == "llm":
+        frame = frame[(frame["model"] == scores.key[1]) & (frame["setting"] == scores.key[2])]
+        frame = frame.drop(columns=["model", "setting"]).reset_index(drop=True)
+    return frame
+
+
+def runnable_claims(english_methods: list[str], robustness_languages: list[str], released_llm: bool = False) -> list[int]:
     """Numbers of the claims this config can test: BoOQA claims need their English methods (``english_methods``: the
-    runnable English methods; none when English BoOQA is not built), Table 3's the English H-only scores."""
+    runnable English methods; none when English BoOQA is not built), Table 3's the English H-only scores, the LLM claims
+    the released predictions of the 2023 paper (``released_llm``)."""
     def available(scores: Scores | None) -> bool:
         return (scores is None or scores.kind == "levyholt" or (scores.kind == "booqa" and scores.key[1] in english_methods)
-                or (scores.kind == "robustness" and scores.key[0] in robustness_languages))
+                or (scores.kind == "robustness" and scores.key[0] in robustness_languages) or (scores.kind == "llm" and released_llm))
 
     return [k for k, claim in enumerate(CLAIMS) if available(claim.a) and available(claim.b)]
 

@@ -53,6 +53,12 @@ def config_problems(config: Mapping) -> list[str]:
             if budget.get(size) is not None and cap is not None and budget[size] > cap:
                 problems.append(f"config key training.budgets[{index}].{size} is {budget[size]}, above levyholt.{size} ({cap}), "
                                 f"which caps the subset files it samples from: raise levyholt.{size} or set it to null")
+    if dotted_value(config, "llm.released_predictions") and "llm-nli-analysis" not in (dotted_value(config, "resources.datasets") or []):
+        problems.append("config key llm.released_predictions is true, but resources.datasets does not list llm-nli-analysis, the input "
+                        "that holds them: add it, or set llm.released_predictions to false")
+    for index, item in enumerate(dotted_value(config, "llm.predictions") or []):
+        if isinstance(item, Mapping) and item.get("path") and not Path(item["path"]).is_file():
+            problems.append(f"config key llm.predictions[{index}].path is {item['path']}, which is not a file")
     training = dotted_value(config, "training")
     if isinstance(training, Mapping) and {"trials", "epochs", "evaluations_per_epoch"} <= set(training) and isinstance(dotted_value(config, "levyholt"), Mapping):
         from ..levyholt.experiments import unequal_budgets

@@ -1,0 +1,31 @@
+# Helpers of the llm_evaluation phase's rules (rules/llm_evaluation.smk), and the phase's outputs.
+
+from directional_inference.tables.llm import TEST_SETS as LLM_TEST_SETS
+
+LLM_RELEASED = "results/llm/released_predictions.tsv"
+RELEASED_SOURCE = "released with McKenna, Li et al. 2023"
+
+
+def llm_predictions():
+    """(path, model, setting, source) of every predictions file the LLM table scores: the released predictions of the
+    2023 paper (llm.released_predictions) and the files of llm.predictions (their model and setting names are the
+    defaults of rows that do not name their own)."""
+    files = [(LLM_RELEASED, "", "", RELEASED_SOURCE)] if config["llm"]["released_predictions"] else []
+    return files + [(f["path"], f.get("model", ""), f.get("setting", ""), f.get("source", "llm.predictions")) for f in config["llm"]["predictions"]]
+
+
+def llm_prediction_files():
+    return [path for path, *_ in llm_predictions()]
+
+
+def llm_prediction_names():
+    return [[model, setting, source] for _, model, setting, source in llm_predictions()]
+
+
+def llm_evaluation_phase_targets():
+    if not llm_predictions():
+        return []
+    return [*expand("results/llm/scores/{test}.parquet", test=LLM_TEST_SETS), "results/llm/scores/joins.json"]
+
+
+PHASE_TARGETS["llm_evaluation"] = llm_evaluation_phase_targets

@@ -1,0 +1,25 @@
+"""Rule make_llm_table: large language models on directional LevyHolt beside the S&S models (results/table_llm.csv),
+and the precision-recall curves of its main rows."""
+
+import json
+
+import pandas as pd
+
+from directional_inference.levyholt.experiments import levyholt_score_path
+from directional_inference.tables.common import Evaluation, write_csv
+from directional_inference.tables.figures import plot_pr_curves
+from directional_inference.tables.llm import figure_curves, table_rows
+from directional_inference.workflow.rulelog import log_to_file
+
+log_to_file(snakemake.log[0])
+params = snakemake.params
+joined = {test: pd.read_parquet(path) for test, path in zip(["directional_whole", "directional_run"], snakemake.input.scores)}
+joins = json.loads(open(snakemake.input.joins, encoding="utf-8").read())
+sources = {key.split(" / ")[0]: value["source"] for key, value in joins["directional_whole"].items()}
+sns = {subset: pd.read_parquet(levyholt_score_path(params.lm, "sns", subset, "directional")) for subset in ("directional", "full")}
+test_entries = {test: next(iter(joins[test].values()))["entries"] for test in joins}
+header, rows = table_rows(joined, joins, sources, sns, lm=params.lm, test_entries=test_entries, scale=params.scale,
+                          evaluation=Evaluation(**params.evaluation))
+write_csv(snakemake.output.csv, header, rows)
+plot_pr_curves({"LevyHolt Directional test of this run": figure_curves(joined["directional_run"], sns, params.lm)},
+               f"LLMs and S&S ({params.lm}), {params.scale} scale", snakemake.output.png, snakemake.output.svg)

@@ -1,0 +1,196 @@
+"""Per-pair predictions made outside the workflow (an API model, a published graph, another group's system), scored
+like the workflow's own rows.
+
+The input: a tab-separated file with a header line and the columns
+
+* ``premise``, ``hypothesis``: LevyHolt triples ``subject,predicate,object`` (as in the LevyHolt files; the pair is
+  what joins a row to a test entry, compared after trimming the spaces around each part);
+* ``score``: a finite number, higher for "the premise entails the hypothesis" (a probability, a logit, or 0/1: only
+  the ranking counts, and ties are scored as ties);
+* optional ``model`` and ``setting``: names of the row's system and prompt setting (default: the names given with the
+  file in config). A file may hold several (model, setting) score sets, each with at most one row per pair.
+
+Rows are joined to a test set by the (premise, hypothesis) pair. A test entry without a row of a score set is left
+out of that set's numbers (the table gives the entries scored); a row that matches no test entry is counted, and a
+score set with more than ``max_unmatched_share`` of such rows is refused (a file for another test set, or pairs
+written differently).
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from ..errors import InputFormatError, WorkflowError
+from ..levyholt.entries import Entry, Triple
+from ..levyholt.scores import converse_group_ids
+
+REQUIRED = ("premise", "hypothesis", "score")
+OPTIONAL = ("model", "setting")
+COLUMNS = (*REQUIRED, *OPTIONAL)
+SCORE_COLUMNS = ("model", "setting", "entry", "label", "score", "group")
+
+
+def parse_triple(text: str, path: str, row: int, field: str) -> Triple:
+    """``subject,predicate,object`` (split from the right, as LevyHolt's readers do) with each part trimmed."""
+    parts = [part.strip() for part in str(text).rsplit(",", 2)]
+    if len(parts) != 3 or not parts[1]:
+        raise InputFormatError(path, row, field, f"expected 'subject,predicate,object', got {text!r}", unit="row")
+    return (parts[0], parts[1], parts[2])
+
+
+def write_triple(triple: Triple) -> str:
+    return ",".join(triple)
+
+
+def read_predictions(path: str | Path, *, model: str = "", setting: str = "") -> pd.DataFrame:
+    """The rows of a predictions file as a frame of ``COLUMNS`` (premise and hypothesis as triples), with errors naming
+    the file, the row (1-based, the header is row 1) and the field."""
+    path = str(path)
+    try:
+        handle = open(path, encoding="utf-8", newline="")
+    except OSError as error:
+        raise InputFormatError(path, None, None, f"cannot be read: {error.strerror or error}") from error
+    with handle:
+        reader = csv.reader(handle, delimiter="\t", quoting=csv.QUOTE_NONE)
+        try:
+            header = next(reader)
+        except StopIteration:
+            raise InputFormatError(path, 1, None, f"empty file: expected a header with the columns {', '.join(REQUIRED)}", unit="row") from None
+        except UnicodeDecodeError as error:
+            raise InputFormatError(path, 1, None, f"not UTF-8 ({error.reason})", unit="row") from None
+        missing = [c for c in REQUIRED if c not in header]
+        if missing:
+            raise InputFormatError(path, 1, missing[0], f"missing column; the header must name {', '.join(REQUIRED)} "
+                                   f"(optional: {', '.join(OPTIONAL)}), got {header}", unit="row")
+        at = {name: header.index(name) for name in COLUMNS if name in header}
+        rows = []
+        try:
+            for number, fields in enumerate(reader, start=2):
+                if not fields or fields == [""]:
+                    continue
+                if len(fields) != len(header):
+                    raise InputFormatError(path, number, None, f"expected {len(header)} tab-separated fields, found {len(fields)}", unit="row")
+                text = fields[at["score"]].strip()
+                try:
+                    score = float(text)
+                except ValueError:
+                    raise InputFormatError(path, number, "score", f"not a number: {text!r}", unit="row") from None
+                if not math.isfinite(score):
+                    raise InputFormatError(path, number, "score", f"not a finite number: {text!r}", unit="row")
+                rows.append((parse_triple(fields[at["premise"]], path, number, "premise"),
+                             parse_triple(fields[at["hypothesis"]], path, number, "hypothesis"), score,
+                             fields[at["model"]].strip() if "model" in at else model,
+                             fields[at["setting"]].strip() if "setting" in at else setting, number))
+        except UnicodeDecodeError as error:
+            raise InputFormatError(path, None, None, f"not UTF-8 ({error.reason})") from None
+    if not rows:
+        raise InputFormatError(path, None, None, "no prediction rows after the header")
+    frame = pd.DataFrame(rows, columns=[*COLUMNS, "row"])
+    for field in ("model", "setting"):
+        empty = frame[frame[field] == ""]
+        if len(empty):
+            raise InputFormatError(path, int(empty["row"].iloc[0]), field, f"no {field} name: give the column or the file's {field} in config", unit="row")
+    twice = frame[frame.duplicated(["model", "setting", "premise", "hypothesis"], keep="first")]
+    if len(twice):
+        row = twice.iloc[0]
+        raise InputFormatError(path, int(row["row"]), "hypothesis", f"a second row for the pair {write_triple(row['premise'])} -> "
+                               f"{write_triple(row['hypothesis'])} of {row['model']} / {row['setting']}", unit="row")
+    return frame
+
+
+def write_predictions(path: str | Path, frame: pd.DataFrame) -> None:
+    """A frame of ``COLUMNS`` (triples as tuples) in the documented format."""
+    from ..atomic import atomic_file
+
+    out = frame.assign(premise=frame["premise"].map(write_triple), hypothesis=frame["hypothesis"].map(write_triple))
+    with atomic_file(path) as tmp:
+        out[list(COLUMNS)].to_csv(tmp, sep="\t", index=False, quoting=csv.QUOTE_NONE, lineterminator="\n", float_format="%.17g")
+
+
+@dataclass(frozen=True)
+class Joined:
+    """One score set joined to a test set: its score frame (``SCORE_COLUMNS``), the rows that matched no entry and the
+    entries left without a row."""
+
+    model: str
+    setting: str
+    scores: pd.DataFrame
+    rows: int
+    unmatched_rows: int
+    entries: int
+    missing_entries: int
+
+
+def join_to_test(predictions: pd.DataFrame, entries: Sequence[Entry], *, path: str, max_unmatched_share: float | None) -> list[Joined]:
+    """Each (model, setting) score set of ``predictions`` (``read_predictions``) on the test ``entries``: one score per
+    entry that has a row (its pair's), grouped with its converse as every LevyHolt score file is. ``max_unmatched_share``
+    None: no refusal (a sample of the test set the file was made for)."""
+    groups = converse_group_ids(entries)
+    by_pair: dict[tuple[Triple, Triple], list[int]] = {}
+    for index, entry in enumerate(entries):
+        by_pair.setdefault((entry.premise, entry.hypothesis), []).append(index)
+    labels = np.array([int(e.label) for e in entries], dtype=np.int8)
+    joined = []
+    for (model, setting), rows in predictions.groupby(["model", "setting"], sort=True):
+        index, scores, unmatched = [], [], 0
+        for premise, hypothesis, score in zip(rows["premise"], rows["hypothesis"], rows["score"]):
+            found = by_pair.get((premise, hypothesis))
+            if found is None:
+                unmatched += 1
+                continue
+            index += found
+            scores += [score] * len(found)
+        if max_unmatched_share is not None and unmatched > max_unmatched_share * len(rows):
+            raise WorkflowError(f"{path}: {unmatched} of the {len(rows)} rows of {model} / {setting} match no pair of the test set "
+                                f"({len(entries)} entries), more than the share {max_unmatched_share:g} allowed "
+                                "(llm.max_unmatched_share): is the file for this test set, with the pairs written as in LevyHolt?")
+        order = np.argsort(np.asarray(index, dtype=np.int64), kind="stable")
+        index = np.asarray(index, dtype=np.int64)[order]
+        frame = pd.DataFrame({"model": model, "setting": setting, "entry": index, "label": labels[index],
+                              "score": np.asarray(scores, dtype=np.float64)[order], "group": groups[index]})
+        joined.append(Joined(model, setting, frame, len(rows), unmatched, len(entries), len(entries) - len(index)))
+    return joined
+
+
+def join_files(paths: Sequence[str | Path], names: Sequence[Sequence[str]], tests: dict[str, str | Path], outputs: dict[str, str | Path],
+               joins_path: str | Path, *, max_unmatched_share: float, samples: Sequence[str] = ()) -> None:
+    """Every score set of the predictions files ``paths`` (``names``: each file's default model and setting names and
+    its source) joined to each test set of ``tests`` (name -> subset TSV): one Parquet of ``SCORE_COLUMNS`` per test set
+    (``outputs``), and ``joins_path``, a JSON of test set -> "model / setting" -> the join's counts and source. The
+    test sets of ``samples`` are samples of another (this run's Directional test of the whole one): rows outside them
+    are expected, so they are counted but never refused there."""
+    import json
+
+    from ..atomic import atomic_file
+    from ..levyholt.entries import read_subset_tsv
+
+    frames, sources = [], {}
+    for path, (model, setting, source) in zip(paths, names):
+        frame = read_predictions(path, model=model, setting=setting)
+        for key in frame[["model", "setting"]].drop_duplicates().itertuples(index=False):
+            if tuple(key) in sources:
+                raise WorkflowError(f"{path}: the score set {key[0]} / {key[1]} is also in {sources[tuple(key)][1]}: give each its own model or setting name")
+            sources[tuple(key)] = (source, str(path))
+        frames.append(frame.assign(path=str(path)))
+    predictions = pd.concat(frames, ignore_index=True)
+    report = {}
+    for test, test_path in tests.items():
+        entries = read_subset_tsv(test_path)
+        joined = []
+        for path, rows in predictions.groupby("path", sort=False):
+            joined += join_to_test(rows, entries, path=path, max_unmatched_share=None if test in samples else max_unmatched_share)
+        report[test] = {f"{j.model} / {j.setting}": {"rows": j.rows, "unmatched_rows": j.unmatched_rows, "entries": j.entries,
+                                                    "missing_entries": j.missing_entries, "source": sources[(j.model, j.setting)][0]}
+                        for j in joined}
+        scores = pd.concat([j.scores for j in joined], ignore_index=True).sort_values(["model", "setting", "entry"], kind="stable")
+        with atomic_file(outputs[test]) as tmp:
+            scores[list(SCORE_COLUMNS)].to_parquet(tmp, index=False)
+    with atomic_file(joins_path) as tmp:
+        tmp.write_text(json.dumps(report, indent=1, sort_keys=True) + "\n", encoding="utf-8")
