@@ -49,3 +49,53 @@ rule join_llm_predictions:
         "../envs/workflow.yaml"
     script:
         "../scripts/join_llm_predictions.py"
+
+
+# A causal LM of llm.models, saved once (a GGUF file de-quantized, a hub model snapshot, or a tiny model built).
+rule prepare_llm:
+    input:
+        texts="resources/levyholt",
+    output:
+        directory("results/llm/models/{llm}"),
+    params:
+        spec=lambda wildcards: config["llm"]["models"][wildcards.llm],
+        seed=config["seed"],
+    log:
+        phase_log("llm_evaluation", "prepare_llm", "{llm}"),
+    benchmark:
+        phase_benchmark("llm_evaluation", "prepare_llm", "{llm}")
+    threads: 1
+    resources:
+        mem_mb=8000,
+        runtime=60,
+    conda:
+        "../envs/workflow.yaml"
+    script:
+        "../scripts/prepare_llm.py"
+
+
+# A causal LM of llm.scorers scores every pair of the whole Directional test with each prompt of llm.prompts.
+rule score_llm_levyholt:
+    input:
+        model="results/llm/models/{llm}",
+        test="results/levyholt/whole/directional/test.tsv",
+    output:
+        "results/llm/predictions/{llm}.tsv",
+    params:
+        prompts=config["llm"]["prompts"],
+        batch_size=config["llm"]["batch_size"],
+        precision=config["llm"]["precision"],
+        torch_threads=config["training"]["threads"],
+    log:
+        phase_log("llm_evaluation", "score_llm_levyholt", "{llm}"),
+    benchmark:
+        phase_benchmark("llm_evaluation", "score_llm_levyholt", "{llm}")
+    threads: config["training"]["threads"]
+    resources:
+        mem_mb=8000,
+        runtime=120,
+        gpu=config["training"]["gpus"],
+    conda:
+        "../envs/workflow.yaml"
+    script:
+        "../scripts/score_llm_levyholt.py"

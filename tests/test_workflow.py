@@ -400,3 +400,43 @@ def test_chinese_sns_path_with_a_tiny_chinese_model(smoke_run, tmp_path):
     dev = pd.read_parquet(work / "results/zh/booqa/dev.parquet")
     scores = pd.read_parquet(work / "results/booqa_scores/zh/dev/sns_full.parquet")
     assert list(scores["entry"]) == list(dev["id"]) and scores["score"].between(0, 1).all()
+
+
+def test_the_llm_table_scores_released_predictions_as_the_files_say_and_runs_an_llm(smoke_run):
+    """Every released test file of McKenna, Li et al. 2023 gets, on the whole Directional test, the AUCnorm computed
+    independently from the file itself; the tiny LLM run here has a row per prompt; on this run's test every row scores
+    the S&S rows' entries."""
+    from sklearn.metrics import precision_recall_curve
+
+    from directional_inference.llm.released import describe
+
+    table = pd.read_csv(smoke_run / "results" / "table_llm.csv")
+    whole, run = table[table["test"] == "Directional test, whole"], table[table["test"] == "Directional test of this run"]
+    released = smoke_run / "resources" / "llm-nli-analysis" / "results" / "levyholt_results"
+    ordered = [line.split("\t")[2] == "True" for line in
+               (smoke_run / "resources" / "llm-nli-analysis" / "levyholt_files" / "dir_files" / "with_original" / "test_ordered.txt").read_text().splitlines()]
+    files = sorted(released.glob("*/*_test_*.json"))
+    assert len(files) == 23
+    for path in files:
+        model, _, setting = describe(path.name)
+        if path.parent.name == "gpt_results":
+            rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+            scores, labels = [r["preds"][0] for r in rows], [r["gold"] for r in rows]
+        else:
+            data = json.loads(path.read_text())
+            scores, labels = (data["scores"] if isinstance(data, dict) else data)[0], ordered
+        precision, recall, _ = precision_recall_curve(labels, scores)
+        rate = sum(labels) / len(labels)
+        lifted = [max(p - rate, 0.0) for p in precision]
+        expected = sum((recall[i] - recall[i + 1]) * (lifted[i] + lifted[i + 1]) / 2 for i in range(len(recall) - 1)) / (1 - rate)
+        [row] = whole[(whole["model"] == model) & (whole["setting"] == setting)].itertuples()
+        assert row.entries == len(scores) and row.unmatched_rows == 0
+        assert row.auc_norm == pytest.approx(100 * expected, abs=0.051), path.name
+    gpt4 = whole[(whole["model"] == "gpt-4-0314") & (whole["setting"] == "original, zero-shot")].iloc[0]
+    assert gpt4["tied"] > 0.5 and gpt4["auc_norm_tie_aware"] < gpt4["auc_norm"]  # 0/1 scores: the reference credits its ties
+    ours = table[table["source"].str.startswith("this workflow (a tiny")]
+    assert sorted(ours["setting"].unique()) == ["original, few-shot", "original, zero-shot"] and len(ours) == 4
+    sns = run[run["model"].str.startswith("S&S")]
+    short = run[run["entries"] != sns["entries"].iloc[0]]
+    assert len(sns) == 2 and set(zip(short["model"], short["setting"])) <= {("text-davinci-003", "lowfreq, hypothesis-only, few-shot")}  # 1,399 rows upstream
+    assert (smoke_run / "results" / "figure_llm.png").stat().st_size > 10_000

@@ -8,10 +8,22 @@ RELEASED_SOURCE = "released with McKenna, Li et al. 2023"
 
 def llm_predictions():
     """(path, model, setting, source) of every predictions file the LLM table scores: the released predictions of the
-    2023 paper (llm.released_predictions) and the files of llm.predictions (their model and setting names are the
+    2023 paper (llm.released_predictions), those of the LLMs the workflow runs (llm.scorers) and the files of
+    llm.predictions (their model and setting names are the
     defaults of rows that do not name their own)."""
     files = [(LLM_RELEASED, "", "", RELEASED_SOURCE)] if config["llm"]["released_predictions"] else []
+    files += [(f"results/llm/predictions/{alias}.tsv", alias, "", f"this workflow ({llm_description(alias)})") for alias in config["llm"]["scorers"]]
     return files + [(f["path"], f.get("model", ""), f.get("setting", ""), f.get("source", "llm.predictions")) for f in config["llm"]["predictions"]]
+
+
+def llm_description(alias):
+    """What a scoring LLM is, as the LLM table's source column says it."""
+    spec = config["llm"]["models"][alias]
+    if isinstance(spec, dict) and "tiny" in spec:
+        return "a tiny random Llama built offline"
+    if isinstance(spec, dict) and "package" in spec:
+        return f"{spec['file']} from the package {spec['package']}"
+    return str(spec)
 
 
 def llm_prediction_files():

@@ -115,10 +115,10 @@ PHASES = (
     ),
     Phase(
         "llm_evaluation",
-        rules=("convert_released_predictions", "join_llm_predictions"),
+        rules=("convert_released_predictions", "prepare_llm", "score_llm_levyholt", "join_llm_predictions"),
         outs=("results/llm",),
         upstream=("resources", "levyholt"),
-        params=("llm",),
+        params=("seed", "llm", "training.threads"),
     ),
     Phase(
         "tables",

@@ -1,0 +1,12 @@
+"""Rule score_llm_levyholt: a causal LM scores every pair of the whole Directional test with the prompts of McKenna,
+Li et al. 2023, written as a predictions file (llm.predictions)."""
+
+from directional_inference.compute import set_threads
+from directional_inference.llm.scorer import score_test_with_llm
+from directional_inference.workflow.rulelog import log_to_file
+
+log_to_file(snakemake.log[0])
+params = snakemake.params
+set_threads(params.torch_threads)
+score_test_with_llm(snakemake.input.model, snakemake.input.test, snakemake.output[0], name=snakemake.wildcards.llm, prompts=params.prompts,
+                    batch_size=params.batch_size, precision=params.precision)

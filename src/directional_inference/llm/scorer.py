@@ -1,0 +1,153 @@
+"""A causal language model as a scorer of (premise, hypothesis) pairs, with the prompts of McKenna, Li et al. 2023
+(``prompts``): the score of a pair is the model's probability of answer A ("Entailment") over A, B and C at the token
+after ``Answer:`` (its next-token distribution, no sampling: the same pair gets the same score in any batch).
+
+The prompt's shared prefix (instruction line and in-context examples) is run once; its keys and values are repeated
+for each batch of pairs, whose own parts are padded on the right (a padded token comes after every real one, so it is
+never attended to). The option tokens are the single tokens of " A", " B", " C" (else "A", "B", "C").
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from ..levyholt.entries import Entry
+from .prompts import LETTERS, PromptSetting
+
+
+def option_ids(tokenizer) -> list[int]:
+    """Token ids of the answers A, B, C: the single token of " X", else of "X"."""
+    ids = []
+    for letter in LETTERS:
+        for text in (f" {letter}", letter):
+            tokens = tokenizer.encode(text, add_special_tokens=False)
+            if len(tokens) == 1:
+                ids.append(tokens[0])
+                break
+        else:
+            raise ValueError(f"the tokenizer has no single token for the answer {letter!r} (nor {' ' + letter!r}): the model cannot answer A/B/C")
+    if len(set(ids)) != len(ids):
+        raise ValueError(f"the answers A, B, C share a token ({ids})")
+    return ids
+
+
+class CausalLMScorer:
+    """Scores pairs with a causal LM ``model`` (on its device) and its ``tokenizer``; ``precision`` bf16 runs the
+    forward passes under bf16 autocast."""
+
+    def __init__(self, model, tokenizer, *, precision: str = "fp32", batch_size: int = 16):
+        self.model, self.tokenizer = model.eval(), tokenizer
+        self.precision, self.batch_size = precision, int(batch_size)
+        self.options = option_ids(tokenizer)
+        self.pad = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else (tokenizer.eos_token_id or 0)
+
+    @property
+    def device(self):
+        return next(self.model.parameters()).device
+
+    def _forward(self, **inputs):
+        import torch
+
+        with torch.inference_mode(), torch.autocast(self.device.type, dtype=torch.bfloat16, enabled=self.precision == "bf16"):
+            return self.model(**inputs)
+
+    def _answer_logits(self, inputs: dict, last, *, use_cache: bool):
+        """fp32 logits at each row's answer position. The body runs in the scorer's number format; the output layer
+        runs in fp32 on the answer positions alone (bf16 logits round nearby probabilities to ties, and the other
+        positions' logits are never read), unless the model post-processes its logits (soft-capping)."""
+        import torch
+
+        rows = torch.arange(len(last), device=self.device)
+        head = self.model.get_output_embeddings()
+        if head is None or getattr(self.model.config, "final_logit_softcapping", None):
+            return self._forward(**inputs, use_cache=use_cache).logits[rows, last].float()
+        hidden = self._forward_body(**inputs, use_cache=use_cache).last_hidden_state[rows, last]
+        with torch.inference_mode():
+            return head(hidden.to(head.weight.dtype)).float()
+
+    def _forward_body(self, **inputs):
+        import torch
+
+        with torch.inference_mode(), torch.autocast(self.device.type, dtype=torch.bfloat16, enabled=self.precision == "bf16"):
+            return self.model.get_decoder()(**inputs)
+
+    def prefix_cache(self, setting: PromptSetting):
+        """(prefix token ids, the model's cache after them) of a setting's shared prefix; no cache when it is empty."""
+        import torch
+
+        ids = self.tokenizer.encode(setting.prefix(), add_special_tokens=True)
+        if not ids:
+            return [], None
+        output = self._forward_body(input_ids=torch.tensor([ids], device=self.device), use_cache=True)
+        return ids, output.past_key_values
+
+    def scores(self, entries: Sequence[Entry], setting: PromptSetting, *, progress: Callable[[int], None] | None = None) -> np.ndarray:
+        """P(A) / (P(A) + P(B) + P(C)) of each entry, in order."""
+        import torch
+
+        prefix, cache = self.prefix_cache(setting)
+        start = len(prefix)
+        parts = [self.tokenizer.encode(setting.pair(entry), add_special_tokens=not prefix) for entry in entries]
+        result = np.empty(len(entries), dtype=np.float64)
+        options = torch.tensor(self.options, device=self.device)
+        for begin in range(0, len(parts), self.batch_size):
+            batch = parts[begin:begin + self.batch_size]
+            width = max(len(p) for p in batch)
+            ids = torch.tensor([p + [self.pad] * (width - len(p)) for p in batch], device=self.device)
+            mask = torch.tensor([[1] * len(p) + [0] * (width - len(p)) for p in batch], device=self.device)
+            inputs = {"input_ids": ids, "position_ids": (start + torch.arange(width, device=self.device)).expand(len(batch), -1)}
+            if cache is not None:
+                repeated = copy.deepcopy(cache)
+                repeated.batch_repeat_interleave(len(batch))
+                inputs |= {"past_key_values": repeated, "attention_mask": torch.cat([torch.ones(len(batch), start, dtype=mask.dtype, device=self.device), mask], 1)}
+            else:
+                inputs["attention_mask"] = mask
+            last = torch.tensor([len(p) - 1 for p in batch], device=self.device)
+            answer = torch.log_softmax(self._answer_logits(inputs, last, use_cache=cache is not None), dim=-1)[:, options]
+            result[begin:begin + len(batch)] = torch.softmax(answer, dim=-1)[:, 0].double().cpu().numpy()
+            if progress is not None:
+                progress(len(batch))
+        return result
+
+
+def score_test_with_llm(model_dir, test_path, output, *, name: str, prompts: Sequence[str], batch_size: int, precision: str) -> None:
+    """Every pair of a LevyHolt test file scored by a prepared causal LM (``llm.models``) with each prompt setting of
+    ``prompts`` (``prompts.SHOTS``), written as one predictions file (``llm.predictions``: model ``name``, one setting
+    per prompt), on a GPU where there is one, in the number format ``precision`` resolves to there."""
+    import logging
+    import time
+
+    import pandas as pd
+    import torch
+
+    from ..compute import resolve_precision
+    from ..levyholt.entries import read_subset_tsv
+    from ..progress import ProgressLog
+    from .models import load_llm
+    from .predictions import write_predictions
+
+    log = logging.getLogger(__name__)
+    device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    model, tokenizer = load_llm(model_dir, device)
+    precision, why = resolve_precision(precision, device.type, model=model, device=device)
+    log.info("number format %s (%s)", precision, why)
+    scorer = CausalLMScorer(model, tokenizer, precision=precision, batch_size=batch_size)
+    entries = read_subset_tsv(test_path)
+    pairs = list(dict.fromkeys((e.premise, e.hypothesis) for e in entries))  # each distinct pair once
+    unique = [Entry(premise, hypothesis, False) for premise, hypothesis in pairs]
+    frames = []
+    for shots in prompts:
+        setting = PromptSetting(shots=shots)
+        started = time.monotonic()
+        progress = ProgressLog(f"{name}, {setting.name}", len(unique), "pairs")
+        scores = scorer.scores(unique, setting, progress=progress.advance)
+        progress.finish()
+        seconds = time.monotonic() - started
+        log.info("%s, %s: %d pairs in %.1f s (%.1f pairs/s, %s on %s)", name, setting.name, len(unique), seconds, len(unique) / max(seconds, 1e-9),
+                 precision, device.type)
+        frames.append(pd.DataFrame({"premise": [p for p, _ in pairs], "hypothesis": [h for _, h in pairs], "score": scores, "model": name,
+                                    "setting": setting.name}))
+    write_predictions(output, pd.concat(frames, ignore_index=True))

@@ -1,0 +1,103 @@
+"""The LLM scorer: the 2023 prompts, the score at the answer from the next-token distribution, the shared prefix computed
+once, and a tiny random causal LM built offline standing in for any causal LM."""
+
+from __future__ import annotations
+
+import pytest
+
+from directional_inference.errors import ModelUnavailableError
+from directional_inference.levyholt.entries import Entry, write_entries
+from directional_inference.llm.models import build_tiny_llm, load_llm, model_source, prompt_texts
+from directional_inference.llm.predictions import read_predictions
+from directional_inference.llm.prompts import PromptSetting
+from directional_inference.llm.scorer import CausalLMScorer, option_ids, score_test_with_llm
+
+ENTRIES = [Entry(("Google", "bought", "YouTube"), ("Google", "owns", "YouTube"), True),
+           Entry(("Google", "owns", "YouTube"), ("Google", "bought", "YouTube"), False),
+           Entry(("the hornet", "lives in", "America"), ("the hornet", "captured in", "America"), False),
+           Entry(("Jerusalem", "is located near", "Mountains"), ("Jerusalem", "is surrounded by", "Mountains"), False),
+           Entry(("aspirin", "reduces", "fever"), ("aspirin", "affects", "fever"), True)]
+
+
+@pytest.fixture(scope="module")
+def tiny_llm(tmp_path_factory):
+    texts = [" ".join(e.premise) for e in ENTRIES] + [" ".join(e.hypothesis) for e in ENTRIES]
+    return build_tiny_llm({"hidden_size": 32, "layers": 2, "heads": 2}, texts + prompt_texts(), tmp_path_factory.mktemp("llm") / "tiny", seed=3)
+
+
+def test_the_prompt_is_the_2023_protocol_written_out():
+    zero = PromptSetting()
+    assert zero.prefix() == "Please check the entailments between the following statements.\n\n"
+    assert zero.pair(ENTRIES[0]) == "If google bought youtube, then google owns youtube.\nA) Entailment\nB) Neutral\nC) Contradiction\nAnswer:"
+    few = PromptSetting(shots="few-shot", instruction=False).prefix()
+    assert few.startswith("If Google bought YouTube, then Google owns YouTube.\nA) Entailment\nB) Neutral\nC) Contradiction\nAnswer: A) Entailment.\n\n")
+    assert few.count("Answer: ") == 4 and few.count("A) Entailment.\n\n") == 2 and few.count("B) Neutral.\n\n") == 2
+    cot = PromptSetting(shots="few-shot CoT").prefix()
+    assert "Answer: A) Entailment. Owning is a consequence of buying.\n\n" in cot
+    assert PromptSetting(template=4).pair(ENTRIES[0]).startswith("Google bought youtube entails google owns youtube.\n")
+    assert PromptSetting(shots="few-shot").name == "original, few-shot" and PromptSetting(template=0).name == "original, zero-shot, template 0"
+    with pytest.raises(ValueError, match="template must be one of"):
+        PromptSetting(template=2)
+
+
+def test_a_prefix_computed_once_gives_the_scores_of_whole_prompts(tiny_llm):
+    import torch
+
+    model, tokenizer = load_llm(tiny_llm)
+    scorer = CausalLMScorer(model, tokenizer, batch_size=2)
+    for setting in (PromptSetting(), PromptSetting(shots="few-shot"), PromptSetting(shots="few-shot CoT", instruction=False)):
+        batched = scorer.scores(ENTRIES, setting)
+        alone = []
+        for entry in ENTRIES:  # the whole prompt, one pair at a time, no cache
+            ids = tokenizer.encode(setting.prefix(), add_special_tokens=True) + tokenizer.encode(setting.pair(entry), add_special_tokens=not setting.prefix())
+            with torch.inference_mode():
+                logits = model(input_ids=torch.tensor([ids])).logits[0, -1].double()
+            p = torch.softmax(logits, -1)[scorer.options]
+            alone.append(float(p[0] / p.sum()))
+        assert batched == pytest.approx(alone, abs=1e-5), setting.name
+        assert ((batched > 0) & (batched < 1)).all()
+        assert scorer.scores(ENTRIES[::-1], setting)[::-1] == pytest.approx(batched, abs=1e-5)  # the batch does not matter
+
+
+def test_the_answer_tokens_must_be_single_and_distinct():
+    class Letters:
+        def __init__(self, table):
+            self.table = table
+
+        def encode(self, text, add_special_tokens=False):
+            return self.table.get(text, [0, 0])
+
+    assert option_ids(Letters({" A": [5], " B": [6], " C": [7]})) == [5, 6, 7]
+    assert option_ids(Letters({"A": [5], " B": [6], "C": [7]})) == [5, 6, 7]
+    with pytest.raises(ValueError, match="no single token for the answer 'C'"):
+        option_ids(Letters({" A": [5], " B": [6]}))
+    with pytest.raises(ValueError, match="share a token"):
+        option_ids(Letters({" A": [5], " B": [5], " C": [7]}))
+
+
+def test_a_test_file_is_scored_into_a_predictions_file_per_prompt(tiny_llm, tmp_path):
+    write_entries(tmp_path / "test.tsv", ENTRIES + ENTRIES[:1])  # a pair twice is scored once
+    score_test_with_llm(tiny_llm, tmp_path / "test.tsv", tmp_path / "predictions.tsv", name="tiny", prompts=["zero-shot", "few-shot"],
+                        batch_size=4, precision="fp32")
+    rows = read_predictions(tmp_path / "predictions.tsv")
+    assert sorted(set(rows["setting"])) == ["original, few-shot", "original, zero-shot"] and set(rows["model"]) == {"tiny"}
+    assert len(rows) == 2 * len(ENTRIES) and rows["score"].between(0, 1).all()
+    model, tokenizer = load_llm(tiny_llm)
+    expected = CausalLMScorer(model, tokenizer).scores(ENTRIES, PromptSetting())
+    assert rows[rows["setting"] == "original, zero-shot"]["score"].to_numpy() == pytest.approx(expected, abs=1e-6)
+
+
+def test_a_tiny_llm_is_the_same_bytes_from_the_same_seed(tmp_path):
+    texts = ["x bought y", "x owns y"] + prompt_texts()
+    first = build_tiny_llm({}, texts, tmp_path / "a", seed=1)
+    second = build_tiny_llm({}, texts, tmp_path / "b", seed=1)
+    for name in ("model.safetensors", "tokenizer.json"):
+        assert (first / name).read_bytes() == (second / name).read_bytes()
+
+
+def test_model_names_say_where_weights_come_from():
+    assert model_source("HuggingFaceTB/SmolLM2-360M-Instruct@abc") == {"kind": "transformers", "name": "HuggingFaceTB/SmolLM2-360M-Instruct@abc"}
+    assert model_source("/models/x.Q4_K_M.gguf") == {"kind": "gguf", "path": "/models/x.Q4_K_M.gguf"}
+    assert model_source({"tiny": None}) == {"kind": "tiny", "spec": {}}
+    with pytest.raises(ModelUnavailableError, match="the Python package no-such-llm-package is not installed"):
+        model_source({"package": "no-such-llm-package", "file": "x.gguf"})
