@@ -86,6 +86,7 @@ rule score_llm_levyholt:
         batch_size=config["llm"]["batch_size"],
         precision=config["llm"]["precision"],
         torch_threads=config["training"]["threads"],
+        checkpoints=".checkpoints/llm_scores/{llm}",  # a job stopped at its time limit resumes from its saved batches
     log:
         phase_log("llm_evaluation", "score_llm_levyholt", "{llm}"),
     benchmark:

@@ -3,6 +3,7 @@ once, and a tiny random causal LM built offline standing in for any causal LM.""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from directional_inference.errors import ModelUnavailableError
@@ -101,3 +102,21 @@ def test_model_names_say_where_weights_come_from():
     assert model_source({"tiny": None}) == {"kind": "tiny", "spec": {}}
     with pytest.raises(ModelUnavailableError, match="the Python package no-such-llm-package is not installed"):
         model_source({"package": "no-such-llm-package", "file": "x.gguf"})
+
+
+def test_a_stopped_scoring_resumes_after_its_saved_batches(tiny_llm, tmp_path):
+    """A saved state's scores are kept and not computed again (here marked by a value no model gives), the rest is
+    scored, and the checkpoint is removed once the predictions are written."""
+    from directional_inference.evaluation.resume import ScoringProgress, ScoringState, input_signature
+
+    write_entries(tmp_path / "test.tsv", ENTRIES)
+    model, tokenizer = load_llm(tiny_llm)
+    expected = CausalLMScorer(model, tokenizer, batch_size=2).scores(ENTRIES, PromptSetting())
+    signature = input_signature({"setting": "original, zero-shot", "batch_size": 2, "precision": "fp32"}, [tiny_llm, tmp_path / "test.tsv"])
+    stopped = np.array([0.123, 0.456, np.nan, np.nan, np.nan])  # one batch of two done before the stop
+    ScoringProgress(tmp_path / "checkpoints" / "zero-shot.npz", signature).save(ScoringState(1, stopped, ~np.isnan(stopped), 0.0, 0.0), force=True)
+    score_test_with_llm(tiny_llm, tmp_path / "test.tsv", tmp_path / "predictions.tsv", name="tiny", prompts=["zero-shot"], batch_size=2,
+                        precision="fp32", checkpoints=tmp_path / "checkpoints")
+    scores = read_predictions(tmp_path / "predictions.tsv")["score"].to_numpy()
+    assert scores[:2] == pytest.approx([0.123, 0.456]) and scores[2:] == pytest.approx(expected[2:], abs=1e-6)
+    assert not list((tmp_path / "checkpoints").glob("*.npz"))

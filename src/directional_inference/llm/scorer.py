@@ -84,16 +84,19 @@ class CausalLMScorer:
         output = self._forward_body(input_ids=torch.tensor([ids], device=self.device), use_cache=True)
         return ids, output.past_key_values
 
-    def scores(self, entries: Sequence[Entry], setting: PromptSetting, *, progress: Callable[[int], None] | None = None) -> np.ndarray:
-        """P(A) / (P(A) + P(B) + P(C)) of each entry, in order."""
+    def scores(self, entries: Sequence[Entry], setting: PromptSetting, *, progress: Callable[[int], None] | None = None,
+               done: np.ndarray | None = None, saved: Callable[[int, np.ndarray], None] | None = None) -> np.ndarray:
+        """P(A) / (P(A) + P(B) + P(C)) of each entry, in order. ``done``: the scores of a stopped run's first batches
+        (NaN after them), which are kept and not scored again; ``saved(batches, scores)`` is called after each batch."""
         import torch
 
         prefix, cache = self.prefix_cache(setting)
         start = len(prefix)
         parts = [self.tokenizer.encode(setting.pair(entry), add_special_tokens=not prefix) for entry in entries]
-        result = np.empty(len(entries), dtype=np.float64)
+        result = np.full(len(entries), np.nan) if done is None else np.array(done, dtype=np.float64)
+        first = int(np.argmax(np.isnan(result))) if np.isnan(result).any() else len(result)
         options = torch.tensor(self.options, device=self.device)
-        for begin in range(0, len(parts), self.batch_size):
+        for begin in range(first - first % self.batch_size, len(parts), self.batch_size):
             batch = parts[begin:begin + self.batch_size]
             width = max(len(p) for p in batch)
             ids = torch.tensor([p + [self.pad] * (width - len(p)) for p in batch], device=self.device)
@@ -110,20 +113,28 @@ class CausalLMScorer:
             result[begin:begin + len(batch)] = torch.softmax(answer, dim=-1)[:, 0].double().cpu().numpy()
             if progress is not None:
                 progress(len(batch))
+            if saved is not None:
+                saved(begin // self.batch_size + 1, result)
         return result
 
 
-def score_test_with_llm(model_dir, test_path, output, *, name: str, prompts: Sequence[str], batch_size: int, precision: str) -> None:
+def score_test_with_llm(model_dir, test_path, output, *, name: str, prompts: Sequence[str], batch_size: int, precision: str,
+                        checkpoints=None) -> None:
     """Every pair of a LevyHolt test file scored by a prepared causal LM (``llm.models``) with each prompt setting of
     ``prompts`` (``prompts.SHOTS``), written as one predictions file (``llm.predictions``: model ``name``, one setting
-    per prompt), on a GPU where there is one, in the number format ``precision`` resolves to there."""
+    per prompt), on a GPU where there is one, in the number format ``precision`` resolves to there. With a
+    ``checkpoints`` folder, each prompt's scores are saved there as they go (``evaluation.resume``), so that a job
+    stopped at its time limit resumes after its last saved batch; the folder's files are removed at the end."""
     import logging
     import time
 
     import pandas as pd
     import torch
 
+    from pathlib import Path
+
     from ..compute import resolve_precision
+    from ..evaluation.resume import ScoringProgress, ScoringState, input_signature
     from ..levyholt.entries import read_subset_tsv
     from ..progress import ProgressLog
     from .models import load_llm
@@ -138,12 +149,20 @@ def score_test_with_llm(model_dir, test_path, output, *, name: str, prompts: Seq
     entries = read_subset_tsv(test_path)
     pairs = list(dict.fromkeys((e.premise, e.hypothesis) for e in entries))  # each distinct pair once
     unique = [Entry(premise, hypothesis, False) for premise, hypothesis in pairs]
-    frames = []
+    frames, saves = [], []
     for shots in prompts:
         setting = PromptSetting(shots=shots)
         started = time.monotonic()
         progress = ProgressLog(f"{name}, {setting.name}", len(unique), "pairs")
-        scores = scorer.scores(unique, setting, progress=progress.advance)
+        done = saved = None
+        if checkpoints is not None:
+            signature = input_signature({"setting": setting.name, "batch_size": batch_size, "precision": precision}, [model_dir, test_path])
+            save = ScoringProgress(Path(checkpoints) / f"{shots.replace(' ', '_')}.npz", signature)
+            saves.append(save)
+            state = save.load(len(unique))
+            done = state.best if state is not None else None
+            saved = lambda batches, scores: save.save(ScoringState(batches, scores, ~np.isnan(scores), 0.0, 0.0))  # noqa: E731
+        scores = scorer.scores(unique, setting, progress=progress.advance, done=done, saved=saved)
         progress.finish()
         seconds = time.monotonic() - started
         log.info("%s, %s: %d pairs in %.1f s (%.1f pairs/s, %s on %s)", name, setting.name, len(unique), seconds, len(unique) / max(seconds, 1e-9),
@@ -151,3 +170,5 @@ def score_test_with_llm(model_dir, test_path, output, *, name: str, prompts: Seq
         frames.append(pd.DataFrame({"premise": [p for p, _ in pairs], "hypothesis": [h for _, h in pairs], "score": scores, "model": name,
                                     "setting": setting.name}))
     write_predictions(output, pd.concat(frames, ignore_index=True))
+    for save in saves:
+        save.remove()
