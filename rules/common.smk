@@ -181,11 +181,15 @@ def lm_encoder(lang):
     return (config["evaluation"]["lm_encoder_zh"] if lang == "zh" else None) or config["evaluation"]["lm_encoder"]
 
 
+LLM_LANGUAGES = ["en"] if config["llm"]["scorers"] else []  # the 2023 prompts are English
+BOOQA_LLM = config["llm"]["scorers"][0] if config["llm"]["scorers"] else None  # the LLM of Table 5's LLM row
+
+
 def runnable_methods(lang):
     """BoOQA methods that can run for a language under this config."""
     ev, graphs = config["evaluation"], config["graphs"]
     return methods_for(lang, ev["model_languages"], graphs["measures"], ev["lm_retrieval"], SNS_LANGUAGES, SNS_METHODS_ZH,
-                       sorted(IMPORTED_FILES))
+                       sorted(IMPORTED_FILES), LLM_LANGUAGES)
 
 
 def graph_lookup():

@@ -189,6 +189,7 @@ rule make_booqa_table:
         sns_languages=SNS_LANGUAGES,
         sns_methods_zh=SNS_METHODS_ZH,
         imported_languages=sorted(IMPORTED_FILES),
+        llm_languages=LLM_LANGUAGES,
         model_languages=config["evaluation"]["model_languages"],
         measures=config["graphs"]["measures"],
         retrievals=config["evaluation"]["lm_retrieval"],

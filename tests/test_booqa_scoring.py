@@ -278,3 +278,20 @@ def test_a_scoring_stopped_midway_resumes_after_its_saved_batches_with_the_same_
     scored = []
     run(ScoringProgress(path, "inputs-b", every_s=0))
     assert len(scored) == 6  # another signature: every batch again
+
+
+def test_an_llm_scores_each_entry_by_its_best_piece_of_evidence(tmp_path):
+    """The LLM row of Table 5: each (evidence relation, entry) pair asked with the 2023 prompt, the entry's score the
+    best of its evidence, 0 without evidence; here with a tiny random causal LM."""
+    from directional_inference.evaluation.scoring import llm_model
+    from directional_inference.levyholt.entries import Entry
+    from directional_inference.llm.models import build_tiny_llm, load_llm, prompt_texts
+    from directional_inference.llm.prompts import PromptSetting
+    from directional_inference.llm.scorer import CausalLMScorer
+
+    model, tokenizer = load_llm(build_tiny_llm({}, ["apple acquire beats", "beats join apple"] + prompt_texts(), tmp_path / "llm", seed=0))
+    scorer, setting = CausalLMScorer(model, tokenizer), PromptSetting()
+    scores, _ = llm_model(ENTRIES, EVIDENCE, scorer, setting)
+    alone = [scorer.scores([Entry((r.subj, r.pred, r.obj), ("apple", "own", "beats") if r.entry == "e1" else ("apple", "sue", "beats"), False)],
+                           setting)[0] for r in EVIDENCE.itertuples()]
+    assert list(scores) == pytest.approx([max(alone[0], alone[1]), alone[2], 0.0], abs=1e-6)

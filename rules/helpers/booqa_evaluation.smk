@@ -15,11 +15,13 @@ def booqa_scoring_settings(wildcards):
         if wildcards.lang == "zh":
             settings |= {"evidence_cap_ss_zh": config["evaluation"]["evidence_cap_ss_zh"], "seed": config["seed"]}
         return settings
+    if family == "llm":
+        return {"prompt": detail, "batch_size": config["llm"]["batch_size"], "precision": config["llm"]["precision"]}
     return {"lookup": graph_lookup()}
 
 
 def booqa_method_inputs(wildcards):
-    """What one BoOQA method needs besides the split: its evidence, and an encoder, an S&S model or a graph."""
+    """What one BoOQA method needs besides the split: its evidence, and an encoder, an S&S model, an LLM or a graph."""
     family, detail = METHODS[wildcards.method]
     evidence = f"results/{wildcards.lang}/evidence/{wildcards.split}{'.tfidf' if detail == 'tfidf' else ''}.parquet"
     if family == "lm":
@@ -31,6 +33,8 @@ def booqa_method_inputs(wildcards):
         variant, subset = detail
         lang_subset = language_subset(subset, wildcards.lang)
         return {"evidence": evidence, "model": f"results/models/{MAIN_LMS[wildcards.lang]}/{variant}/{lang_subset}/best"}
+    if family == "llm":
+        return {"evidence": evidence, "model": f"results/llm/models/{BOOQA_LLM}"}
     return {"evidence": evidence, "graph": f"results/{wildcards.lang}/graphs/for_{wildcards.split}.parquet"}
 
 

@@ -28,7 +28,7 @@ def levyholt_model_infos(wildcards=None):
 
 def booqa_models():
     """Model of each method family per language, as the BoOQA tables print them."""
-    return {"lm": {lang: lm_encoder(lang) for lang in ("en", "zh")}, "sns": MAIN_LMS}
+    return {"lm": {lang: lm_encoder(lang) for lang in ("en", "zh")}, "sns": MAIN_LMS, "llm": {lang: BOOQA_LLM for lang in LLM_LANGUAGES}}
 
 
 def lm_encoder_kinds():

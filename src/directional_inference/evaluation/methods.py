@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-# method -> (family, detail): lm -> retrieval variant; sns -> (variant, LevyHolt training subset); graph -> measure
+# method -> (family, detail): lm -> retrieval variant; sns -> (variant, LevyHolt training subset); graph -> measure;
+# llm -> the prompt of McKenna, Li et al. 2023 that the first LLM of llm.scorers is asked with (not in the paper)
 METHODS = {
     "lm_rel": ("lm", "rel"),
     "lm_sent": ("lm", "sent"),
@@ -18,12 +19,13 @@ METHODS = {
     "graph_weeds": ("graph", "weeds"),
     "graph_lin": ("graph", "lin"),
     "graph_cosine": ("graph", "cosine"),
+    "llm": ("llm", "zero-shot"),
 }
 LABELS = {
     "lm_rel": "LM cosine (rel)", "lm_sent": "LM cosine (sent)", "lm_tfidf": "LM cosine (tfidf)",  # the paper: "LM unsupervised"
     "sns_full": "S&S Full", "sym_sns_full": "'S&S Full", "sns_symmetric": "S&S Symmetric", "sns_directional": "S&S Directional",
     "graph_binc": "EG BInc (local, this corpus)", "graph_weeds": "EG Weeds (local)", "graph_lin": "EG Lin (local)",
-    "graph_cosine": "EG cosine (local)",
+    "graph_cosine": "EG cosine (local)", "llm": "LLM zero-shot (McKenna et al. 2023 prompt)",
 }
 _NO_GRAPH = "not run: the published graph is not reachable offline (graphs.graph_from_files reads its _sim.txt/_gsim.txt files)"
 _NO_ENCODER = "not run: needs {} weights as the LM encoder (evaluation.lm_encoder) in a separate run"
@@ -44,7 +46,7 @@ class BooqaTable:
 BOOQA_TABLES = {
     "table5": BooqaTable(
         "test",
-        ("lm_rel", "sns_full", "sym_sns_full", "sns_symmetric", "sns_directional", "graph_binc", "graph_weeds", "graph_lin", "graph_cosine"),
+        ("lm_rel", "sns_full", "sym_sns_full", "sns_symmetric", "sns_directional", "graph_binc", "graph_weeds", "graph_lin", "graph_cosine", "llm"),
         {"lm_rel": (15.9, 30.6), "sns_full": (25.6, 23.1), "sym_sns_full": (26.2, None), "sns_symmetric": (25.1, None),
          "sns_directional": (15.1, None), "graph_binc": (29.8, 39.5)},
         (("graph_cnce", "EG CNCE (Hosseini et al. 2021)", 34.5, None, _NO_GRAPH),
@@ -52,7 +54,7 @@ BOOQA_TABLES = {
     ),
     "table15": BooqaTable(
         "dev",
-        tuple(METHODS),
+        tuple(m for m in METHODS if METHODS[m][0] != "llm"),  # the paper's methods (an LLM is Table 5's alone)
         {"lm_tfidf": (0.00, 12.3), "lm_sent": (0.3, 9.8), "lm_rel": (15.3, 31.2), "sns_full": (25.7, 21.5), "graph_binc": (29.9, 39.6)},
         (("lm_rel_roberta", "LM unsupervised (rel), RoBERTa-base", 5.0, 9.1, _NO_ENCODER.format("RoBERTa-base")),
          ("lm_rel_large", "LM unsupervised (rel), BERT-large", 16.9, 26.9, _NO_ENCODER.format("BERT-large")),
@@ -78,13 +80,17 @@ def booqa_score_path(lang: str, split: str, method: str) -> str:
 
 def why_not_runnable(method: str, lang: str, model_languages: list[str], measures: list[str], retrievals: list[str],
                      sns_languages: list[str] = ("en",), sns_methods_zh: Sequence[str] | None = None,
-                     imported_languages: Sequence[str] = ()) -> str:
+                     imported_languages: Sequence[str] = (), llm_languages: Sequence[str] = ()) -> str:
     """Why a method cannot run for a language with this config ("" when it can); Table 5 prints the reason.
     ``sns_languages``: the languages with fine-tuned S&S models (English LevyHolt; Chinese LevyHolt);
     ``sns_methods_zh``: the S&S methods fine-tuned on the Chinese LevyHolt (None: every one);
     ``imported_languages``: languages whose relations come from files made elsewhere (relations.imported), which carry
-    no article text (TF-IDF retrieval) and need not carry sentences (the LM ``sent`` variant)."""
+    no article text (TF-IDF retrieval) and need not carry sentences (the LM ``sent`` variant); ``llm_languages``: the
+    languages an LLM of ``llm.scorers`` is asked in (English: the 2023 prompts are English)."""
     family, detail = METHODS[method]
+    if family == "llm" and lang not in llm_languages:
+        return ("no LLM in llm.scorers" if not llm_languages else
+                "the LLM is asked with the English prompts of McKenna et al. 2023; Chinese prompts are not configured")
     if family == "graph":
         return "" if detail in measures else "measure not in graphs.measures"
     if family == "lm" and detail not in retrievals:
@@ -104,10 +110,11 @@ def why_not_runnable(method: str, lang: str, model_languages: list[str], measure
 
 def methods_for(lang: str, model_languages: list[str], measures: list[str], retrievals: list[str],
                 sns_languages: list[str] = ("en",), sns_methods_zh: Sequence[str] | None = None,
-                imported_languages: Sequence[str] = ()) -> list[str]:
+                imported_languages: Sequence[str] = (), llm_languages: Sequence[str] = ()) -> list[str]:
     """Methods that can run for a language with this config (the others get a note in Table 5)."""
     return [method for method in METHODS
-            if not why_not_runnable(method, lang, model_languages, measures, retrievals, sns_languages, sns_methods_zh, imported_languages)]
+            if not why_not_runnable(method, lang, model_languages, measures, retrievals, sns_languages, sns_methods_zh, imported_languages,
+                                    llm_languages)]
 
 
 def sns_models(methods: Sequence[str]) -> list[tuple[str, str]]:

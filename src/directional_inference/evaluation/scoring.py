@@ -162,19 +162,38 @@ def lm_encoder(model_dir, pooling: str, nltk_data=None):
     return SentenceEncoder(model_dir, pooling={"predicate_mean": "span_mean"}.get(pooling, pooling)), lemmatize
 
 
-def prompt_model(entries: pd.DataFrame, evidence: pd.DataFrame, scorer, lang: str, batch_size: int = 32) -> tuple[np.ndarray, float]:
-    """S&S over (evidence relation, entry) pairs: (s + 1) / 2, max over evidence; 0 without evidence."""
-    from ..levyholt.entries import Entry
-
+def _evidence_pairs(entries: pd.DataFrame, evidence: pd.DataFrame, name: str) -> tuple[pd.DataFrame, pd.DataFrame, float]:
+    """(premise, hypothesis) triples of every evidence row (the evidence relation, its entry), the distinct ones, and
+    the deduplication ratio."""
     by_id = entries.set_index("id")
     hyp = evidence["entry"].map(lambda e: (by_id.at[e, "subj"], by_id.at[e, "pred"], by_id.at[e, "obj"]))
     prem = list(zip(evidence["subj"], evidence["pred"], evidence["obj"]))
     pairs = pd.DataFrame({"premise": prem, "hypothesis": list(hyp)})
     unique = pairs.drop_duplicates().reset_index(drop=True)
-    ratio = _dedup_report("prompt_model", len(pairs), len(unique))
+    return pairs, unique, _dedup_report(name, len(pairs), len(unique))
+
+
+def prompt_model(entries: pd.DataFrame, evidence: pd.DataFrame, scorer, lang: str, batch_size: int = 32) -> tuple[np.ndarray, float]:
+    """S&S over (evidence relation, entry) pairs: (s + 1) / 2, max over evidence; 0 without evidence."""
+    from ..levyholt.entries import Entry
+
+    pairs, unique, ratio = _evidence_pairs(entries, evidence, "prompt_model")
     items = [Entry(tuple(p), tuple(h), False) for p, h in zip(unique["premise"], unique["hypothesis"])]
     raw = scorer.scores(items, batch_size) if items else np.zeros(0)
     lookup = dict(zip(zip(unique["premise"], unique["hypothesis"]), (raw + 1.0) / 2.0))
+    scores = np.array([lookup[key] for key in zip(pairs["premise"], pairs["hypothesis"])], dtype=np.float64)
+    return max_over_evidence(entries, evidence, scores, floor=0.0), ratio
+
+
+def llm_model(entries: pd.DataFrame, evidence: pd.DataFrame, scorer, setting) -> tuple[np.ndarray, float]:
+    """An LLM asked whether each evidence relation entails the entry (``llm.scorer``: P(A) over A, B, C with the 2023
+    prompt ``setting``), max over evidence; 0 without evidence."""
+    pairs, unique, ratio = _evidence_pairs(entries, evidence, "llm_model")
+    from ..levyholt.entries import Entry
+
+    items = [Entry(tuple(p), tuple(h), False) for p, h in zip(unique["premise"], unique["hypothesis"])]
+    raw = scorer.scores(items, setting) if items else np.zeros(0)
+    lookup = dict(zip(zip(unique["premise"], unique["hypothesis"]), raw))
     scores = np.array([lookup[key] for key in zip(pairs["premise"], pairs["hypothesis"])], dtype=np.float64)
     return max_over_evidence(entries, evidence, scores, floor=0.0), ratio
 
@@ -186,7 +205,7 @@ FUZZY_MODES = ("same_type_pair", "any_type_pair", "none")
 
 # evidence rows per batch of a scoring job, by method family: a batch's pairs are encoded and scored together, so this
 # bounds a job's memory whatever the number of entries (a split's evidence at the default scale fits one batch)
-BATCH_ROWS = {"lm": 20_000, "sns": 10_000}
+BATCH_ROWS = {"lm": 20_000, "sns": 10_000, "llm": 2_000}
 
 
 def entry_chunk(entries: pd.DataFrame, part: int, parts: int) -> pd.DataFrame:
@@ -342,10 +361,25 @@ def score_split(engine, method: str, lang: str, entries: pd.DataFrame, evidence,
 
 
 def _neural_scorer(family: str, detail, lang: str, entries: pd.DataFrame, settings: dict, model, nltk_data):
-    """(score a batch of evidence, the method's lowest score, its evidence cap per entry or None) of an LM or S&S method."""
+    """(score a batch of evidence, the method's lowest score, its evidence cap per entry or None) of an LM, S&S or LLM
+    method."""
     if family == "lm":
         encoder, lemmatize = lm_encoder(model, settings["lm_pooling"], nltk_data)
         return (lambda batch: lm_cosine(entries, batch, encoder, lang, detail, window=settings["lm_window"], lemmatize=lemmatize)), -1.0, None
+    if family == "llm":
+        import torch
+
+        from ..compute import resolve_precision
+        from ..llm.models import load_llm
+        from ..llm.prompts import PromptSetting
+        from ..llm.scorer import CausalLMScorer
+
+        device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+        llm, tokenizer = load_llm(model, device)
+        precision, why = resolve_precision(settings["precision"], device.type, model=llm, device=device)
+        log.info("number format %s (%s)", precision, why)
+        scorer = CausalLMScorer(llm, tokenizer, precision=precision, batch_size=settings["batch_size"])
+        return (lambda batch: llm_model(entries, batch, scorer, PromptSetting(shots=detail))), 0.0, None
     from ..sns.model import PromptScorer
 
     scorer = PromptScorer(model, max_length=settings["max_length"], symmetric=settings.get("sym_sns_prompts") == "symmetric", lang=lang,

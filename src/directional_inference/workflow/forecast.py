@@ -141,7 +141,7 @@ def job_forecast(rule: str, wildcards: Mapping, threads: int, resources: Mapping
         trained, scored = trial_workload(variant, subset, budget)
         rate = rates[model_size(wildcards["lm"], models)]
         return Forecast(rate.trial_seconds(trained, scored) / 3600 * max(gpus, 1), "workload")
-    if rule in ("score_booqa", "score_booqa_part") and METHODS[wildcards["method"]][0] != "graph":
+    if rule in ("score_booqa", "score_booqa_part") and METHODS[wildcards["method"]][0] in ("lm", "sns"):  # Appendix F's; an LLM: its request
         family = METHODS[wildcards["method"]][0]
         lang = wildcards["lang"]
         if family == "lm":
