@@ -367,18 +367,10 @@ def _neural_scorer(family: str, detail, lang: str, entries: pd.DataFrame, settin
         encoder, lemmatize = lm_encoder(model, settings["lm_pooling"], nltk_data)
         return (lambda batch: lm_cosine(entries, batch, encoder, lang, detail, window=settings["lm_window"], lemmatize=lemmatize)), -1.0, None
     if family == "llm":
-        import torch
-
-        from ..compute import resolve_precision
-        from ..llm.models import load_llm
         from ..llm.prompts import PromptSetting
-        from ..llm.scorer import CausalLMScorer
+        from ..llm.scorer import llm_scorer
 
-        device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
-        llm, tokenizer = load_llm(model, device)
-        precision, why = resolve_precision(settings["precision"], device.type, model=llm, device=device)
-        log.info("number format %s (%s)", precision, why)
-        scorer = CausalLMScorer(llm, tokenizer, precision=precision, batch_size=settings["batch_size"])
+        scorer = llm_scorer(model, precision=settings["precision"], batch_size=settings["batch_size"])
         return (lambda batch: llm_model(entries, batch, scorer, PromptSetting(shots=detail))), 0.0, None
     from ..sns.model import PromptScorer
 

@@ -10,12 +10,17 @@ never attended to). The option tokens are the single tokens of " A", " B", " C" 
 from __future__ import annotations
 
 import copy
+import logging
+import time
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
 import numpy as np
 
 from ..levyholt.entries import Entry
 from .prompts import LETTERS, PromptSetting
+
+log = logging.getLogger(__name__)
 
 
 def option_ids(tokenizer) -> list[int]:
@@ -48,11 +53,12 @@ class CausalLMScorer:
     def device(self):
         return next(self.model.parameters()).device
 
-    def _forward(self, **inputs):
+    def _forward(self, module, **inputs):
+        """``module`` (the model, or its body without the output layer) on ``inputs`` in the scorer's number format."""
         import torch
 
         with torch.inference_mode(), torch.autocast(self.device.type, dtype=torch.bfloat16, enabled=self.precision == "bf16"):
-            return self.model(**inputs)
+            return module(**inputs)
 
     def _answer_logits(self, inputs: dict, last, *, use_cache: bool):
         """fp32 logits at each row's answer position. The body runs in the scorer's number format; the output layer
@@ -63,16 +69,10 @@ class CausalLMScorer:
         rows = torch.arange(len(last), device=self.device)
         head = self.model.get_output_embeddings()
         if head is None or getattr(self.model.config, "final_logit_softcapping", None):
-            return self._forward(**inputs, use_cache=use_cache).logits[rows, last].float()
-        hidden = self._forward_body(**inputs, use_cache=use_cache).last_hidden_state[rows, last]
+            return self._forward(self.model, **inputs, use_cache=use_cache).logits[rows, last].float()
+        hidden = self._forward(self.model.get_decoder(), **inputs, use_cache=use_cache).last_hidden_state[rows, last]
         with torch.inference_mode():
             return head(hidden.to(head.weight.dtype)).float()
-
-    def _forward_body(self, **inputs):
-        import torch
-
-        with torch.inference_mode(), torch.autocast(self.device.type, dtype=torch.bfloat16, enabled=self.precision == "bf16"):
-            return self.model.get_decoder()(**inputs)
 
     def prefix_cache(self, setting: PromptSetting):
         """(prefix token ids, the model's cache after them) of a setting's shared prefix; no cache when it is empty."""
@@ -81,7 +81,7 @@ class CausalLMScorer:
         ids = self.tokenizer.encode(setting.prefix(), add_special_tokens=True)
         if not ids:
             return [], None
-        output = self._forward_body(input_ids=torch.tensor([ids], device=self.device), use_cache=True)
+        output = self._forward(self.model.get_decoder(), input_ids=torch.tensor([ids], device=self.device), use_cache=True)
         return ids, output.past_key_values
 
     def scores(self, entries: Sequence[Entry], setting: PromptSetting, *, progress: Callable[[int], None] | None = None,
@@ -118,6 +118,21 @@ class CausalLMScorer:
         return result
 
 
+def llm_scorer(model_dir, *, precision: str, batch_size: int) -> CausalLMScorer:
+    """The scorer of a prepared causal LM (``llm.models``) on a GPU where there is one, in the number format
+    ``precision`` resolves to there (``compute.resolve_precision``: auto measures it), logged."""
+    import torch
+
+    from ..compute import resolve_precision
+    from .models import load_llm
+
+    device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    model, tokenizer = load_llm(model_dir, device)
+    precision, why = resolve_precision(precision, device.type, model=model, device=device)
+    log.info("number format %s (%s)", precision, why)
+    return CausalLMScorer(model, tokenizer, precision=precision, batch_size=batch_size)
+
+
 def score_test_with_llm(model_dir, test_path, output, *, name: str, prompts: Sequence[str], batch_size: int, precision: str,
                         checkpoints=None) -> None:
     """Every pair of a LevyHolt test file scored by a prepared causal LM (``llm.models``) with each prompt setting of
@@ -125,27 +140,15 @@ def score_test_with_llm(model_dir, test_path, output, *, name: str, prompts: Seq
     per prompt), on a GPU where there is one, in the number format ``precision`` resolves to there. With a
     ``checkpoints`` folder, each prompt's scores are saved there as they go (``evaluation.resume``), so that a job
     stopped at its time limit resumes after its last saved batch; the folder's files are removed at the end."""
-    import logging
-    import time
-
     import pandas as pd
-    import torch
 
-    from pathlib import Path
-
-    from ..compute import resolve_precision
     from ..evaluation.resume import ScoringProgress, ScoringState, input_signature
     from ..levyholt.entries import read_subset_tsv
     from ..progress import ProgressLog
-    from .models import load_llm
     from .predictions import write_predictions
 
-    log = logging.getLogger(__name__)
-    device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
-    model, tokenizer = load_llm(model_dir, device)
-    precision, why = resolve_precision(precision, device.type, model=model, device=device)
-    log.info("number format %s (%s)", precision, why)
-    scorer = CausalLMScorer(model, tokenizer, precision=precision, batch_size=batch_size)
+    scorer = llm_scorer(model_dir, precision=precision, batch_size=batch_size)
+    precision, device = scorer.precision, scorer.device
     entries = read_subset_tsv(test_path)
     pairs = list(dict.fromkeys((e.premise, e.hypothesis) for e in entries))  # each distinct pair once
     unique = [Entry(premise, hypothesis, False) for premise, hypothesis in pairs]
