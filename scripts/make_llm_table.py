@@ -15,10 +15,9 @@ log_to_file(snakemake.log[0])
 params = snakemake.params
 joined = {test: pd.read_parquet(path) for test, path in zip(["directional_whole", "directional_run"], snakemake.input.scores)}
 joins = json.loads(open(snakemake.input.joins, encoding="utf-8").read())
-sources = {key.split(" / ")[0]: value["source"] for key, value in joins["directional_whole"].items()}
 sns = {subset: pd.read_parquet(levyholt_score_path(params.lm, "sns", subset, "directional")) for subset in ("directional", "full")}
 test_entries = {test: next(iter(joins[test].values()))["entries"] for test in joins}
-header, rows = table_rows(joined, joins, sources, sns, lm=params.lm, test_entries=test_entries, scale=params.scale,
+header, rows = table_rows(joined, joins, sns, lm=params.lm, test_entries=test_entries, scale=params.scale,
                           evaluation=Evaluation(**params.evaluation))
 write_csv(snakemake.output.csv, header, rows)
 plot_pr_curves({"LevyHolt Directional test of this run": figure_curves(joined["directional_run"], sns, params.lm)},

@@ -31,19 +31,18 @@ def score_sets(frame: pd.DataFrame) -> dict[tuple[str, str], pd.DataFrame]:
             for key, rows in frame.groupby(["model", "setting"], sort=True)}
 
 
-def table_rows(joined: Mapping[str, pd.DataFrame], joins: Mapping[str, Mapping], sources: Mapping[str, str],
-               sns: Mapping[str, pd.DataFrame], *, lm: str, test_entries: Mapping[str, int], scale: str,
-               evaluation: Evaluation) -> tuple[list[str], list[list]]:
+def table_rows(joined: Mapping[str, pd.DataFrame], joins: Mapping[str, Mapping], sns: Mapping[str, pd.DataFrame], *, lm: str,
+               test_entries: Mapping[str, int], scale: str, evaluation: Evaluation) -> tuple[list[str], list[list]]:
     """Rows of the LLM table. ``joined``: test set name -> joined scores (``llm.predictions.SCORE_COLUMNS``); ``joins``:
-    test set -> "model / setting" -> the join's counts (rows, unmatched_rows); ``sources``: model -> where its
-    predictions come from; ``sns``: training subset -> S&S scores of the main model ``lm`` on this run's Directional test."""
+    test set -> "model / setting" -> the join's counts (rows, unmatched_rows) and the predictions' source; ``sns``:
+    training subset -> S&S scores of the main model ``lm`` on this run's Directional test."""
     rows = []
     for test, label in TEST_SETS.items():
         for (model, setting), frame in score_sets(joined[test]).items():
             m = measure(frame, evaluation)
             counts = joins[test][f"{model} / {setting}"]
             note = m["no_number"] or (f"{test_entries[test] - m['n']} test entries have no prediction" if m["n"] < test_entries[test] else "")
-            rows.append([label, model, setting, sources.get(model, ""), m["n"], test_entries[test], counts["rows"], counts["unmatched_rows"],
+            rows.append([label, model, setting, counts["source"], m["n"], test_entries[test], counts["rows"], counts["unmatched_rows"],
                          pct(m["auc_norm"]), scale, *signal_cells(m), note])
         if test == "directional_run":
             for subset, name in SNS_ROWS.items():
