@@ -54,6 +54,7 @@ OVERLAY = {
     "graphs": {"min_arg_pairs_per_predicate": 3, "min_predicates_per_arg_pair": 3, "measures": ["binc"]},
     "corpus": {"en": {"window_days": 3}},
     "resources": {"datasets": ["wordnet-3.0", "omw-cmn"]},
+    "llm": {"released_predictions": False, "scorers": []},  # the chain from relations to graph scoring only
 }
 TARGETS = ["results/en/booqa/validation.json", "results/en/booqa/README.md", "results/booqa_scores/en/dev/graph_binc.parquet",
            "results/booqa_scores/en/test/graph_binc.parquet"]
