@@ -37,7 +37,7 @@ def _run(workdir: Path, relations: Path, threads: int, pool_mb: int | None) -> d
     overlay = {"booqa": {"languages": ["en"], "starring_min_articles": 5, "starring_min_predicates": 5, "felicity_min_pairs": 10,
                          "wsd": "first_sense", "overrides": None},
                "graphs": {"measures": ["binc"]}, "corpus": {"en": {"window_days": 3}},
-               "resources": {"datasets": ["wordnet-3.0", "omw-cmn"]},
+               "resources": {"datasets": ["wordnet-3.0", "omw-cmn"]}, "llm": {"released_predictions": False, "scorers": []},
                "relations": {"imported": {"en": str(relations)}}, "scratch_root": str(workdir / "scratch")}
     (workdir / "config" / "engine.yaml").write_text(yaml.safe_dump(overlay))
     settings = ["--set-threads", *(f"{rule}={threads}" for rule in ENGINE_RULES)]
