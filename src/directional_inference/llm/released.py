@@ -87,11 +87,11 @@ def _predicate(text) -> str | None:
     return text.rsplit(",", 2)[1].strip().lower() if isinstance(text, str) and text.count(",") >= 2 else None
 
 
-def _order_of(path: Path, rows: list[dict], candidates) -> Path:
-    """The order file whose gold labels and hypothesis predicates equal those of every row of a GPT file."""
+def _order_of(path: Path, rows: list[dict], candidates: dict) -> Path:
+    """The order file (of ``candidates``: path -> its entries) whose gold labels and hypothesis predicates equal those
+    of every row of a GPT file."""
     mismatch = {}
-    for candidate in candidates:
-        order = read_entries(candidate)
+    for candidate, order in candidates.items():
         for index, row in enumerate(rows):
             entry = order[index] if index < len(order) else None
             if entry is None or bool(row.get("gold")) != entry.label or _predicate(row.get("hypothesis")) != entry.hypothesis[1].lower():
@@ -109,12 +109,13 @@ def convert(root: str | Path, authors_root: str | Path) -> pd.DataFrame:
     of the original pairs; ``authors_root``: input ``levyholt-authors`` (the GPT files' order)."""
     root = Path(root)
     orders = {"gpt_results": Path(authors_root) / ORDER_FILES["gpt_results"], "llama_results": root / ORDER_FILES["llama_results"]}
+    entries_of = {path: read_entries(path) for path in orders.values()}  # each order file read once
     frames = []
     for path in released_files(root):
         model, _, setting = describe(path.name)
         scores, rows = _rows_of(path)
-        order_file = orders["llama_results"] if rows is None else _order_of(path, rows, orders.values())
-        order: list[Entry] = read_entries(order_file)
+        order_file = orders["llama_results"] if rows is None else _order_of(path, rows, entries_of)
+        order: list[Entry] = entries_of[order_file]
         if len(scores) > len(order):
             raise InputFormatError(str(path), None, None, f"{len(scores)} rows, more than the {len(order)} pairs of {order_file.name}")
         for index, row in enumerate(rows or ()):
