@@ -19,7 +19,6 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import json
-import re
 import time
 from pathlib import Path
 
@@ -88,7 +87,7 @@ def measure(name: str, device, precision: str, tokens: int, steps: int) -> dict:
 def main() -> None:
     import torch
 
-    from directional_inference.compute import cpu_name, resolve_precision, set_threads
+    from directional_inference.compute import device_label, resolve_precision, set_threads
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--threads", type=int, default=2)
@@ -99,8 +98,7 @@ def main() -> None:
     args = parser.parse_args()
     set_threads(args.threads)
     device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
-    device_name = torch.cuda.get_device_name(device) if device.type == "cuda" else f"{cpu_name()}, {args.threads} threads"
-    kind = ("cuda-" if device.type == "cuda" else "cpu-") + re.sub(r"[^a-z0-9]+", "-", re.sub(r"\((r|tm)\)", "", device_name.lower())).strip("-")
+    kind, device_name = device_label(device, args.threads)
     output = Path(args.output)
     rows = json.loads(output.read_text(encoding="utf-8"))["rows"] if output.is_file() else []
     for size, name in (("base", "roberta-base"), ("large", "roberta-large")):

@@ -3,8 +3,11 @@ once, and a tiny random causal LM built offline standing in for any causal LM.""
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
+import torch
 
 from directional_inference.errors import ModelUnavailableError
 from directional_inference.levyholt.entries import Entry, write_entries
@@ -18,6 +21,10 @@ ENTRIES = [Entry(("Google", "bought", "YouTube"), ("Google", "owns", "YouTube"),
            Entry(("the hornet", "lives in", "America"), ("the hornet", "captured in", "America"), False),
            Entry(("Jerusalem", "is located near", "Mountains"), ("Jerusalem", "is surrounded by", "Mountains"), False),
            Entry(("aspirin", "reduces", "fever"), ("aspirin", "affects", "fever"), True)]
+
+
+# the GPU path is checked where a GPU is (CI has none)
+DEVICES = ["cpu"] + (["cuda"] if torch.cuda.is_available() else [])
 
 
 @pytest.fixture(scope="module")
@@ -41,10 +48,9 @@ def test_the_prompt_is_the_2023_protocol_written_out():
         PromptSetting(template=2)
 
 
-def test_a_prefix_computed_once_gives_the_scores_of_whole_prompts(tiny_llm):
-    import torch
-
-    model, tokenizer = load_llm(tiny_llm)
+@pytest.mark.parametrize("device", DEVICES)
+def test_a_prefix_computed_once_gives_the_scores_of_whole_prompts(tiny_llm, device):
+    model, tokenizer = load_llm(tiny_llm, device)
     scorer = CausalLMScorer(model, tokenizer, batch_size=2)
     for setting in (PromptSetting(), PromptSetting(shots="few-shot"), PromptSetting(shots="few-shot CoT", instruction=False)):
         batched = scorer.scores(ENTRIES, setting)
@@ -52,12 +58,52 @@ def test_a_prefix_computed_once_gives_the_scores_of_whole_prompts(tiny_llm):
         for entry in ENTRIES:  # the whole prompt, one pair at a time, no cache
             ids = tokenizer.encode(setting.prefix(), add_special_tokens=True) + tokenizer.encode(setting.pair(entry), add_special_tokens=not setting.prefix())
             with torch.inference_mode():
-                logits = model(input_ids=torch.tensor([ids])).logits[0, -1].double()
+                logits = model(input_ids=torch.tensor([ids], device=device)).logits[0, -1].double()
             p = torch.softmax(logits, -1)[scorer.options]
             alone.append(float(p[0] / p.sum()))
+        if device == "cuda":  # and the GPU gives the CPU's scores
+            cpu = CausalLMScorer(load_llm(tiny_llm)[0], tokenizer, batch_size=2).scores(ENTRIES, setting)
+            assert batched == pytest.approx(cpu, abs=1e-4), setting.name
         assert batched == pytest.approx(alone, abs=1e-5), setting.name
         assert ((batched > 0) & (batched < 1)).all()
         assert scorer.scores(ENTRIES[::-1], setting)[::-1] == pytest.approx(batched, abs=1e-5)  # the batch does not matter
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_an_llm_number_format_is_measured_on_forward_passes_alone(tiny_llm, tmp_path, device):
+    """An LLM only scores: ``auto`` times forward passes (no gradients kept, none computed) in both formats."""
+    from directional_inference.compute import PrecisionCache, resolve_precision
+
+    model, _ = load_llm(tiny_llm, device)
+    choice, why = resolve_precision("auto", device, model=model, device=torch.device(device), flags={"avx512_bf16"}, cuda_bf16=True,
+                                    cache=PrecisionCache(tmp_path), forward_only=True)
+    assert choice in ("fp32", "bf16") and "a forward step of 32 x 32 tokens" in why, why
+    assert all(p.grad is None for p in model.parameters())
+    (entry,) = [json.loads(path.read_text()) for path in tmp_path.glob("*.json")]
+    assert entry["step"] == "forward" and set(entry["seconds"]) == {"fp32", "bf16"}
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_bf16_casts_the_body_on_a_gpu_alone_and_keeps_the_answer_logits_fp32(tiny_llm, device, monkeypatch, caplog):
+    """On a GPU the body's weights go to bf16 (measured faster than autocast), the answer logits stay fp32; a CPU keeps
+    fp32 weights under autocast (the default's bytes). A model whose fp32 weights would not fit is loaded in bf16."""
+    import logging
+
+    from directional_inference.llm import scorer as scorer_module
+
+    model, tokenizer = load_llm(tiny_llm, device)
+    reference = CausalLMScorer(load_llm(tiny_llm)[0], tokenizer, batch_size=2).scores(ENTRIES, PromptSetting())
+    scorer = CausalLMScorer(model, tokenizer, precision="bf16", batch_size=2)
+    body = {p.dtype for p in model.get_decoder().parameters()}
+    assert body == ({torch.bfloat16} if device == "cuda" else {torch.float32})
+    scores = scorer.scores(ENTRIES, PromptSetting())
+    assert scores.dtype == np.float64 and scores == pytest.approx(reference, abs=0.02)
+    if device == "cuda":
+        monkeypatch.setattr(scorer_module, "FP32_SHARE", 0.0)
+        with caplog.at_level(logging.INFO):
+            big = scorer_module.llm_scorer(tiny_llm, precision="auto", batch_size=2)
+        assert big.precision == "bf16" and {p.dtype for p in big.model.get_decoder().parameters()} == {torch.bfloat16}
+        assert "would take more than 0% of" in caplog.text
 
 
 def test_the_answer_tokens_must_be_single_and_distinct():
@@ -94,6 +140,17 @@ def test_a_tiny_llm_is_the_same_bytes_from_the_same_seed(tmp_path):
     second = build_tiny_llm({}, texts, tmp_path / "b", seed=1)
     for name in ("model.safetensors", "tokenizer.json"):
         assert (first / name).read_bytes() == (second / name).read_bytes()
+
+
+def test_a_model_directory_is_prepared_as_it_is_and_counted_from_its_headers(tiny_llm, tmp_path):
+    from directional_inference.llm.models import prepare_llm, weight_count
+
+    prepared = prepare_llm(str(tiny_llm), tmp_path / "prepared")
+    assert (prepared / "model.safetensors").read_bytes() == (tiny_llm / "model.safetensors").read_bytes()
+    assert json.loads((prepared / "SOURCE.json").read_text())["source"] == "local directory"
+    model, _ = load_llm(prepared)
+    # untied embeddings and output layer: each stored once, as the model holds them
+    assert weight_count(prepared) == sum(p.numel() for p in model.parameters()) > 0
 
 
 def test_model_names_say_where_weights_come_from():

@@ -69,6 +69,19 @@ def cpu_name(cpuinfo: str | Path = "/proc/cpuinfo") -> str:
     return f"{fields.get('model name', 'unknown CPU')}, family {fields.get('cpu family', '?')} model {fields.get('model', '?')}"
 
 
+def device_label(device, threads: int) -> tuple[str, str]:
+    """(kind, name) of a torch device for the throughput tables: ``cuda-nvidia-h200`` / "NVIDIA H200", or
+    ``cpu-intel-xeon-processor-family-6-model-167-2-threads`` / "Intel(R) Xeon(R) Processor, family 6 model 167, 2 threads"
+    (``bin/plan --device KIND`` reads rows by kind)."""
+    import re
+
+    import torch
+
+    name = torch.cuda.get_device_name(device) if device.type == "cuda" else f"{cpu_name()}, {threads} threads"
+    slug = re.sub(r"[^a-z0-9]+", "-", re.sub(r"\((r|tm)\)", "", name.lower())).strip("-")
+    return ("cuda-" if device.type == "cuda" else "cpu-") + slug, name
+
+
 def native_bf16(device_type: str, *, flags: set[str] | None = None, cuda_bf16: bool | None = None) -> tuple[bool, str]:
     """Whether the device computes bf16 natively, and why (a CUDA device of compute capability 8.0 or more; a CPU with
     ``NATIVE_BF16_CPU_FLAGS``)."""
@@ -87,11 +100,12 @@ def native_bf16(device_type: str, *, flags: set[str] | None = None, cuda_bf16: b
                    "than fp32)")
 
 
-def measure_step(model, device, *, rounds: int = 3) -> dict[str, float]:
+def measure_step(model, device, *, rounds: int = 3, forward_only: bool = False) -> dict[str, float]:
     """Seconds of one forward and backward pass of ``model`` (a sequence classifier on ``device``) over ``STEP_SHAPE``
     random token ids, per format: the least of ``rounds`` after a warm-up, the formats taken in turn. Dropout is off,
     the random state is not drawn from (the ids come from a generator of their own), and the gradients are cleared,
-    so the job trains and scores as if nothing had run."""
+    so the job trains and scores as if nothing had run. ``forward_only``: the forward pass alone, without gradients
+    (a scorer that never trains, e.g. an LLM: no gradient memory)."""
     import torch
 
     sentences, tokens = STEP_SHAPE
@@ -102,9 +116,10 @@ def measure_step(model, device, *, rounds: int = 3) -> dict[str, float]:
 
     def step(precision: str) -> float:
         start = time.perf_counter()
-        with torch.autocast(device.type, dtype=torch.bfloat16, enabled=precision == "bf16"):
+        with torch.inference_mode(forward_only), torch.autocast(device.type, dtype=torch.bfloat16, enabled=precision == "bf16"):
             logits = model(input_ids=ids, attention_mask=mask).logits
-        logits.float().sum().backward()
+        if not forward_only:
+            logits.float().sum().backward()
         if device.type == "cuda":
             torch.cuda.synchronize(device)
         return time.perf_counter() - start
@@ -158,9 +173,10 @@ class PrecisionCache:
 
 def resolve_precision(requested: str, device_type: str = "cpu", *, model=None, device=None, flags: set[str] | None = None,
                       cuda_bf16: bool | None = None, cache: PrecisionCache | None = None,
-                      measure: Callable[[], dict[str, float]] | None = None) -> tuple[str, str]:
+                      measure: Callable[[], dict[str, float]] | None = None, forward_only: bool = False) -> tuple[str, str]:
     """(fp32 or bf16, why) for a configured ``training.precision`` on a device ("cpu" or "cuda"); ``auto`` on a device
-    with native bf16 measures ``model`` on ``device`` (``measure_step``, or ``measure``) through ``cache``."""
+    with native bf16 measures ``model`` on ``device`` (``measure_step``, or ``measure``; ``forward_only`` for a model
+    that only scores) through ``cache``."""
     if requested not in REQUESTABLE_PRECISIONS:
         raise ValueError(f"precision must be one of {REQUESTABLE_PRECISIONS}, not {requested!r}")
     if requested != "auto":
@@ -171,10 +187,11 @@ def resolve_precision(requested: str, device_type: str = "cpu", *, model=None, d
     if model is None:
         raise ValueError("precision auto on a device with native bf16 is measured on the job's model: give it")
     machine = cpu_name() if device_type == "cpu" else _cuda_name(device)
-    seconds, cached = (cache or PrecisionCache()).seconds(PrecisionCache.key(machine, model), measure or (lambda: measure_step(model, device)))
+    key = PrecisionCache.key(machine, model) | ({"step": "forward"} if forward_only else {})
+    seconds, cached = (cache or PrecisionCache()).seconds(key, measure or (lambda: measure_step(model, device, forward_only=forward_only)))
     choice = "bf16" if seconds["bf16"] <= BF16_MARGIN * seconds["fp32"] else "fp32"
     sentences, tokens = STEP_SHAPE
-    return choice, (f"auto: {why}; a forward and backward step of {sentences} x {tokens} tokens on {machine} took "
+    return choice, (f"auto: {why}; a {'forward' if forward_only else 'forward and backward'} step of {sentences} x {tokens} tokens on {machine} took "
                     f"{seconds['fp32'] * 1000:.1f} ms in fp32, {seconds['bf16'] * 1000:.1f} ms in bf16"
                     f"{' (measured earlier on this machine)' if cached else ''}: {choice} "
                     + ("is faster" if choice == "bf16" else f"(bf16 is taken only at {BF16_MARGIN:.0%} of fp32's time or less)"))

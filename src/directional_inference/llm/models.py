@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import math
 import os
+import shutil
 from pathlib import Path
 
 from ..atomic import atomic_directory
@@ -76,7 +78,9 @@ def build_tiny_llm(spec: dict, texts: list[str], destination: str | os.PathLike,
 
 
 def prepare_llm(spec, destination: str | os.PathLike, *, texts: list[str] | None = None, seed: int = 0) -> Path:
-    """The model of a ``llm.models`` value saved to ``destination`` (fp32 safetensors and its tokenizer)."""
+    """The model of a ``llm.models`` value saved to ``destination`` with its tokenizer: a GGUF file de-quantized to fp32
+    safetensors, a tiny model built, a hub snapshot or local directory copied as it is (loaded and saved in fp32 only
+    where it has no safetensors files)."""
     import torch
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
@@ -94,6 +98,8 @@ def prepare_llm(spec, destination: str | os.PathLike, *, texts: list[str] | None
         where, record = locate_model(source["name"])
         source |= record
         options = {}
+        if any(where.glob("*.safetensors")):  # saved as it is: its own number format, no copy of the weights in memory
+            return _copy_model_files(where, Path(destination), source)
     tokenizer = AutoTokenizer.from_pretrained(where, **options)
     model = AutoModelForCausalLM.from_pretrained(where, dtype=torch.float32, **options)
     if source["kind"] == "gguf":  # de-quantized to fp32 already: saved as a plain model
@@ -108,11 +114,34 @@ def prepare_llm(spec, destination: str | os.PathLike, *, texts: list[str] | None
     return destination
 
 
-def load_llm(directory: str | os.PathLike, device: str = "cpu"):
-    """(model, tokenizer) of a prepared model directory."""
+def _copy_model_files(where: Path, destination: Path, source: dict) -> Path:
+    """The files of a model directory (a hub snapshot's links followed) copied to ``destination``, with SOURCE.json."""
+    with atomic_directory(destination) as tmp:
+        for path in sorted(where.iterdir()):
+            if path.is_file() and not path.name.startswith(".") and path.name != "SOURCE.json":
+                shutil.copyfile(path, tmp / path.name)
+        (tmp / "SOURCE.json").write_text(json.dumps(source, indent=1, sort_keys=True, default=str) + "\n")
+    return destination
+
+
+def load_llm(directory: str | os.PathLike, device: str = "cpu", *, dtype=None):
+    """(model, tokenizer) of a prepared model directory, its weights in ``dtype`` (default fp32) on ``device``."""
     import torch
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
     tokenizer = AutoTokenizer.from_pretrained(directory)
-    model = AutoModelForCausalLM.from_pretrained(directory, dtype=torch.float32).to(device)
+    model = AutoModelForCausalLM.from_pretrained(directory, dtype=dtype or torch.float32, device_map=str(device))
     return model.eval(), tokenizer
+
+
+def weight_count(directory: str | os.PathLike) -> int:
+    """Parameters stored in a prepared model directory's safetensors files (read from their headers)."""
+    from safetensors import safe_open
+
+    count = 0
+    for path in sorted(Path(directory).glob("*.safetensors")):
+        with safe_open(path, "pt") as weights:
+            for name in weights.keys():
+                shape = weights.get_slice(name).get_shape()
+                count += math.prod(shape)
+    return count
