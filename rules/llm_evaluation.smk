@@ -85,6 +85,7 @@ rule score_llm_levyholt:
         prompts=config["llm"]["prompts"],
         batch_size=config["llm"]["batch_size"],
         precision=config["llm"]["precision"],
+        answer_rule=config["llm"]["answer_rule"],
         torch_threads=config["training"]["threads"],
         checkpoints=".checkpoints/llm_scores/{llm}",  # a job stopped at its time limit resumes from its saved batches
     log:

@@ -164,9 +164,10 @@ def user_inputs(root: Path) -> dict:
 
 def pinned_models(config: dict) -> dict:
     """An overlay pinning every hub model of ``config`` to a (made-up) commit, as the pins command prints it."""
-    from directional_inference.resources.pins import unpinned_models
+    from directional_inference.resources.pins import unpinned_llms, unpinned_models
 
-    return {"models": {alias: f"{name}@{'0' * 40}" for alias, name in unpinned_models(config).items()}}
+    return {"models": {alias: f"{name}@{'0' * 40}" for alias, name in unpinned_models(config).items()},
+            "llm": {"models": {alias: f"{name}@{'0' * 40}" for alias, name in unpinned_llms(config).items()}}}
 
 
 def paper_overlay(root: Path) -> Path:
@@ -184,13 +185,15 @@ def test_paper_scale_needs_every_hub_model_pinned(tmp_path):
     problems = pin_problems(paper)
     # the models the run uses (S&S models, the Chinese one, the LM encoders), not every alias defined under models
     assert [p.split(" is ")[0] for p in problems] == [f"config key models.{a}" for a in
-                                                      ("roberta-base", "roberta-large", "bert-base", "bert-large", "xlm-roberta-base", "bert-base-chinese")]
+                                                      ("roberta-base", "roberta-large", "bert-base", "bert-large", "xlm-roberta-base", "bert-base-chinese")] + \
+        [f"config key llm.models.{a}" for a in ("smollm2-1.7b", "qwen2.5-7b", "qwen2.5-32b")]  # the scoring LLMs from the hub, not the packaged one
     assert "directional_inference.resources.pins" in problems[0]
     pinned = copy.deepcopy(paper)
     update_config(pinned, pinned_models(paper))
     assert pin_problems(pinned) == []
-    update_config(pinned, {"models": {"roberta-base": "roberta-base@main"}})  # a branch is not a pin
-    assert [p for p in pin_problems(pinned) if "models.roberta-base " in p]
+    update_config(pinned, {"models": {"roberta-base": "roberta-base@main"}, "llm": {"models": {"qwen2.5-7b": "Qwen/Qwen2.5-7B-Instruct@main"}}})
+    assert [p.split(" is ")[0] for p in pin_problems(pinned)] == ["config key models.roberta-base", "config key llm.models.qwen2.5-7b"]  # a branch is not a pin
+    update_config(pinned, {"llm": {"models": {"qwen2.5-7b": "Qwen/Qwen2.5-7B-Instruct@" + "0" * 40}}})
     local = tmp_path / "roberta-base"
     local.mkdir()
     update_config(pinned, {"models": {"roberta-base": str(local)}})  # a local directory is what it is

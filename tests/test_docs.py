@@ -172,6 +172,25 @@ def test_the_check_catches_a_planted_unknown_rule_key_path_flag_and_link(code):
                         REPO / "docs" / "planted.md", **code)
 
 
+def test_the_throughput_block_of_run_times_is_generated_from_the_records():
+    """docs/run-times.md's throughput tables (what bin/plan --device forecasts from) are benchmarks/throughput_table.py's
+    rendering of the committed benchmark results."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("throughput_table", REPO / "benchmarks" / "throughput_table.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    document = (REPO / "docs" / "run-times.md").read_text(encoding="utf-8")
+    assert module.splice(document, module.current_block()) == document, (
+        "docs/run-times.md is stale: run .venv/bin/python benchmarks/throughput_table.py --markdown docs/run-times.md")
+    # a row per device and architecture; the LLM rows at their fastest format (here bf16 weights: 400 + 200 against 300 + 250)
+    rows = [{"device_name": "GPU X", "model": "m", "batch_size": 8, "format": fmt, "prompt": f"original, {shots}", "pairs_per_s": rate,
+             "gpu_peak_mb": 2048, "parameters": 7e9, "random_weights": True, "date": "d"}
+            for fmt, shots, rate in (("bf16", "zero-shot", 300.0), ("bf16", "few-shot", 250.0), ("bf16-weights", "zero-shot", 400.0),
+                                     ("bf16-weights", "few-shot", 200.0))]
+    assert "| GPU X | m | 7.00 B | 8 | bf16-weights | 400.0 | 200.0 | 2.0 GB | d |" in module.throughput_markdown([], rows)
+
+
 def test_the_scale_benchmark_block_of_run_times_is_generated_from_the_records():
     """docs/run-times.md's per-rule table of the scale benchmark is benchmarks/plot_paper_scale.py's rendering of the
     committed records, never typed: a record added without regenerating it fails here."""

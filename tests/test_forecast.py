@@ -62,6 +62,26 @@ def test_a_job_forecast_follows_its_workload_and_scales_with_the_device():
     assert job_forecast("select_sns_model", {}, 1, {"runtime": "30"}, config, reference).how == "request"
 
 
+def test_an_llm_scoring_forecast_is_its_pairs_at_the_measured_rate(monkeypatch):
+    """The whole Directional test (1,784 pairs, dirposi_dirnegi/test.txt) once per prompt, at the fastest format's pairs
+    a second measured at the batch size nearest llm.batch_size; few-shot CoT at few-shot's rate; no row: the request."""
+    from directional_inference.workflow import forecast
+
+    rows = [{"device": "fast", "model": "m7", "format": fmt, "prompt": f"original, {shots}", "batch_size": batch, "pairs_per_s": rate}
+            for fmt, shots, batch, rate in (("fp32", "zero-shot", 64, 100.0), ("bf16-weights", "zero-shot", 64, 400.0),
+                                            ("bf16-weights", "few-shot", 64, 200.0), ("bf16-weights", "zero-shot", 16, 50.0),
+                                            ("bf16-weights", "few-shot", 16, 25.0))]
+    monkeypatch.setattr(forecast, "llm_rows", lambda: tuple(rows))
+    rates = {"base": DeviceRate("fast", "base", 1.0, 1.0, 0.0, "test")}
+    config = {"training": {}, "llm": {"prompts": ["zero-shot", "few-shot CoT"], "batch_size": 48}}
+    job = job_forecast("score_llm_levyholt", {"llm": "m7"}, 4, {"gpu": "1", "runtime": "120"}, config, rates)
+    assert job.how.startswith("workload") and job.hours == pytest.approx((1784 / 400 + 1784 / 200) / 3600)
+    config["llm"]["batch_size"] = 20  # nearer 16
+    assert job_forecast("score_llm_levyholt", {"llm": "m7"}, 4, {"gpu": "1"}, config, rates).hours == pytest.approx((1784 / 50 + 1784 / 25) / 3600)
+    unmeasured = job_forecast("score_llm_levyholt", {"llm": "other"}, 4, {"gpu": "1", "runtime": "120"}, config, rates)
+    assert (unmeasured.how, unmeasured.hours) == ("request", 2.0)
+
+
 def test_the_dry_run_parser_keeps_each_jobs_wildcards():
     jobs = planned_job_details("rule train_sns_trial:\n    wildcards: lm=rb, variant=sns, subset=full, trial=3\n    threads: 4\n"
                                "    resources: runtime=240, gpu=1\nlocalrule all:\n    threads: 1\n")

@@ -106,6 +106,37 @@ def test_bf16_casts_the_body_on_a_gpu_alone_and_keeps_the_answer_logits_fp32(tin
         assert "would take more than 0% of" in caplog.text
 
 
+def test_the_2023_answer_rules_turn_the_option_probabilities_into_scores():
+    """Over the whole vocabulary P(A), P(B), P(C) = 0.6, 0.3, 0.05: probability 0.6 / 0.95; the greedy answer is A
+    with p = 0.6, so davinci 0.5 + 0.3 = 0.8 and greedy 1. With 0.2, 0.5, 0.1 the greedy answer is B (p = 0.5):
+    davinci 0.5 - 0.25 = 0.25, greedy 0."""
+    from directional_inference.llm.scorer import answer_scores
+
+    p = torch.tensor([[0.6, 0.3, 0.05], [0.2, 0.5, 0.1]], dtype=torch.float64)
+    assert answer_scores(p, "probability").tolist() == pytest.approx([0.6 / 0.95, 0.2 / 0.8])
+    assert answer_scores(p, "davinci").tolist() == pytest.approx([0.8, 0.25])
+    assert answer_scores(p, "greedy").tolist() == [1.0, 0.0]
+    with pytest.raises(ValueError, match="answer rule is one of"):
+        answer_scores(p, "sampled")
+
+
+def test_a_scorer_with_an_answer_rule_agrees_with_its_probabilities(tiny_llm, tmp_path):
+    """The greedy rule is 1 exactly where A is the most probable of the three answers; the rule names the setting."""
+    model, tokenizer = load_llm(tiny_llm)
+    setting = PromptSetting()
+    probability = CausalLMScorer(model, tokenizer, batch_size=2).scores(ENTRIES, setting)
+    greedy = CausalLMScorer(model, tokenizer, batch_size=2, rule="greedy").scores(ENTRIES, setting)
+    davinci = CausalLMScorer(model, tokenizer, batch_size=2, rule="davinci").scores(ENTRIES, setting)
+    assert set(greedy) <= {0.0, 1.0} and ((davinci > 0.5) == (greedy == 1.0)).all()
+    # A is the greedy answer exactly where its share of the three is the largest: above 1/3 is necessary, not enough
+    assert (greedy[probability < 1 / 3] == 0).all()
+    write_entries(tmp_path / "test.tsv", ENTRIES)
+    score_test_with_llm(tiny_llm, tmp_path / "test.tsv", tmp_path / "p.tsv", name="tiny", prompts=["zero-shot"], batch_size=2,
+                        precision="fp32", rule="davinci")
+    rows = read_predictions(tmp_path / "p.tsv")
+    assert set(rows["setting"]) == {"original, zero-shot, davinci rule"} and rows["score"].to_numpy() == pytest.approx(davinci, abs=1e-6)
+
+
 def test_the_answer_tokens_must_be_single_and_distinct():
     class Letters:
         def __init__(self, table):
@@ -169,7 +200,8 @@ def test_a_stopped_scoring_resumes_after_its_saved_batches(tiny_llm, tmp_path):
     write_entries(tmp_path / "test.tsv", ENTRIES)
     model, tokenizer = load_llm(tiny_llm)
     expected = CausalLMScorer(model, tokenizer, batch_size=2).scores(ENTRIES, PromptSetting())
-    signature = input_signature({"setting": "original, zero-shot", "batch_size": 2, "precision": "fp32"}, [tiny_llm, tmp_path / "test.tsv"])
+    signature = input_signature({"setting": "original, zero-shot", "batch_size": 2, "precision": "fp32", "rule": "probability"},
+                                [tiny_llm, tmp_path / "test.tsv"])
     stopped = np.array([0.123, 0.456, np.nan, np.nan, np.nan])  # one batch of two done before the stop
     ScoringProgress(tmp_path / "checkpoints" / "zero-shot.npz", signature).save(ScoringState(1, stopped, ~np.isnan(stopped), 0.0, 0.0), force=True)
     score_test_with_llm(tiny_llm, tmp_path / "test.tsv", tmp_path / "predictions.tsv", name="tiny", prompts=["zero-shot"], batch_size=2,

@@ -16,7 +16,8 @@ def booqa_scoring_settings(wildcards):
             settings |= {"evidence_cap_ss_zh": config["evaluation"]["evidence_cap_ss_zh"], "seed": config["seed"]}
         return settings
     if family == "llm":
-        return {"prompt": detail, "batch_size": config["llm"]["batch_size"], "precision": config["llm"]["precision"]}
+        return {"prompt": detail, "batch_size": config["llm"]["batch_size"], "precision": config["llm"]["precision"],
+                "answer_rule": config["llm"]["answer_rule"]}
     return {"lookup": graph_lookup()}
 
 

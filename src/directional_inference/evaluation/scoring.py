@@ -370,7 +370,7 @@ def _neural_scorer(family: str, detail, lang: str, entries: pd.DataFrame, settin
         from ..llm.prompts import PromptSetting
         from ..llm.scorer import llm_scorer
 
-        scorer = llm_scorer(model, precision=settings["precision"], batch_size=settings["batch_size"])
+        scorer = llm_scorer(model, precision=settings["precision"], batch_size=settings["batch_size"], rule=settings.get("answer_rule", "probability"))
         return (lambda batch: llm_model(entries, batch, scorer, PromptSetting(shots=detail))), 0.0, None
     from ..sns.model import PromptScorer
 

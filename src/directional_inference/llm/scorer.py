@@ -2,6 +2,10 @@
 (``prompts``): the score of a pair is the model's probability of answer A ("Entailment") over A, B and C at the token
 after ``Answer:`` (its next-token distribution, no sampling: the same pair gets the same score in any batch).
 
+Other rules of the 2023 paper are options (``ANSWER_RULES``, config ``llm.answer_rule``): ``davinci`` (text-davinci-003's
+released scores: the greedy answer among A, B and C with its probability p, A giving 0.5 + p / 2, B or C 0.5 - p / 2)
+and ``greedy`` (GPT-4's and LLaMA's: 1 where the greedy answer is A, else 0; a binary score, so ties).
+
 The prompt's shared prefix (instruction line and in-context examples) is run once; its keys and values are repeated
 for each batch of pairs, whose own parts are padded on the right (a padded token comes after every real one, so it is
 never attended to). The option tokens are the single tokens of " A", " B", " C" (else "A", "B", "C").
@@ -21,7 +25,24 @@ from ..levyholt.entries import Entry
 from .prompts import LETTERS, PromptSetting
 
 log = logging.getLogger(__name__)
+ANSWER_RULES = ("probability", "davinci", "greedy")
 FP32_SHARE = 0.5  # on a GPU, a model whose fp32 weights take more of its memory is loaded in bf16 (no room for fp32)
+
+
+def answer_scores(option_probabilities, rule: str = "probability"):
+    """Scores of a batch from each row's probabilities of A, B and C over the whole vocabulary (a torch tensor
+    rows x 3), by an answer rule of ``ANSWER_RULES`` (module docstring)."""
+    import torch
+
+    if rule == "probability":
+        return option_probabilities[:, 0] / option_probabilities.sum(dim=1)
+    best, answer = option_probabilities.max(dim=1)
+    is_a = answer == 0
+    if rule == "davinci":
+        return torch.where(is_a, 0.5 + best / 2, 0.5 - best / 2)
+    if rule == "greedy":
+        return is_a.to(option_probabilities.dtype)
+    raise ValueError(f"an answer rule is one of {ANSWER_RULES}, not {rule!r}")
 
 
 def option_ids(tokenizer) -> list[int]:
@@ -46,10 +67,12 @@ class CausalLMScorer:
     place): on an H200 that scored 1.4 times as many pairs a second as autocast over fp32 weights for a 7B model
     (``benchmarks/results/llm_scoring.json``). The output layer stays in fp32 (``_answer_logits``)."""
 
-    def __init__(self, model, tokenizer, *, precision: str = "fp32", batch_size: int = 16):
+    def __init__(self, model, tokenizer, *, precision: str = "fp32", batch_size: int = 16, rule: str = "probability"):
         import torch
 
-        self.model, self.tokenizer = model.eval(), tokenizer
+        if rule not in ANSWER_RULES:
+            raise ValueError(f"an answer rule is one of {ANSWER_RULES}, not {rule!r}")
+        self.model, self.tokenizer, self.rule = model.eval(), tokenizer, rule
         if precision == "bf16" and self.device.type == "cuda":
             model.get_decoder().to(torch.bfloat16)
         self.precision, self.batch_size = precision, int(batch_size)
@@ -94,8 +117,9 @@ class CausalLMScorer:
 
     def scores(self, entries: Sequence[Entry], setting: PromptSetting, *, progress: Callable[[int], None] | None = None,
                done: np.ndarray | None = None, saved: Callable[[int, np.ndarray], None] | None = None) -> np.ndarray:
-        """P(A) / (P(A) + P(B) + P(C)) of each entry, in order. ``done``: the scores of a stopped run's first batches
-        (NaN after them), which are kept and not scored again; ``saved(batches, scores)`` is called after each batch."""
+        """The score of each entry by the scorer's answer rule (by default P(A) / (P(A) + P(B) + P(C))), in order.
+        ``done``: the scores of a stopped run's first batches (NaN after them), which are kept and not scored again;
+        ``saved(batches, scores)`` is called after each batch."""
         import torch
 
         prefix, cache = self.prefix_cache(setting)
@@ -118,7 +142,11 @@ class CausalLMScorer:
                 inputs["attention_mask"] = mask
             last = torch.tensor([len(p) - 1 for p in batch], device=self.device)
             answer = torch.log_softmax(self._answer_logits(inputs, last, use_cache=cache is not None), dim=-1)[:, options]
-            result[begin:begin + len(batch)] = torch.softmax(answer, dim=-1)[:, 0].double().cpu().numpy()
+            if self.rule == "probability":  # P(A) / (P(A) + P(B) + P(C)), from the log-probabilities
+                scores = torch.softmax(answer, dim=-1)[:, 0]
+            else:
+                scores = answer_scores(answer.exp(), self.rule)
+            result[begin:begin + len(batch)] = scores.double().cpu().numpy()
             if progress is not None:
                 progress(len(batch))
             if saved is not None:
@@ -126,7 +154,7 @@ class CausalLMScorer:
         return result
 
 
-def llm_scorer(model_dir, *, precision: str, batch_size: int) -> CausalLMScorer:
+def llm_scorer(model_dir, *, precision: str, batch_size: int, rule: str = "probability") -> CausalLMScorer:
     """The scorer of a prepared causal LM (``llm.models``) on a GPU where there is one, in the number format
     ``precision`` resolves to there (``compute.resolve_precision``: auto measures it), logged."""
     import torch
@@ -144,14 +172,15 @@ def llm_scorer(model_dir, *, precision: str, batch_size: int) -> CausalLMScorer:
         model, tokenizer = load_llm(model_dir, device)
         precision, why = resolve_precision(precision, device.type, model=model, device=device, forward_only=True)
     log.info("number format %s (%s)", precision, why)
-    return CausalLMScorer(model, tokenizer, precision=precision, batch_size=batch_size)
+    return CausalLMScorer(model, tokenizer, precision=precision, batch_size=batch_size, rule=rule)
 
 
 def score_test_with_llm(model_dir, test_path, output, *, name: str, prompts: Sequence[str], batch_size: int, precision: str,
-                        checkpoints=None) -> None:
+                        checkpoints=None, rule: str = "probability") -> None:
     """Every pair of a LevyHolt test file scored by a prepared causal LM (``llm.models``) with each prompt setting of
     ``prompts`` (``prompts.SHOTS``), written as one predictions file (``llm.predictions``: model ``name``, one setting
-    per prompt), on a GPU where there is one, in the number format ``precision`` resolves to there. With a
+    per prompt; a setting's name says an answer ``rule`` other than the default), on a GPU where there is one, in the
+    number format ``precision`` resolves to there. With a
     ``checkpoints`` folder, each prompt's scores are saved there as they go (``evaluation.resume``), so that a job
     stopped at its time limit resumes after its last saved batch; the folder's files are removed at the end."""
     import pandas as pd
@@ -161,7 +190,7 @@ def score_test_with_llm(model_dir, test_path, output, *, name: str, prompts: Seq
     from ..progress import ProgressLog
     from .predictions import write_predictions
 
-    scorer = llm_scorer(model_dir, precision=precision, batch_size=batch_size)
+    scorer = llm_scorer(model_dir, precision=precision, batch_size=batch_size, rule=rule)
     precision, device = scorer.precision, scorer.device
     entries = read_subset_tsv(test_path)
     pairs = list(dict.fromkeys((e.premise, e.hypothesis) for e in entries))  # each distinct pair once
@@ -173,7 +202,8 @@ def score_test_with_llm(model_dir, test_path, output, *, name: str, prompts: Seq
         progress = ProgressLog(f"{name}, {setting.name}", len(unique), "pairs")
         done = saved = None
         if checkpoints is not None:
-            signature = input_signature({"setting": setting.name, "batch_size": batch_size, "precision": precision}, [model_dir, test_path])
+            signature = input_signature({"setting": setting.name, "batch_size": batch_size, "precision": precision, "rule": rule},
+                                        [model_dir, test_path])
             save = ScoringProgress(Path(checkpoints) / f"{shots.replace(' ', '_')}.npz", signature)
             saves.append(save)
             state = save.load(len(unique))
@@ -185,7 +215,7 @@ def score_test_with_llm(model_dir, test_path, output, *, name: str, prompts: Seq
         log.info("%s, %s: %d pairs in %.1f s (%.1f pairs/s, %s on %s)", name, setting.name, len(unique), seconds, len(unique) / max(seconds, 1e-9),
                  precision, device.type)
         frames.append(pd.DataFrame({"premise": [p for p, _ in pairs], "hypothesis": [h for _, h in pairs], "score": scores, "model": name,
-                                    "setting": setting.name}))
+                                    "setting": setting.name + ("" if rule == "probability" else f", {rule} rule")}))
     write_predictions(output, pd.concat(frames, ignore_index=True))
     for save in saves:
         save.remove()

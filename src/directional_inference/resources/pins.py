@@ -6,7 +6,8 @@ neither pinned nor a local directory. On a machine that reaches the hub, this pr
 
     .venv/bin/python -m directional_inference.resources.pins [--configfile config/paper.yaml ...]
 
-(the configs are laid over config/config.yaml as Snakemake does); it prints a ``models:`` block to lay over them.
+(the configs are laid over config/config.yaml as Snakemake does); it prints a ``models:`` block (and an ``llm: models:``
+block for the scoring LLMs) to lay over them.
 """
 
 from __future__ import annotations
@@ -35,6 +36,23 @@ def unpinned_models(config: Mapping) -> dict[str, str]:
     return unpinned
 
 
+def unpinned_llms(config: Mapping) -> dict[str, str]:
+    """alias -> hub name of every scoring LLM (``llm.scorers``) that is a hub name without a commit (a .gguf file, a
+    package's file, a local directory or a tiny model is pinned by what it is)."""
+    from .models import COMMIT, split_revision
+
+    llm = config.get("llm") or {}
+    unpinned = {}
+    for alias in llm.get("scorers") or []:
+        spec = (llm.get("models") or {}).get(alias)
+        if not isinstance(spec, str) or spec.endswith(".gguf") or Path(spec).expanduser().is_dir():
+            continue
+        name, revision = split_revision(spec)
+        if not (revision and COMMIT.fullmatch(revision)):
+            unpinned[alias] = name
+    return unpinned
+
+
 def main(argv: list[str] | None = None) -> int:
     import yaml
     from huggingface_hub import HfApi
@@ -47,7 +65,9 @@ def main(argv: list[str] | None = None) -> int:
     for path in ["config/config.yaml", *args.configfile]:
         update_config(config, yaml.safe_load(Path(path).read_text(encoding="utf-8")))
     pins = {alias: f"{name}@{HfApi().model_info(name).sha}" for alias, name in unpinned_models(config).items()}
-    print(yaml.safe_dump({"models": pins}, sort_keys=False) if pins else "# every model the config uses is pinned", end="")
+    llm_pins = {alias: f"{name}@{HfApi().model_info(name).sha}" for alias, name in unpinned_llms(config).items()}
+    overlay = ({"models": pins} if pins else {}) | ({"llm": {"models": llm_pins}} if llm_pins else {})
+    print(yaml.safe_dump(overlay, sort_keys=False) if overlay else "# every model the config uses is pinned", end="")
     return 0
 
 

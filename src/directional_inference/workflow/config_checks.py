@@ -100,17 +100,19 @@ def user_input_problems(config: Mapping) -> list[str]:
 
 
 def pin_problems(config: Mapping) -> list[str]:
-    """At paper scale, every hub model the run uses must be pinned to a commit (``name@<commit>``), so that runs a
-    month apart train the same weights; one message per model, with the command that prints the pins."""
+    """At paper scale, every hub model the run uses (``models``, and ``llm.models`` of the scoring LLMs) must be pinned
+    to a commit (``name@<commit>``), so that runs a month apart train and score with the same weights; one message per model, with the command that prints the pins."""
     if config.get("scale") != "paper":
         return []
-    from ..resources.pins import unpinned_models
+    from ..resources.pins import unpinned_llms, unpinned_models
 
-    return [f"config key models.{alias} is the hub model {name!r} without a commit, so the run would take whatever the "
+    unpinned = {f"models.{alias}": name for alias, name in unpinned_models(config).items()}
+    unpinned |= {f"llm.models.{alias}": name for alias, name in unpinned_llms(config).items()}
+    return [f"config key {key} is the hub model {name!r} without a commit, so the run would take whatever the "
             f"hub's main is on the day: pin it as {name}@<40-hex commit> (on a machine that reaches the hub, "
             f"'python -m directional_inference.resources.pins --configfile <your configs>' prints the pins to lay over "
             f"the config), or give a local directory"
-            for alias, name in unpinned_models(config).items()]
+            for key, name in unpinned.items()]
 
 
 def _where(path: Iterable) -> str:

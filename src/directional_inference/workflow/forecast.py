@@ -17,7 +17,10 @@ architectures built from their configs with random weights, forward and backward
 scoring job's forecast is Appendix F's per split and language (an unsupervised LM 10 GPU-hours for its methods together,
 an S&S base model 40, a large one 100) on the RTX 2080Ti, scaled by the positives the config asks for against the
 paper's 40,000 and, on another device, by the ratio of its rate to the 2080Ti's; a LevyHolt scoring job's is its test
-pairs' sentences at the scoring rate. Corpus-wide CPU jobs forecast their request over its margin
+pairs' sentences at the scoring rate. An LLM's scoring of the whole Directional test (``score_llm_levyholt``) is its
+pairs per prompt at the pairs per second ``benchmarks/llm_scoring.py`` measured for that LLM's architecture on the
+device (``benchmarks/results/llm_scoring.json``: the fastest format at the batch size nearest ``llm.batch_size``; on a
+device without such a row, its request). Corpus-wide CPU jobs forecast their request over its margin
 (``job_resources.TIME_MARGIN``). Every other job's forecast is its request (marked so).
 """
 
@@ -32,6 +35,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[3]
 MEASURED = ROOT / "benchmarks" / "results" / "device_throughput.json"
 THROUGHPUT = ROOT / "benchmarks" / "results" / "sns_throughput.json"
+LLM_MEASURED = ROOT / "benchmarks" / "results" / "llm_scoring.json"
+WHOLE_DIRECTIONAL_PAIRS = 1784  # the authors' Directional test (dirposi_dirnegi/test.txt), which every LLM scores whole
+BENCHMARKED_AS = {"smollm2": "smollm2-135m"}  # an llm.models alias -> its architecture's name in llm_scoring.json
 
 # (training pairs, dev pairs) of the authors' files (the paper's subsets); BoOQA H-only trains on the first 1,600
 # positives of BoOQA dev with their negatives (about as many) and selects on the next 400; SherLIiC's split and the
@@ -113,6 +119,24 @@ def device_rates() -> dict[str, dict[str, DeviceRate]]:
     return rates
 
 
+@lru_cache(maxsize=1)
+def llm_rows(path: Path = LLM_MEASURED) -> tuple[dict, ...]:
+    return tuple(json.loads(path.read_text(encoding="utf-8"))["rows"]) if path.is_file() else ()
+
+
+def llm_pairs_per_s(device: str, llm: str, shots: str, batch_size: int) -> float | None:
+    """Pairs scored a second by an LLM (an ``llm.models`` alias) on ``device`` with a prompt of ``shots`` (few-shot CoT
+    at few-shot's rate: the examples are a prefix computed once): the fastest format measured at the batch size nearest
+    ``batch_size``; None where it was not measured there."""
+    model = BENCHMARKED_AS.get(llm, llm)
+    prompt = "few-shot" if shots.startswith("few-shot") else "zero-shot"
+    rows = [r for r in llm_rows() if r["device"] == device and r["model"] == model and r["prompt"].endswith(prompt)]
+    if not rows:
+        return None
+    nearest = min({r["batch_size"] for r in rows}, key=lambda b: (abs(b - batch_size), b))
+    return max(r["pairs_per_s"] for r in rows if r["batch_size"] == nearest)
+
+
 def model_size(alias: str, models: Mapping) -> str:
     spec = models.get(alias, alias)
     return "large" if isinstance(spec, str) and any(word in spec.lower() for word in LARGE) else "base"
@@ -156,6 +180,11 @@ def job_forecast(rule: str, wildcards: Mapping, threads: int, resources: Mapping
         reference = device_rates()["rtx2080ti"][model_size(alias, models)]
         speed = reference.train_sentences_per_s / rates[model_size(alias, models)].train_sentences_per_s
         return Forecast(hours * positives / APPENDIX_F["paper_positives"] * speed / parts, "appendix F")
+    if rule == "score_llm_levyholt":
+        llm = config["llm"]
+        rates_of = [llm_pairs_per_s(next(iter(rates.values())).device, wildcards["llm"], shots, int(llm["batch_size"])) for shots in llm["prompts"]]
+        if rates_of and None not in rates_of:
+            return Forecast(sum(WHOLE_DIRECTIONAL_PAIRS / rate for rate in rates_of) / 3600 * max(gpus, 1), "workload (llm_scoring.json)")
     if gpus == 0 and rule in _corpus_rules():
         return Forecast(runtime_h / TIME_MARGIN * threads, "request / margin")
     return Forecast(runtime_h * (gpus if gpus else threads), "request")

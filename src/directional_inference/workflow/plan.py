@@ -139,9 +139,9 @@ def format_plan(costs: list[RuleCost]) -> str:
 
 def run_config(args: list[str], root: Path) -> dict:
     """The config a run with Snakemake arguments ``args`` reads: config/config.yaml with every ``--configfile`` laid
-    over it, as Snakemake does (``--config`` overrides are not read)."""
+    over it and the schema's defaults filled in, as Snakemake does (``--config`` overrides are not read)."""
     import yaml
-    from snakemake.utils import update_config
+    from snakemake.utils import update_config, validate
 
     files, taking = [root / "config" / "config.yaml"], False
     for arg in args:
@@ -155,6 +155,7 @@ def run_config(args: list[str], root: Path) -> dict:
     config: dict = {}
     for path in files:
         update_config(config, yaml.safe_load(path.read_text(encoding="utf-8")) or {})
+    validate(config, str(root / "config" / "schema.yaml"), set_default=True)
     return config
 
 
@@ -180,6 +181,7 @@ def format_forecast(jobs: list[dict], config: dict, device: str, gpus: int, conc
     lines = [f"Forecast on {device}:", *(f"  {size} models: {rate.train_sentences_per_s:.0f} prompt sentences trained a second, scoring "
                                          f"{rate.scoring_speedup:.1f} times as fast, {rate.overhead_s:.0f} s a trial; {rate.source}"
                                          for size, rate in sorted(rates[device].items())),
+             *llm_rate_lines(config, device),
              f"{'rule':<34} {'jobs':>6} {'GPU-h':>9} {'CPU-h':>9}  from"]
     for rule, (count, gpu_h, cpu_h, how, _) in sorted(per_rule.items(), key=lambda kv: -(kv[1][1] + kv[1][2])):
         lines.append(f"{rule:<34} {count:>6} {gpu_h:>9.1f} {cpu_h:>9.1f}  {how}")
@@ -193,6 +195,21 @@ def format_forecast(jobs: list[dict], config: dict, device: str, gpus: int, conc
     if any(Path(t).name == "table5.csv" for t in targets):
         lines.append(f"The paper's Appendix F for Table 5 as it ran (RTX 2080Ti): about {APPENDIX_F['table5_gpu_hours']:.0f} GPU-hours.")
     return "\n".join(lines)
+
+
+def llm_rate_lines(config: dict, device: str) -> list[str]:
+    """A line per scoring LLM: the pairs a second its forecast takes on ``device`` (benchmarks/llm_scoring.py), or why
+    it takes its request."""
+    from .forecast import llm_pairs_per_s
+
+    llm = config.get("llm") or {}
+    lines = []
+    for alias in llm.get("scorers") or []:
+        rates = {shots: llm_pairs_per_s(device, alias, shots, int(llm.get("batch_size", 16))) for shots in llm.get("prompts", [])}
+        lines.append(f"  LLM {alias}: " + (", ".join(f"{rate:,.0f} pairs a second {shots}" for shots, rate in rates.items())
+                                           + f" (benchmarks/results/llm_scoring.json, batch nearest {llm.get('batch_size', 16)})"
+                                           if rates and None not in rates.values() else "not measured on this device: its request"))
+    return lines
 
 
 # fp32 weights of a fine-tuned model in GB, by size (RoBERTa-base 125M parameters, -large 355M; XLM-R-base 278M)
