@@ -101,3 +101,61 @@ rule score_llm_levyholt:
         "../envs/workflow.yaml"
     script:
         "../scripts/score_llm_levyholt.py"
+
+
+# The same on this run's test sets of llm.test_sets (Full, Symmetric: Table 1; SherLIiC: Table 6).
+rule score_llm_run_test:
+    input:
+        model="results/llm/models/{llm}",
+        test="results/levyholt/{test}/test.tsv",
+    output:
+        "results/llm/run_predictions/{test}/{llm}.tsv",
+    wildcard_constraints:
+        test="|".join(LLM_RUN_TESTS) or "none",
+    params:
+        prompts=config["llm"]["prompts"],
+        batch_size=config["llm"]["batch_size"],
+        precision=config["llm"]["precision"],
+        answer_rule=config["llm"]["answer_rule"],
+        torch_threads=config["training"]["threads"],
+        checkpoints=".checkpoints/llm_scores/{test}/{llm}",
+    log:
+        phase_log("llm_evaluation", "score_llm_run_test", "{test}/{llm}"),
+    benchmark:
+        phase_benchmark("llm_evaluation", "score_llm_run_test", "{test}/{llm}")
+    threads: config["training"]["threads"]
+    resources:
+        mem_mb=8000,
+        runtime=120,
+        gpu=config["training"]["gpus"],
+    conda:
+        "../envs/workflow.yaml"
+    script:
+        "../scripts/score_llm_levyholt.py"
+
+
+# The LLMs' scores of one of this run's other test sets joined to it (the pairs they were asked about: none unmatched).
+rule join_llm_run_test:
+    input:
+        predictions=lambda wildcards: expand("results/llm/run_predictions/{test}/{llm}.tsv", test=wildcards.test, llm=config["llm"]["scorers"]),
+        test="results/levyholt/{test}/test.tsv",
+    output:
+        scores="results/llm/scores/{test}_run.parquet",
+        joins="results/llm/scores/{test}_run.joins.json",
+    wildcard_constraints:
+        test="|".join(LLM_RUN_TESTS) or "none",
+    params:
+        names=lambda wildcards: [[alias, "", f"this workflow ({llm_description(alias)})"] for alias in config["llm"]["scorers"]],
+        max_unmatched_share=config["llm"]["max_unmatched_share"],
+    log:
+        phase_log("llm_evaluation", "join_llm_run_test", "{test}"),
+    benchmark:
+        phase_benchmark("llm_evaluation", "join_llm_run_test", "{test}")
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=10,
+    conda:
+        "../envs/workflow.yaml"
+    script:
+        "../scripts/join_llm_run_test.py"

@@ -57,6 +57,7 @@ rule make_llm_table:
     input:
         scores=expand("results/llm/scores/{test}.parquet", test=LLM_TEST_SETS),
         joins="results/llm/scores/joins.json",
+        run_tests=llm_run_test_scores(),
         sns=[levyholt_score_directory(MAIN_LM, "sns", subset) for subset in ("directional", "full")],
     output:
         csv=report("results/table_llm.csv", caption="../report/table_llm.rst", category="LLMs"),
@@ -66,6 +67,7 @@ rule make_llm_table:
         lm=MAIN_LM,
         scale=config["scale"],
         evaluation=table_evaluation(),
+        run_tests=[f"{test}_run" for test in LLM_RUN_TESTS],
     log:
         phase_log("tables", "make_llm_table", "all"),
     benchmark:

@@ -15,6 +15,10 @@ log_to_file(snakemake.log[0])
 params = snakemake.params
 joined = {test: pd.read_parquet(path) for test, path in zip(["directional_whole", "directional_run"], snakemake.input.scores)}
 joins = json.loads(open(snakemake.input.joins, encoding="utf-8").read())
+run_files = iter(snakemake.input.run_tests)  # per test set of llm.test_sets: its joined scores, then its joins' counts
+for test, scores, counts in zip(params.run_tests, run_files, run_files):
+    joined[test] = pd.read_parquet(scores)
+    joins |= json.loads(open(counts, encoding="utf-8").read())
 sns = {subset: pd.read_parquet(levyholt_score_path(params.lm, "sns", subset, "directional")) for subset in ("directional", "full")}
 test_entries = {test: next(iter(joins[test].values()))["entries"] for test in joins}
 header, rows = table_rows(joined, joins, sns, lm=params.lm, test_entries=test_entries, scale=params.scale,

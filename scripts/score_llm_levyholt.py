@@ -1,5 +1,6 @@
-"""Rule score_llm_levyholt: a causal LM scores every pair of the whole Directional test with the prompts of McKenna,
-Li et al. 2023, written as a predictions file (llm.predictions)."""
+"""Rules score_llm_levyholt and score_llm_run_test: a causal LM scores every pair of a LevyHolt test set (the whole
+Directional test; this run's test sets of llm.test_sets) with the prompts of McKenna, Li et al. 2023, written as a
+predictions file (llm.predictions)."""
 
 from directional_inference.compute import set_threads
 from directional_inference.llm.scorer import score_test_with_llm

@@ -62,11 +62,12 @@ CHANGES = {
     # only), the LevyHolt tables; the 4 S&S BoOQA methods x 2 splits (English);
     # Table 3's three LevyHolt H-only scorings (its BoOQA-trained one does not read LevyHolt), Table 3 and its generality file;
     # Tables 5, 15, 16 (S&S rows) and Figure 3 (S&S Full); the sanity check of the 11 S&S and 'S&S models (H-only: none);
-    # the 18 model cards; the findings; the whole Directional test, the tiny LLM's scores of it, their join and the LLM
-    # table
+    # the 18 model cards; the findings; the whole Directional test, the tiny LLM's scores of it and of this run's Full and
+    # SherLIiC tests (llm.test_sets), their joins and the LLM table
     "levyholt.split_seed": (
         {"levyholt": {"split_seed": 1}},
-        {"build_levyholt_whole_tests": 1, "score_llm_levyholt": 1, "join_llm_predictions": 1, "make_llm_table": 1,
+        {"build_levyholt_whole_tests": 1, "score_llm_levyholt": 1, "join_llm_predictions": 1, "make_llm_table": 1, "score_llm_run_test": 2,
+         "join_llm_run_test": 2,
          "build_levyholt_subsets": 1, "train_sns_trial": 18, "select_sns_model": 18, "check_sns_model": 11, "score_levyholt": 17, "write_model_card": 18,
          "make_levyholt_table": 5, "plot_mesh_figure": 2, "collect_metrics": 1, "write_pr_points": 1, "score_booqa": 8, "score_booqa_hyponly": 3,
          "make_table3": 1, "make_table3_generality": 1, "make_booqa_table": 3, "plot_figure3": 1, "make_findings": 1},

@@ -78,6 +78,13 @@ def test_an_llm_scoring_forecast_is_its_pairs_at_the_measured_rate(monkeypatch):
     assert job.how.startswith("workload") and job.hours == pytest.approx((1784 / 400 + 1784 / 200) / 3600)
     config["llm"]["batch_size"] = 20  # nearer 16
     assert job_forecast("score_llm_levyholt", {"llm": "m7"}, 4, {"gpu": "1"}, config, rates).hours == pytest.approx((1784 / 50 + 1784 / 25) / 3600)
+    # this run's Full test: the authors' 12,921 pairs, capped by levyholt.max_test
+    config["levyholt"] = {"max_test": 2000}
+    assert job_forecast("score_llm_run_test", {"llm": "m7", "test": "full"}, 4, {"gpu": "1"}, config, rates).hours == pytest.approx(
+        (2000 / 50 + 2000 / 25) / 3600)
+    config["levyholt"] = {"max_test": None}
+    assert job_forecast("score_llm_run_test", {"llm": "m7", "test": "full"}, 4, {"gpu": "1"}, config, rates).hours == pytest.approx(
+        (12921 / 50 + 12921 / 25) / 3600)
     unmeasured = job_forecast("score_llm_levyholt", {"llm": "other"}, 4, {"gpu": "1", "runtime": "120"}, config, rates)
     assert (unmeasured.how, unmeasured.hours) == ("request", 2.0)
 

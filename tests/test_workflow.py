@@ -410,6 +410,7 @@ def test_the_llm_table_scores_released_predictions_as_the_files_say_and_runs_an_
     the S&S rows' entries."""
     from sklearn.metrics import precision_recall_curve
 
+    from directional_inference.levyholt.entries import read_subset_tsv
     from directional_inference.llm.released import describe
 
     table = pd.read_csv(smoke_run / "results" / "table_llm.csv")
@@ -437,7 +438,12 @@ def test_the_llm_table_scores_released_predictions_as_the_files_say_and_runs_an_
     gpt4 = whole[(whole["model"] == "gpt-4-0314") & (whole["setting"] == "original, zero-shot")].iloc[0]
     assert gpt4["tied"] > 0.5 and gpt4["auc_norm_tie_aware"] < gpt4["auc_norm"]  # 0/1 scores: the reference credits its ties
     ours = table[table["source"].str.startswith("this workflow (a tiny")]
-    assert sorted(ours["setting"].unique()) == ["original, few-shot", "original, zero-shot"] and len(ours) == 4
+    assert sorted(ours["setting"].unique()) == ["original, few-shot", "original, zero-shot"] and len(ours) == 8  # 2 prompts x 4 test sets
+    for test, subset in (("Full test of this run", "full"), ("SherLIiC test of this run", "sherliic")):  # smoke's llm.test_sets
+        rows = ours[ours["test"] == test]
+        entries = len(read_subset_tsv(smoke_run / "results" / "levyholt" / subset / "test.tsv"))
+        assert len(rows) == 2 and (rows["entries"] == entries).all() and (rows["test_entries"] == entries).all(), rows
+        assert (rows["unmatched_rows"] == 0).all()
     sns = run[run["model"].str.startswith("S&S")]
     short = run[run["entries"] != sns["entries"].iloc[0]]
     assert len(sns) == 2 and set(zip(short["model"], short["setting"])) <= {("text-davinci-003", "lowfreq, hypothesis-only, few-shot")}  # 1,399 rows upstream

@@ -3,6 +3,7 @@
 from directional_inference.tables.llm import TEST_SETS as LLM_TEST_SETS
 
 LLM_RELEASED = "results/llm/released_predictions.tsv"
+LLM_RUN_TESTS = config["llm"]["test_sets"] if config["llm"]["scorers"] else []  # this run's other test sets the LLMs score
 RELEASED_SOURCE = "released with McKenna, Li et al. 2023"
 
 
@@ -34,10 +35,15 @@ def llm_prediction_names():
     return [[model, setting, source] for _, model, setting, source in llm_predictions()]
 
 
+def llm_run_test_scores():
+    """The joined scores of this run's other test sets (llm.test_sets), and their joins' counts."""
+    return expand("results/llm/scores/{test}_run.{ext}", test=LLM_RUN_TESTS, ext=("parquet", "joins.json"))
+
+
 def llm_evaluation_phase_targets():
     if not llm_predictions():
         return []
-    return [*expand("results/llm/scores/{test}.parquet", test=LLM_TEST_SETS), "results/llm/scores/joins.json"]
+    return [*expand("results/llm/scores/{test}.parquet", test=LLM_TEST_SETS), "results/llm/scores/joins.json", *llm_run_test_scores()]
 
 
 PHASE_TARGETS["llm_evaluation"] = llm_evaluation_phase_targets

@@ -5,7 +5,8 @@ verdict), and the precision-recall curves of its main rows.
 Two test sets: the whole Directional test (the paper's 1,784 pairs, which the released predictions of McKenna, Li et
 al. 2023 cover) and this run's Directional test (a sample of it at the default scale), on which the S&S models trained
 on Directional and on Full were scored: there every row is measured on the same entries, so rows can be compared
-pairwise (``findings``).
+pairwise (``findings``). And the workflow's LLMs on this run's other test sets of ``llm.test_sets`` (Full, Symmetric,
+SherLIiC), where they were asked.
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ import pandas as pd
 from .common import SIGNAL_COLUMNS, Evaluation, measure, pct, signal_cells
 
 TEST_SETS = {"directional_whole": "Directional test, whole", "directional_run": "Directional test of this run"}
+# this run's other test sets an LLM may score (llm.test_sets): LLM rows alone
+RUN_TEST_SETS = {"full_run": "Full test of this run", "symmetric_run": "Symmetric test of this run", "sherliic_run": "SherLIiC test of this run"}
 HEADER = ["test", "model", "setting", "source", "entries", "test_entries", "rows", "unmatched_rows", "auc_norm", "scale",
           *SIGNAL_COLUMNS, "note"]
 # the main rows of the figure: (model, setting) of the released predictions, then the S&S models
@@ -33,11 +36,13 @@ def score_sets(frame: pd.DataFrame) -> dict[tuple[str, str], pd.DataFrame]:
 
 def table_rows(joined: Mapping[str, pd.DataFrame], joins: Mapping[str, Mapping], sns: Mapping[str, pd.DataFrame], *, lm: str,
                test_entries: Mapping[str, int], scale: str, evaluation: Evaluation) -> tuple[list[str], list[list]]:
-    """Rows of the LLM table. ``joined``: test set name -> joined scores (``llm.predictions.SCORE_COLUMNS``); ``joins``:
+    """Rows of the LLM table. ``joined``: test set name (``TEST_SETS``, and those of ``RUN_TEST_SETS`` scored) -> joined scores (``llm.predictions.SCORE_COLUMNS``); ``joins``:
     test set -> "model / setting" -> the join's counts (rows, unmatched_rows) and the predictions' source; ``sns``:
     training subset -> S&S scores of the main model ``lm`` on this run's Directional test."""
     rows = []
-    for test, label in TEST_SETS.items():
+    for test, label in (TEST_SETS | RUN_TEST_SETS).items():
+        if test not in joined:
+            continue
         for (model, setting), frame in score_sets(joined[test]).items():
             m = measure(frame, evaluation)
             counts = joins[test][f"{model} / {setting}"]

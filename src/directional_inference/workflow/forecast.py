@@ -17,8 +17,8 @@ architectures built from their configs with random weights, forward and backward
 scoring job's forecast is Appendix F's per split and language (an unsupervised LM 10 GPU-hours for its methods together,
 an S&S base model 40, a large one 100) on the RTX 2080Ti, scaled by the positives the config asks for against the
 paper's 40,000 and, on another device, by the ratio of its rate to the 2080Ti's; a LevyHolt scoring job's is its test
-pairs' sentences at the scoring rate. An LLM's scoring of the whole Directional test (``score_llm_levyholt``) is its
-pairs per prompt at the pairs per second ``benchmarks/llm_scoring.py`` measured for that LLM's architecture on the
+pairs' sentences at the scoring rate. An LLM's scoring of a LevyHolt test set (``score_llm_levyholt``: the whole
+Directional test; ``score_llm_run_test``: this run's, capped by ``levyholt.max_test``) is its pairs per prompt at the pairs per second ``benchmarks/llm_scoring.py`` measured for that LLM's architecture on the
 device (``benchmarks/results/llm_scoring.json``: the fastest format at the batch size nearest ``llm.batch_size``; on a
 device without such a row, its request). Corpus-wide CPU jobs forecast their request over its margin
 (``job_resources.TIME_MARGIN``). Every other job's forecast is its request (marked so).
@@ -36,7 +36,9 @@ ROOT = Path(__file__).resolve().parents[3]
 MEASURED = ROOT / "benchmarks" / "results" / "device_throughput.json"
 THROUGHPUT = ROOT / "benchmarks" / "results" / "sns_throughput.json"
 LLM_MEASURED = ROOT / "benchmarks" / "results" / "llm_scoring.json"
-WHOLE_DIRECTIONAL_PAIRS = 1784  # the authors' Directional test (dirposi_dirnegi/test.txt), which every LLM scores whole
+# pairs of the authors' test files (dirposi_dirnegi, orig, symposi_symnegi, SherLIiC's orig): every LLM scores the
+# whole Directional test, and this run's test sets of llm.test_sets (capped by levyholt.max_test)
+TEST_PAIRS = {"directional": 1784, "full": 12921, "symmetric": 11137, "sherliic": 2989}
 BENCHMARKED_AS = {"smollm2": "smollm2-135m"}  # an llm.models alias -> its architecture's name in llm_scoring.json
 
 # (training pairs, dev pairs) of the authors' files (the paper's subsets); BoOQA H-only trains on the first 1,600
@@ -180,11 +182,14 @@ def job_forecast(rule: str, wildcards: Mapping, threads: int, resources: Mapping
         reference = device_rates()["rtx2080ti"][model_size(alias, models)]
         speed = reference.train_sentences_per_s / rates[model_size(alias, models)].train_sentences_per_s
         return Forecast(hours * positives / APPENDIX_F["paper_positives"] * speed / parts, "appendix F")
-    if rule == "score_llm_levyholt":
+    if rule in ("score_llm_levyholt", "score_llm_run_test"):
         llm = config["llm"]
+        pairs = TEST_PAIRS[wildcards.get("test", "directional")]
+        if rule == "score_llm_run_test":
+            pairs = min(pairs, config["levyholt"].get("max_test") or pairs)
         rates_of = [llm_pairs_per_s(next(iter(rates.values())).device, wildcards["llm"], shots, int(llm["batch_size"])) for shots in llm["prompts"]]
         if rates_of and None not in rates_of:
-            return Forecast(sum(WHOLE_DIRECTIONAL_PAIRS / rate for rate in rates_of) / 3600 * max(gpus, 1), "workload (llm_scoring.json)")
+            return Forecast(sum(pairs / rate for rate in rates_of) / 3600 * max(gpus, 1), "workload (llm_scoring.json)")
     if gpus == 0 and rule in _corpus_rules():
         return Forecast(runtime_h / TIME_MARGIN * threads, "request / margin")
     return Forecast(runtime_h * (gpus if gpus else threads), "request")

@@ -112,11 +112,11 @@ PHASES = (
                 "evaluation.lm_encoder_zh", "training.language_models_zh", "training.sns_methods_zh",
                 "evaluation.lm_encoder", "evaluation.lm_retrieval", "evaluation.lm_pooling", "evaluation.lm_window", "evaluation.tfidf_top_articles",
                 "evaluation.tfidf_sentences_per_article", "graphs.fuzzy_backoff", "graphs.fuzzy_top", "graphs.fuzzy_min_count", "graphs.measures",
-                "llm.scorers", "llm.batch_size", "llm.precision"),
+                "llm.scorers", "llm.batch_size", "llm.precision", "llm.answer_rule"),
     ),
     Phase(
         "llm_evaluation",
-        rules=("convert_released_predictions", "prepare_llm", "score_llm_levyholt", "join_llm_predictions"),
+        rules=("convert_released_predictions", "prepare_llm", "score_llm_levyholt", "join_llm_predictions", "score_llm_run_test", "join_llm_run_test"),
         outs=("results/llm",),
         upstream=("resources", "levyholt"),
         params=("seed", "llm", "training.threads"),

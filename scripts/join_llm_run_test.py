@@ -1,0 +1,10 @@
+"""Rule join_llm_run_test: the LLMs' scores of one of this run's other test sets (llm.test_sets) joined to it, with the
+counts of each join."""
+
+from directional_inference.llm.predictions import join_files
+from directional_inference.workflow.rulelog import log_to_file
+
+log_to_file(snakemake.log[0])
+name = f"{snakemake.wildcards.test}_run"
+join_files(snakemake.input.predictions, snakemake.params.names, {name: snakemake.input.test}, {name: snakemake.output.scores}, snakemake.output.joins,
+           max_unmatched_share=snakemake.params.max_unmatched_share)
