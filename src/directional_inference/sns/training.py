@@ -180,6 +180,8 @@ def train_prompt_model(
             optimizer.load_state_dict(saved["optimizer"])
             scheduler.load_state_dict(saved["scheduler"])
             torch.set_rng_state(saved["torch_rng"])
+            if "cuda_rng" in saved and torch.cuda.is_available():  # dropout on a GPU draws from the CUDA generators
+                torch.cuda.set_rng_state_all(list(saved["cuda_rng"]))
             state = {key: saved[key] for key in ("epoch", "next_batch", "steps", "evaluations", "stop_reason")}
             state["best"] = saved["best"]
             log.info("resumed from %s at epoch %d, batch %d", checkpoint, state["epoch"], state["next_batch"])
@@ -301,5 +303,7 @@ def _save_checkpoint(path: Path, signature: dict, model, optimizer, scheduler, s
     path.parent.mkdir(parents=True, exist_ok=True)
     saved = {"signature": json.dumps(signature, sort_keys=True), "model": model.state_dict(), "optimizer": optimizer.state_dict(),
              "scheduler": scheduler.state_dict(), "torch_rng": torch.get_rng_state(), **state}
+    if torch.cuda.is_available():  # a GPU's dropout masks come from its own generators: resumed, they continue alike
+        saved["cuda_rng"] = torch.cuda.get_rng_state_all()
     with atomic_file(path) as tmp:
         torch.save(saved, tmp)
