@@ -112,12 +112,12 @@ def test_the_2023_answer_rules_turn_the_option_probabilities_into_scores():
     davinci 0.5 - 0.25 = 0.25, greedy 0."""
     from directional_inference.llm.scorer import answer_scores
 
-    p = torch.tensor([[0.6, 0.3, 0.05], [0.2, 0.5, 0.1]], dtype=torch.float64)
-    assert answer_scores(p, "probability").tolist() == pytest.approx([0.6 / 0.95, 0.2 / 0.8])
-    assert answer_scores(p, "davinci").tolist() == pytest.approx([0.8, 0.25])
-    assert answer_scores(p, "greedy").tolist() == [1.0, 0.0]
+    log_p = torch.tensor([[0.6, 0.3, 0.05], [0.2, 0.5, 0.1]], dtype=torch.float64).log()
+    assert answer_scores(log_p, "probability").tolist() == pytest.approx([0.6 / 0.95, 0.2 / 0.8])
+    assert answer_scores(log_p, "davinci").tolist() == pytest.approx([0.8, 0.25])
+    assert answer_scores(log_p, "greedy").tolist() == [1.0, 0.0]
     with pytest.raises(ValueError, match="answer rule is one of"):
-        answer_scores(p, "sampled")
+        answer_scores(log_p, "sampled")
 
 
 def test_a_scorer_with_an_answer_rule_agrees_with_its_probabilities(tiny_llm, tmp_path):

@@ -29,19 +29,19 @@ ANSWER_RULES = ("probability", "davinci", "greedy")
 FP32_SHARE = 0.5  # on a GPU, a model whose fp32 weights take more of its memory is loaded in bf16 (no room for fp32)
 
 
-def answer_scores(option_probabilities, rule: str = "probability"):
-    """Scores of a batch from each row's probabilities of A, B and C over the whole vocabulary (a torch tensor
+def answer_scores(option_log_probabilities, rule: str = "probability"):
+    """Scores of a batch from each row's log-probabilities of A, B and C over the whole vocabulary (a torch tensor
     rows x 3), by an answer rule of ``ANSWER_RULES`` (module docstring)."""
     import torch
 
-    if rule == "probability":
-        return option_probabilities[:, 0] / option_probabilities.sum(dim=1)
-    best, answer = option_probabilities.max(dim=1)
+    if rule == "probability":  # P(A) / (P(A) + P(B) + P(C))
+        return torch.softmax(option_log_probabilities, dim=-1)[:, 0]
+    best, answer = option_log_probabilities.exp().max(dim=1)
     is_a = answer == 0
     if rule == "davinci":
         return torch.where(is_a, 0.5 + best / 2, 0.5 - best / 2)
     if rule == "greedy":
-        return is_a.to(option_probabilities.dtype)
+        return is_a.to(best.dtype)
     raise ValueError(f"an answer rule is one of {ANSWER_RULES}, not {rule!r}")
 
 
@@ -142,11 +142,7 @@ class CausalLMScorer:
                 inputs["attention_mask"] = mask
             last = torch.tensor([len(p) - 1 for p in batch], device=self.device)
             answer = torch.log_softmax(self._answer_logits(inputs, last, use_cache=cache is not None), dim=-1)[:, options]
-            if self.rule == "probability":  # P(A) / (P(A) + P(B) + P(C)), from the log-probabilities
-                scores = torch.softmax(answer, dim=-1)[:, 0]
-            else:
-                scores = answer_scores(answer.exp(), self.rule)
-            result[begin:begin + len(batch)] = scores.double().cpu().numpy()
+            result[begin:begin + len(batch)] = answer_scores(answer, self.rule).double().cpu().numpy()
             if progress is not None:
                 progress(len(batch))
             if saved is not None:
