@@ -38,7 +38,7 @@ def test_workflow_catalog_usage_is_true_to_the_workflow():
 
 def test_readme_is_short_starts_with_the_two_commands_and_its_links_resolve():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    assert len(readme.splitlines()) <= 250
+    assert len(readme.splitlines()) <= 180  # a front page: the rest is in docs/
     quickstart = readme.index("## Quickstart")
     assert quickstart < readme.index("## Scales")
     main_job = "bin/setup && BOOQA_MIRROR=../shared/mirror .venv/bin/snakemake results/table5.csv --cores 2"
