@@ -104,6 +104,21 @@ def test_mirror_without_manifest_is_a_clear_error(tmp_path):
         Mirror(tmp_path)
 
 
+def test_a_mirror_that_does_not_exist_is_passed_over_and_one_without_a_manifest_refused(monkeypatch, tmp_path, caplog):
+    """The README's command names ../shared/mirror: on a machine without it the inputs come from their URLs."""
+    from directional_inference.resources.inputs import open_mirrors
+
+    (tmp_path / "real").mkdir()
+    (tmp_path / "real" / "MANIFEST.tsv").write_text("path\tsha256\n")
+    monkeypatch.setenv("BOOQA_MIRROR", f"{tmp_path}/absent:{tmp_path}/real")
+    assert [m.root for m in open_mirrors(None)] == [tmp_path / "real"]
+    assert f"the mirror {tmp_path / 'absent'} does not exist" in caplog.text
+    (tmp_path / "empty").mkdir()
+    monkeypatch.setenv("BOOQA_MIRROR", f"{tmp_path}/empty")
+    with pytest.raises(InputFormatError, match="MANIFEST.tsv"):
+        open_mirrors(None)
+
+
 def test_environment_overrides_config_mirror(monkeypatch, tmp_path):
     monkeypatch.setenv("BOOQA_MIRROR", f"{tmp_path}/a:{tmp_path}/b")
     assert mirror_roots("/elsewhere") == [tmp_path / "a", tmp_path / "b"]

@@ -2,12 +2,15 @@
 
 The table lives in ``data/inputs.tsv`` beside this module. A *mirror* is any directory holding a
 ``MANIFEST.tsv`` with (at least) the columns ``path`` and ``sha256``; a file is taken from it when
-its name and checksum match an entry of the table.
+its name and checksum match an entry of the table. A mirror named where no such directory exists is passed over with a
+warning (the canonical URLs serve its files), so that the README's commands work on a machine without the mirror; a
+directory without a manifest is an error.
 """
 
 from __future__ import annotations
 
 import hashlib
+import logging
 import os
 from dataclasses import dataclass
 from functools import lru_cache
@@ -15,6 +18,8 @@ from importlib import resources
 from pathlib import Path, PurePosixPath
 
 from ..errors import InputFormatError
+
+log = logging.getLogger(__name__)
 
 MIRROR_ENV = "BOOQA_MIRROR"
 INPUT_TABLE = "data/inputs.tsv"
@@ -177,5 +182,12 @@ def mirror_roots(config_value: str | list[str] | None) -> list[Path]:
 
 
 def open_mirrors(config_value: str | list[str] | None) -> list[Mirror]:
-    """The :class:`Mirror` objects of :func:`mirror_roots`; a listed directory without MANIFEST.tsv is an error."""
-    return [Mirror(root) for root in mirror_roots(config_value)]
+    """The :class:`Mirror` objects of :func:`mirror_roots`; a listed directory without MANIFEST.tsv is an error, one that
+    does not exist is passed over with a warning (its files come from their canonical URLs)."""
+    mirrors = []
+    for root in mirror_roots(config_value):
+        if not root.exists():
+            log.warning("the mirror %s does not exist: its inputs are downloaded from their canonical URLs", root)
+            continue
+        mirrors.append(Mirror(root))
+    return mirrors
