@@ -60,6 +60,7 @@ def test_rows_that_match_no_pair_are_refused_beyond_the_share(tmp_path):
     ("premise\thypothesis\tscore\nx,bought,y\tx,owns,y\thigh\n", "row 2, field 'score': not a number: 'high'"),
     ("premise\thypothesis\tscore\nx,bought,y\tx,owns,y\t1\nx,bought,y\tx,owns,y\tnan\n", "row 3, field 'score': not a finite number"),
     ("premise\thypothesis\tscore\nx bought y\tx,owns,y\t1\n", "row 2, field 'premise': expected 'subject,predicate,object'"),
+    ("premise\thypothesis\tscore\nx,,y\tx,owns,y\t1\n", "row 2, field 'premise': expected 'subject,predicate,object'"),
     ("premise\thypothesis\tscore\nx,bought,y\tx,owns,y\n", "row 2: expected 3 tab-separated fields, found 2"),
     ("premise\thypothesis\tscore\nx,bought,y\tx,owns,y\t1\nx,bought,y\tx,owns,y\t0\n", "row 3, field 'hypothesis': a second row for the pair"),
     ("", "row 1: empty file"),
@@ -69,6 +70,18 @@ def test_a_bad_predictions_file_is_named_with_its_row_and_field(tmp_path, text, 
     with pytest.raises(InputFormatError) as error:
         read_predictions(path, model="m", setting="s")
     assert str(error.value).startswith(f"{path}, {where}")
+
+
+def test_a_whole_sentence_with_empty_predicate_and_object_is_a_triple(tmp_path):
+    """SherLIiC's S&S split puts whole sentences in the subject slot: 'sentence,,' reads back as (sentence, '', ''),
+    commas inside the sentence included (the triple is split from the right)."""
+    from directional_inference.llm.predictions import parse_triple, write_triple
+
+    triple = ("Japan, said China, is at war", "", "")
+    assert parse_triple(write_triple(triple), "f", 2, "premise") == triple
+    path = _file(tmp_path, "premise\thypothesis\tscore\nA beat B,,\tA played B,,\t0.5\n")
+    frame = read_predictions(path, model="m", setting="s")
+    assert frame.loc[0, "premise"] == ("A beat B", "", "") and frame.loc[0, "hypothesis"] == ("A played B", "", "")
 
 
 def test_rows_without_a_model_name_are_refused(tmp_path):

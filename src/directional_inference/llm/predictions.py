@@ -38,9 +38,11 @@ SCORE_COLUMNS = ("model", "setting", "entry", "label", "score", "group")
 
 
 def parse_triple(text: str, path: str, row: int, field: str) -> Triple:
-    """``subject,predicate,object`` (split from the right, as LevyHolt's readers do) with each part trimmed."""
+    """``subject,predicate,object`` (split from the right, as LevyHolt's readers do) with each part trimmed; a whole
+    sentence in the subject slot with an empty predicate and object (``sentence,,``) is SherLIiC's S&S split."""
     parts = [part.strip() for part in str(text).rsplit(",", 2)]
-    if len(parts) != 3 or not parts[1]:
+    sentence = len(parts) == 3 and parts[0] and not parts[1] and not parts[2]
+    if len(parts) != 3 or not (parts[1] or sentence):
         raise InputFormatError(path, row, field, f"expected 'subject,predicate,object', got {text!r}", unit="row")
     return (parts[0], parts[1], parts[2])
 
