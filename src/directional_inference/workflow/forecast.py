@@ -18,9 +18,10 @@ scoring job's forecast is Appendix F's per split and language (an unsupervised L
 an S&S base model 40, a large one 100) on the RTX 2080Ti, scaled by the positives the config asks for against the
 paper's 40,000 and, on another device, by the ratio of its rate to the 2080Ti's; a LevyHolt scoring job's is its test
 pairs' sentences at the scoring rate. An LLM's scoring of a LevyHolt test set (``score_llm_levyholt``: the whole
-Directional test; ``score_llm_run_test``: this run's, capped by ``levyholt.max_test``) is its pairs per prompt at the pairs per second ``benchmarks/llm_scoring.py`` measured for that LLM's architecture on the
-device (``benchmarks/results/llm_scoring.json``: the fastest format at the batch size nearest ``llm.batch_size``; on a
-device without such a row, its request). Corpus-wide CPU jobs forecast their request over its margin
+Directional test; ``score_llm_run_test``: this run's, capped by ``levyholt.max_test``) is its pairs per prompt at the
+pairs per second ``benchmarks/llm_scoring.py`` measured for that LLM's architecture on the device
+(``benchmarks/results/llm_scoring.json``: the fastest format at the batch size nearest ``llm.batch_size``; on a device
+without such a row, its request). Corpus-wide CPU jobs forecast their request over its margin
 (``job_resources.TIME_MARGIN``). Every other job's forecast is its request (marked so).
 """
 

@@ -202,12 +202,12 @@ def llm_rate_lines(config: dict, device: str) -> list[str]:
     it takes its request."""
     from .forecast import llm_pairs_per_s
 
-    llm = config.get("llm") or {}
+    llm = config["llm"]
     lines = []
-    for alias in llm.get("scorers") or []:
-        rates = {shots: llm_pairs_per_s(device, alias, shots, int(llm.get("batch_size", 16))) for shots in llm.get("prompts", [])}
+    for alias in llm["scorers"]:
+        rates = {shots: llm_pairs_per_s(device, alias, shots, int(llm["batch_size"])) for shots in llm["prompts"]}
         lines.append(f"  LLM {alias}: " + (", ".join(f"{rate:,.0f} pairs a second {shots}" for shots, rate in rates.items())
-                                           + f" (benchmarks/results/llm_scoring.json, batch nearest {llm.get('batch_size', 16)})"
+                                           + f" (benchmarks/results/llm_scoring.json, batch nearest {llm['batch_size']})"
                                            if rates and None not in rates.values() else "not measured on this device: its request"))
     return lines
 
