@@ -159,7 +159,7 @@ def llm_scorer(model_dir, *, precision: str, batch_size: int, rule: str = "proba
     from .models import load_llm, weight_count
 
     device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
-    fp32_bytes = 4 * weight_count(model_dir)
+    fp32_bytes = 4 * weight_count(model_dir) if device.type == "cuda" else 0  # room for fp32 weights matters on a GPU alone
     if device.type == "cuda" and precision != "fp32" and fp32_bytes > FP32_SHARE * torch.cuda.get_device_properties(device).total_memory:
         model, tokenizer = load_llm(model_dir, device, dtype=torch.bfloat16)
         precision, why = "bf16", (f"{precision}: the fp32 weights ({fp32_bytes / 2**30:.1f} GiB) would take more than {FP32_SHARE:.0%} of "

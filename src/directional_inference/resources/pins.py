@@ -20,37 +20,33 @@ from pathlib import Path
 from ..workflow.config_tree import used_aliases
 
 
+def unpinned_name(spec) -> str | None:
+    """The hub name of a model value that is a hub name without a commit; None for a pinned one, a local directory or
+    anything that is not a hub name (a tiny model, a package's file)."""
+    from .models import COMMIT, split_revision
+
+    if not isinstance(spec, str) or Path(spec).expanduser().is_dir():
+        return None
+    name, revision = split_revision(spec)
+    return None if revision and COMMIT.fullmatch(revision) else name
+
+
 def unpinned_models(config: Mapping) -> dict[str, str]:
     """alias -> hub name of every used model that is a hub name without a commit (a local directory or a tiny model
-    is pinned by what it is)."""
-    from .models import COMMIT, MINILM, split_revision
+    is pinned by what it is; MiniLM comes from a pinned PyPI package)."""
+    from .models import MINILM
 
-    unpinned = {}
-    for alias in used_aliases(config):
-        spec = (config.get("models") or {}).get(alias)
-        if not isinstance(spec, str) or Path(spec).expanduser().is_dir():
-            continue
-        name, revision = split_revision(spec)
-        if name != MINILM and not (revision and COMMIT.fullmatch(revision)):  # MiniLM comes from a pinned PyPI package
-            unpinned[alias] = name
-    return unpinned
+    names = {alias: unpinned_name((config.get("models") or {}).get(alias)) for alias in used_aliases(config)}
+    return {alias: name for alias, name in names.items() if name and name != MINILM}
 
 
 def unpinned_llms(config: Mapping) -> dict[str, str]:
     """alias -> hub name of every scoring LLM (``llm.scorers``) that is a hub name without a commit (a .gguf file, a
     package's file, a local directory or a tiny model is pinned by what it is)."""
-    from .models import COMMIT, split_revision
-
     llm = config.get("llm") or {}
-    unpinned = {}
-    for alias in llm.get("scorers") or []:
-        spec = (llm.get("models") or {}).get(alias)
-        if not isinstance(spec, str) or spec.endswith(".gguf") or Path(spec).expanduser().is_dir():
-            continue
-        name, revision = split_revision(spec)
-        if not (revision and COMMIT.fullmatch(revision)):
-            unpinned[alias] = name
-    return unpinned
+    specs = {alias: (llm.get("models") or {}).get(alias) for alias in llm.get("scorers") or []}
+    names = {alias: unpinned_name(spec) for alias, spec in specs.items() if not str(spec).endswith(".gguf")}
+    return {alias: name for alias, name in names.items() if name}
 
 
 def main(argv: list[str] | None = None) -> int:
