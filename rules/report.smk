@@ -19,3 +19,37 @@ rule summarise_benchmarks:
         "../envs/workflow.yaml"
     script:
         "../scripts/summarise_benchmarks.py"
+
+
+def rule_files_digest():
+    """A digest of the Snakefile and the rule files: with the config, all that the rule graph depends on."""
+    import glob
+    import hashlib
+
+    digest = hashlib.sha256()
+    for path in ["Snakefile", *sorted(glob.glob("rules/**/*.smk", root_dir=workflow.basedir, recursive=True))]:
+        with open(os.path.join(workflow.basedir, path), "rb") as handle:
+            digest.update(path.encode() + b"\0" + handle.read())
+    return digest.hexdigest()[:16]
+
+
+# A picture of the workflow (docs/rulegraph.svg is this target's on the default config): Snakemake's rule graph of the
+# default target for this run's config, drawn by rules/report.smk's script. It is made again when the config or a
+# rule file changes.
+rule draw_rulegraph:
+    output:
+        "results/rulegraph.svg",
+    params:
+        definition=rule_files_digest(),
+        config=config,
+        title=lambda wildcards: "The rule graph of the default target (" + (", ".join(workflow.overwrite_configfiles) or "config/config.yaml") + ")",
+    log:
+        "logs/report/draw_rulegraph.log",
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=10,
+    conda:
+        "../envs/workflow.yaml"
+    script:
+        "../scripts/draw_rulegraph.py"

@@ -1,4 +1,5 @@
-"""Shared fixtures. Tests never use the network: inputs come from the mirror(s) in BOOQA_MIRROR."""
+"""Shared fixtures. Tests never use the network: inputs come from the mirror(s) in BOOQA_MIRROR, directly or through
+a local stand-in for their canonical URLs (canonical_urls.py)."""
 
 from __future__ import annotations
 
@@ -111,22 +112,32 @@ def tool_environment() -> dict[str, str]:
     return env
 
 
-def run(workdir: Path, *command: str, check: bool = True) -> subprocess.CompletedProcess:
-    """Run a command in ``workdir``; on failure the assertion shows its output."""
-    result = subprocess.run(list(command), cwd=workdir, capture_output=True, text=True, env=tool_environment())
+def run(workdir: Path, *command: str, check: bool = True, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    """Run a command in ``workdir`` (in ``env``, default ``tool_environment()``); on failure the assertion shows its
+    output."""
+    result = subprocess.run(list(command), cwd=workdir, capture_output=True, text=True, env=env or tool_environment())
     if check and result.returncode != 0:
         raise AssertionError(f"{' '.join(command)} failed ({result.returncode}):\n{result.stdout[-4000:]}\n{result.stderr[-6000:]}")
     return result
 
 
-def run_snakemake(workdir: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess:
+def run_snakemake(workdir: Path, *args: str, check: bool = True, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
     """Run the Snakemake of this environment in ``workdir``."""
-    return run(workdir, str(Path(sys.executable).with_name("snakemake")), *args, check=check)
+    return run(workdir, str(Path(sys.executable).with_name("snakemake")), *args, check=check, env=env)
+
+
+# Where the smoke run records the URLs its inputs came from (beside its repository): one per line, served or refused.
+SERVED_URLS, REFUSED_URLS = "canonical-urls-served.txt", "canonical-urls-refused.txt"
 
 
 @pytest.fixture(scope="session")
 def smoke_repo(tmp_path_factory, mirrors) -> Path:
-    """A git + DVC repository of the workflow whose smoke run is complete and committed to DVC (once per session)."""
+    """A git + DVC repository of the workflow whose smoke run is complete and committed to DVC (once per session).
+
+    The run is the README's on a machine that reaches the inputs' canonical URLs: no mirror variable, every input
+    downloaded from its URL (a local stand-in serves them, from the mirror's files; canonical_urls.py)."""
+    from canonical_urls import CanonicalURLs
+
     workdir = copy_workflow(tmp_path_factory.mktemp("smoke") / "repo")
     remote = tmp_path_factory.mktemp("dvc-remote")
     run(workdir, "git", "init", "-q")
@@ -136,7 +147,10 @@ def smoke_repo(tmp_path_factory, mirrors) -> Path:
     run(workdir, "dvc", "config", "core.analytics", "false")
     run(workdir, "dvc", "remote", "add", "-d", "local", str(remote))
     run(workdir, sys.executable, "-m", "directional_inference.workflow.dvc_pipeline", *SMOKE)
-    run_snakemake(workdir, "--cores", "2", *SMOKE, *SMOKE_THREADS)
+    with CanonicalURLs(mirrors, workdir.parent) as urls:
+        run_snakemake(workdir, "--cores", "2", *SMOKE, *SMOKE_THREADS, env=urls.environment(tool_environment()))
+    (workdir.parent / SERVED_URLS).write_text("".join(f"{url}\n" for url in urls.served), encoding="utf-8")
+    (workdir.parent / REFUSED_URLS).write_text("".join(f"{url}\n" for url in urls.refused), encoding="utf-8")
     run(workdir, "dvc", "commit", "-f", "-q")
     run(workdir, "git", "add", "-A")
     run(workdir, "git", "commit", "-q", "-m", "smoke run")

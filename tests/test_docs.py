@@ -206,3 +206,19 @@ def test_the_scale_benchmark_block_of_run_times_is_generated_from_the_records():
         "docs/run-times.md is stale: run .venv/bin/python benchmarks/plot_paper_scale.py --markdown docs/run-times.md")
     with pytest.raises(ValueError, match="scale:start"):
         module.splice("no block here", "x")
+
+
+@pytest.mark.workflow
+def test_the_rule_graph_picture_of_the_docs_is_the_targets_drawing_of_the_default_config(tmp_path):
+    """docs/rulegraph.svg is what `snakemake results/rulegraph.svg` draws for the default config, byte for byte (the
+    drawing is deterministic), and shows the default target's rules: every phase's first rule is in it."""
+    from conftest import copy_workflow, run_snakemake
+
+    work = copy_workflow(tmp_path / "work")
+    run_snakemake(work, "results/rulegraph.svg", "--cores", "1")
+    drawn = (work / "results" / "rulegraph.svg").read_bytes()
+    assert drawn == (REPO / "docs" / "rulegraph.svg").read_bytes(), (
+        "docs/rulegraph.svg is stale: run `.venv/bin/snakemake results/rulegraph.svg --cores 1 && cp results/rulegraph.svg docs/`")
+    log = (work / "logs" / "report" / "draw_rulegraph.log").read_text(encoding="utf-8")
+    for rule in ("fetch_dataset", "merge_relations", "train_sns_trial", "score_booqa", "make_booqa_table", "score_llm_levyholt"):
+        assert f"'{rule}'" in log, rule

@@ -179,3 +179,29 @@ def test_stage_deps_follow_the_scripts_imports(tmp_path):
         "scripts/fake_rule.py", "scripts/fake_shared.py",
         *(f"{PACKAGE_DIR}/{m}" for m in ("__init__.py", "leaf.py", "lib/__init__.py", "lib/back.py", "lib/front.py",
                                          "resources/__init__.py", "resources/data/inputs.tsv", "resources/inputs.py", "workflow/phases.py"))]
+
+
+def test_the_rule_graph_is_read_from_snakemakes_dot_and_laid_out_in_layers_of_longest_paths():
+    from directional_inference.workflow.rulegraph import layer_order, parse_rulegraph
+
+    dot = """digraph snakemake_dag {
+    node[shape=box];
+	0[label = "all", color = "0.00 0.6 0.85", style="rounded"];
+	1[label = "fetch", color = "0.19 0.6 0.85", style="rounded"];
+	2[label = "build", color = "0.20 0.6 0.85", style="rounded"];
+	3[label = "table", color = "0.09 0.6 0.85", style="rounded"];
+	4[label = "draw", color = "0.05 0.6 0.85", style="rounded"];
+	3 -> 0
+	1 -> 2
+	2 -> 3
+	1 -> 3
+	4 -> 3
+	1 -> 2
+}"""
+    names, edges = parse_rulegraph(dot)
+    assert names == ["all", "build", "draw", "fetch", "table"]
+    assert edges == [("build", "table"), ("draw", "table"), ("fetch", "build"), ("fetch", "table"), ("table", "all")]
+    # fetch and draw have no input (layer 0); build follows fetch (1); table follows build, its longest path (2); all 3
+    assert layer_order(names, edges) == [["draw", "fetch"], ["build"], ["table"], ["all"]]
+    # within a layer, by the mean place of the inputs: y (input a, place 0) before x (input b, place 1)
+    assert layer_order(["a", "b", "x", "y"], [("a", "y"), ("b", "x")]) == [["a", "b"], ["y", "x"]]

@@ -1,4 +1,5 @@
-"""The workflow run for real by Snakemake on the smoke config, from the mirror: resources, LevyHolt tables."""
+"""The workflow run for real by Snakemake on the smoke config, its inputs downloaded from their canonical URLs (a local
+stand-in serves them): resources, LevyHolt tables."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import pandas as pd
 import pytest
 from transformers import AutoModelForSequenceClassification, AutoTokenizer
 
-from conftest import run_snakemake
+from conftest import REFUSED_URLS, SERVED_URLS, run_snakemake
 from directional_inference.resources.inputs import inputs_of
 from directional_inference.resources.wordnet import open_wordnet
 
@@ -31,6 +32,19 @@ def test_every_dataset_is_complete_and_verified(smoke_run):
         for path, sha in expected.items():
             assert hashlib.sha256((root / path).read_bytes()).hexdigest() == sha
     assert not list((smoke_run / "resources").glob(".*.part"))
+
+
+def test_without_a_mirror_every_input_came_from_its_canonical_url(smoke_run):
+    """The README's command on a machine that reaches the URLs: each file of every dataset the run fetched was
+    downloaded from the URL of the input table, once, and the run asked for no other URL."""
+    fetched = []
+    for sums in (smoke_run / "resources").glob("*/SHA256SUMS"):
+        urls = {item.path: item.url for item in inputs_of(sums.parent.name)}
+        fetched += [urls[line.split("  ", 1)[1]] for line in sums.read_text().splitlines()]
+    served = (smoke_run.parent / SERVED_URLS).read_text().splitlines()
+    assert len(fetched) > 100 and {url.split("/")[2] for url in fetched} == {"raw.githubusercontent.com", "files.pythonhosted.org"}
+    assert sorted(served) == sorted(fetched)
+    assert (smoke_run.parent / REFUSED_URLS).read_text() == ""
 
 
 def test_wordnet_root_works(smoke_run):
