@@ -1,7 +1,17 @@
 # The globals, wildcard constraints and helpers that several phase files use (no rules here; a helper that one phase
 # file uses lives in that file). rules/setup.smk has checked the config and put the package on the path.
 from directional_inference.booqa.settings import booqa_settings
-from directional_inference.evaluation.methods import BOOQA_TABLES, METHODS, booqa_score_path, methods_for, sns_models
+from directional_inference.evaluation.methods import (
+    BOOQA_TABLES,
+    METHODS,
+    booqa_score_path,
+    further_model_methods,
+    method_alias,
+    method_spec,
+    methods_for,
+    sns_models,
+    table_methods,
+)
 from directional_inference.levyholt.experiments import (
     BOOQA_MODELS,
     LEVYHOLT_TABLES,
@@ -40,6 +50,8 @@ CHINESE_LEVYHOLT_SETS = [CHINESE_PREFIX + subset for subset in CHINESE_SUBSETS]
 # S&S models per language: English ones fine-tuned on LevyHolt, Chinese ones on the (user-supplied) Chinese LevyHolt
 LANGUAGE_MODELS = {"en": config["training"]["language_models"], "zh": config["training"]["language_models_zh"]}
 MAIN_LMS = {lang: models[0] for lang, models in LANGUAGE_MODELS.items() if models}
+# further English language models whose S&S models answer BoOQA as rows of Table 5 (sns_full@<alias> ...)
+BOOQA_FURTHER_LMS = [a for a in config["training"]["booqa_language_models"] if a != MAIN_LMS.get("en")]
 SNS_LANGUAGES = sorted(MAIN_LMS)
 SNS_METHODS_ZH = config["training"]["sns_methods_zh"]  # the Chinese S&S models: Table 5 methods (the paper: S&S Full)
 TABLE3_LANGUAGES = [lang for lang in config["booqa"]["languages"] if lang in SNS_LANGUAGES]
@@ -53,7 +65,7 @@ wildcard_constraints:
     shard=r"\d+",
     part=r"\d+",
     split="dev|test",
-    method="|".join(METHODS),
+    method="|".join([*METHODS, *further_model_methods(list(METHODS), BOOQA_FURTHER_LMS)]),
     variant="|".join(VARIANTS),
     subset="|".join(LEVYHOLT_SETS + CHINESE_LEVYHOLT_SETS),
     test="|".join(LEVYHOLT_SETS),
@@ -189,7 +201,7 @@ def runnable_methods(lang):
     """BoOQA methods that can run for a language under this config."""
     ev, graphs = config["evaluation"], config["graphs"]
     return methods_for(lang, ev["model_languages"], graphs["measures"], ev["lm_retrieval"], SNS_LANGUAGES, SNS_METHODS_ZH,
-                       sorted(IMPORTED_FILES), LLM_LANGUAGES)
+                       sorted(IMPORTED_FILES), LLM_LANGUAGES, BOOQA_FURTHER_LMS)
 
 
 def graph_lookup():
@@ -200,9 +212,9 @@ def graph_lookup():
 
 def booqa_score_files(table=None):
     """Score files of one BoOQA table (``BOOQA_TABLES``), or of every runnable method on both splits."""
-    tables = [BOOQA_TABLES[table]] if table else list(BOOQA_TABLES.values())
-    return sorted({booqa_score_path(lang, t.split, method) for t in tables for lang in config["booqa"]["languages"]
-                   for method in t.methods if method in runnable_methods(lang)})
+    return sorted({booqa_score_path(lang, BOOQA_TABLES[name].split, method) for name in ([table] if table else BOOQA_TABLES)
+                   for lang in config["booqa"]["languages"] for method in table_methods(name, BOOQA_FURTHER_LMS)
+                   if method in runnable_methods(lang)})
 
 
 def table_models(table):
@@ -221,6 +233,7 @@ def trained_searches():
     """(language model, variant, training subset) of every search, English and Chinese."""
     every = config["training"]["every_setting_for_every_model"]
     searches = [(lm, v, s) for k, lm in enumerate(LANGUAGE_MODELS["en"]) for v, s in trained_models(main=k == 0 or every)]
+    searches += [(lm, v, s) for lm in BOOQA_FURTHER_LMS for v, s in BOOQA_MODELS if (lm, v, s) not in searches]
     if "zh" in SNS_LANGUAGES:
         searches += [(lm, v, s) for lm in LANGUAGE_MODELS["zh"] for v, s in chinese_trained_models(sns_models(SNS_METHODS_ZH))]
     return searches

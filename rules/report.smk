@@ -1,3 +1,6 @@
+from directional_inference.workflow.rulegraph import definition_digest
+
+
 # The benchmark summary of the report (`snakemake --report results/report.html`). Not a DVC phase:
 # run times are facts about one machine, not reproducible artefacts.
 
@@ -21,18 +24,6 @@ rule summarise_benchmarks:
         "../scripts/summarise_benchmarks.py"
 
 
-def rule_files_digest():
-    """A digest of the Snakefile and the rule files: with the config, all that the rule graph depends on."""
-    import glob
-    import hashlib
-
-    digest = hashlib.sha256()
-    for path in ["Snakefile", *sorted(glob.glob("rules/**/*.smk", root_dir=workflow.basedir, recursive=True))]:
-        with open(os.path.join(workflow.basedir, path), "rb") as handle:
-            digest.update(path.encode() + b"\0" + handle.read())
-    return digest.hexdigest()[:16]
-
-
 # A picture of the workflow (docs/rulegraph.svg is this target's on the default config): Snakemake's rule graph of the
 # default target for this run's config, drawn by rules/report.smk's script. It is made again when the config or a
 # rule file changes.
@@ -40,9 +31,9 @@ rule draw_rulegraph:
     output:
         "results/rulegraph.svg",
     params:
-        definition=rule_files_digest(),
+        definition=definition_digest(workflow.basedir),
         config=config,
-        title=lambda wildcards: "The rule graph of the default target (" + (", ".join(workflow.overwrite_configfiles) or "config/config.yaml") + ")",
+        title=f"The rule graph of the default target ({', '.join(map(str, workflow.overwrite_configfiles)) or 'config/config.yaml'})",
     log:
         "logs/report/draw_rulegraph.log",
     threads: 1

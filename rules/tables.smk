@@ -186,6 +186,7 @@ rule make_booqa_table:
     params:
         languages=config["booqa"]["languages"],
         runnable={lang: runnable_methods(lang) for lang in ["en", "zh"]},
+        methods=lambda wildcards: table_methods(wildcards.booqa_table, BOOQA_FURTHER_LMS),
         models=booqa_models(),
         model_kinds=lm_encoder_kinds(),
         sns_languages=SNS_LANGUAGES,

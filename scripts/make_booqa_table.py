@@ -1,7 +1,7 @@
 """Rule make_booqa_table: Table 5 (BoOQA test), 15 (dev) or 16 (test, LM retrieval variants), ours with intervals beside
 the paper's, notes for methods that cannot run."""
 
-from directional_inference.evaluation.methods import BOOQA_TABLES, METHODS, booqa_score_path, why_not_runnable
+from directional_inference.evaluation.methods import BOOQA_TABLES, booqa_score_path, method_alias, method_spec, why_not_runnable
 from directional_inference.levyholt.experiments import language_subset, model_directory
 from directional_inference.workflow.rulelog import log_to_file
 from directional_inference.tables.booqa import booqa_table_rows
@@ -17,13 +17,14 @@ def why_not(method, lang):
 
 
 def record(method, lang):
-    variant, subset = METHODS[method][1]
-    return read_model_record(model_directory(params.models["sns"][lang], variant, language_subset(subset, lang)))
+    variant, subset = method_spec(method)[1]
+    alias = method_alias(method) or params.models["sns"][lang]
+    return read_model_record(model_directory(alias, variant, language_subset(subset, lang)))
 
 
 header, rows = booqa_table_rows(
     BOOQA_TABLES[snakemake.wildcards.booqa_table], params.languages, params.runnable, booqa_score_path,
     models=params.models, scale=params.scale, evaluation=Evaluation(**params.evaluation), why_not=why_not,
-    model_kinds=params.model_kinds, record=record,
+    model_kinds=params.model_kinds, record=record, methods=params.methods,
 )
 write_csv(snakemake.output[0], header, rows)

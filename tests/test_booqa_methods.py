@@ -105,6 +105,30 @@ def test_the_chinese_sns_rows_are_the_methods_trained_on_the_chinese_levyholt():
         ("hyponly", "zh_directional"), ("hyponly", "zh_full"), ("hyponly", "zh_symmetric"), ("sns", "zh_full")]
 
 
+def test_a_further_language_models_sns_methods_are_table_5_rows_on_english_booqa():
+    """training.booqa_language_models: each further alias's four S&S methods (sns_full@rb ...) follow Table 5's own
+    methods, carry the alias in the label and the model cell, and answer English BoOQA only; Tables 15 and 16 keep theirs."""
+    from directional_inference.evaluation.methods import (
+        further_model_methods, method_alias, method_label, method_spec, methods_for, table_methods, why_not_runnable)
+
+    assert further_model_methods(["lm_rel", "sns_full", "graph_binc", "sns_directional"], ["rb", "xl"]) == [
+        "sns_full@rb", "sns_directional@rb", "sns_full@xl", "sns_directional@xl"]
+    assert table_methods("table5", ["rb"]) == [*BOOQA_TABLES["table5"].methods, "sns_full@rb", "sym_sns_full@rb", "sns_symmetric@rb",
+                                                "sns_directional@rb"]
+    assert table_methods("table15", ["rb"]) == list(BOOQA_TABLES["table15"].methods)
+    assert (method_spec("sym_sns_full@rb"), method_alias("sym_sns_full@rb"), method_alias("sym_sns_full")) == (("sns", ("sns_sym", "full")), "rb", "")
+    assert method_label("sns_symmetric@rb") == "S&S Symmetric, rb" and method_label("sns_symmetric") == "S&S Symmetric"
+    args = (["en", "zh"], ["binc"], ["rel"], ["en", "zh"], None, (), ["en"], ["rb"])
+    assert "sns_full@rb" in methods_for("en", *args) and not any("@" in m for m in methods_for("zh", *args))
+    assert "English BoOQA only" in why_not_runnable("sns_full@rb", "zh", *args[:-1])
+    path = "unused"
+    header, rows = booqa_table_rows(BOOQA_TABLES["table5"], [], {"en": [], "zh": []}, lambda lang, split, method: path,
+                                    models={"sns": {"en": "minilm"}}, scale="smoke", evaluation=Evaluation(0.5, 50, 1),
+                                    why_not=lambda method, lang: "no", methods=table_methods("table5", ["rb"]))
+    assert [row[1] for row in rows if "@" in row[0]] == ["S&S Full, rb", "'S&S Full, rb", "S&S Symmetric, rb", "S&S Directional, rb"]
+    assert [row[0] for row in rows][-2:] == ["graph_cnce", "graph_egt2"]
+
+
 def test_imported_relations_run_no_method_that_needs_article_text():
     """Relations imported from files carry no article text: TF-IDF retrieval and the LM sent variant say so instead of
     crashing on NULL text; the relation-level LM variant, S&S and the graphs run."""

@@ -484,6 +484,22 @@ def test_training_budgets_of_each_scale():
         assert budget(paper, model) == (100, 5, None, None, None)
 
 
+def test_a_booqa_language_model_must_be_one_of_the_fine_tuned_ones():
+    from directional_inference.workflow.config_checks import config_problems
+
+    config = load_config()
+    validate(config, str(SCHEMA))
+    config["models"]["rb"] = "roberta-base"
+    config["training"]["booqa_language_models"] = ["rb"]
+    assert config_problems(config) == [
+        "config key training.booqa_language_models names 'rb', not in training.language_models (minilm): only a model fine-tuned "
+        "there has S&S models to answer BoOQA; add it to training.language_models"]
+    config["training"]["language_models"] = ["minilm", "rb"]
+    assert config_problems(config) == []
+    config["training"]["booqa_language_models"] = ["nope"]
+    assert "config key training.booqa_language_models names model alias 'nope', not defined under 'models'" in config_problems(config)[0]
+
+
 def test_models_a_table_compares_must_get_the_same_budget():
     from directional_inference.workflow.config_checks import config_problems
 

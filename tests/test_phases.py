@@ -205,3 +205,23 @@ def test_the_rule_graph_is_read_from_snakemakes_dot_and_laid_out_in_layers_of_lo
     assert layer_order(names, edges) == [["draw", "fetch"], ["build"], ["table"], ["all"]]
     # within a layer, by the mean place of the inputs: y (input a, place 0) before x (input b, place 1)
     assert layer_order(["a", "b", "x", "y"], [("a", "y"), ("b", "x")]) == [["a", "b"], ["y", "x"]]
+
+
+def test_a_runs_footprint_sums_its_jobs_and_counts_a_file_linked_twice_once(tmp_path):
+    """benchmarks/run_footprint.py: 3 jobs of 2 + 3 + 0.5 s, the largest peak RSS (250 MB) named by its rule; a result
+    hard-linked from resources/ takes its disk once, in the first folder that holds it."""
+    import importlib.util
+    import os
+
+    spec = importlib.util.spec_from_file_location("run_footprint", REPO / "benchmarks" / "run_footprint.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    test_benchmark_summary_per_rule(tmp_path)
+    (tmp_path / "resources").mkdir()
+    (tmp_path / "results").mkdir()
+    (tmp_path / "resources" / "big").write_bytes(os.urandom(3_000_000))
+    os.link(tmp_path / "resources" / "big", tmp_path / "results" / "big")
+    row = module.record(tmp_path, "smoke", 2, 60.0, "")
+    assert (row["jobs"], row["job_s"], row["cpu_s"], row["peak_rss_mb"], row["peak_rule"]) == (3, 5.5, 2.6, 250.0, "train_sns_trial")
+    assert 3.0 <= row["disk_mb"]["resources"] < 3.1 and row["disk_mb"]["results"] == 0.0
+    assert "| smoke |" in module.footprint_markdown([row]) and "1 min 0 s" in module.footprint_markdown([row])

@@ -418,6 +418,40 @@ def test_chinese_sns_path_with_a_tiny_chinese_model(smoke_run, tmp_path):
     assert list(scores["entry"]) == list(dev["id"]) and scores["score"].between(0, 1).all()
 
 
+def test_the_readmes_own_encoder_example_puts_the_second_encoder_in_tables_1_and_5(smoke_run, tmp_path):
+    """The README's "A language model for S&S", at smoke scale: a second encoder under `models`, in
+    training.language_models and training.booqa_language_models. Table 1 gains its rows; Table 5 its four S&S rows on
+    English BoOQA, scored on the entries of the first model's rows, with the Chinese cells saying why they are empty;
+    every other row of Table 5 is what it was."""
+    import yaml
+
+    from conftest import SMOKE_THREADS, copy_run
+
+    work = copy_run(smoke_run, tmp_path / "repo")
+    overlay = work / "mine.yaml"
+    overlay.write_text(yaml.safe_dump({
+        "models": {"tiny2": {"tiny": {"architecture": "bert", "hidden_size": 48, "layers": 1, "heads": 2, "vocab_size": 2000}}},
+        "training": {"language_models": ["tiny", "tiny2"], "booqa_language_models": ["tiny2"]},
+    }), encoding="utf-8")
+    run_snakemake(work, "results/table1.csv", "results/table5.csv", "--cores", "2", "--configfile", "config/smoke.yaml", str(overlay),
+                  *SMOKE_THREADS)
+    table1 = pd.read_csv(work / "results/table1.csv")
+    assert set(table1["model"]) == {"tiny", "tiny2"}
+    assert (table1[table1["model"] == "tiny2"][["train", "test"]].values.tolist()
+            == table1[table1["model"] == "tiny"][["train", "test"]].values.tolist())
+    before, after = pd.read_csv(smoke_run / "results/table5.csv"), pd.read_csv(work / "results/table5.csv")
+    further = ["sns_full@tiny2", "sym_sns_full@tiny2", "sns_symmetric@tiny2", "sns_directional@tiny2"]
+    assert list(after["method"]) == [*before["method"][:len(before) - 2], *further, *before["method"][len(before) - 2:]]
+    pd.testing.assert_frame_equal(after[~after["method"].isin(further)].reset_index(drop=True), before)
+    rows = after[after["method"].isin(further)].set_index("method")
+    assert list(rows["label"]) == ["S&S Full, tiny2", "'S&S Full, tiny2", "S&S Symmetric, tiny2", "S&S Directional, tiny2"]
+    assert (rows["model"] == "tiny2").all() and rows["training"].str.len().gt(0).all()
+    assert rows["note"].str.contains("zh: not run .an S&S model of training.booqa_language_models", regex=True).all()
+    assert rows["en_entries"].eq(before.set_index("method").loc["sns_full", "en_entries"]).all()
+    first, second = (pd.read_parquet(work / f"results/booqa_scores/en/test/{m}.parquet") for m in ("sns_full", "sns_full@tiny2"))
+    assert list(first["entry"]) == list(second["entry"]) and not first["score"].equals(second["score"])
+
+
 def test_the_llm_table_scores_released_predictions_as_the_files_say_and_runs_an_llm(smoke_run):
     """Every released test file of McKenna, Li et al. 2023 gets, on the whole Directional test, the AUCnorm computed
     independently from the file itself; the tiny LLM run here has a row per prompt; on this run's test every row scores

@@ -5,7 +5,7 @@ def booqa_scoring_settings(wildcards):
     """The config values one BoOQA method reads (LM: its variant's pooling and the language's sentence window; S&S:
     token limit, number format, 'S&S's prompts, and the seeded Chinese evidence cap; graphs: the lookup and its
     back-off), so that changing one re-runs only the methods that read it."""
-    family, detail = METHODS[wildcards.method]
+    family, detail = method_spec(wildcards.method)
     if family == "lm":
         return {"lm_pooling": config["evaluation"]["lm_pooling"][detail], "lm_window": config["evaluation"]["lm_window"][wildcards.lang]}
     if family == "sns":
@@ -23,7 +23,7 @@ def booqa_scoring_settings(wildcards):
 
 def booqa_method_inputs(wildcards):
     """What one BoOQA method needs besides the split: its evidence, and an encoder, an S&S model, an LLM or a graph."""
-    family, detail = METHODS[wildcards.method]
+    family, detail = method_spec(wildcards.method)
     evidence = f"results/{wildcards.lang}/evidence/{wildcards.split}{'.tfidf' if detail == 'tfidf' else ''}.parquet"
     if family == "lm":
         inputs = {"evidence": evidence, "model": model_directory(lm_encoder(wildcards.lang))}
@@ -33,7 +33,8 @@ def booqa_method_inputs(wildcards):
     if family == "sns":
         variant, subset = detail
         lang_subset = language_subset(subset, wildcards.lang)
-        return {"evidence": evidence, "model": f"results/models/{MAIN_LMS[wildcards.lang]}/{variant}/{lang_subset}/best"}
+        alias = method_alias(wildcards.method) or MAIN_LMS[wildcards.lang]
+        return {"evidence": evidence, "model": f"results/models/{alias}/{variant}/{lang_subset}/best"}
     if family == "llm":
         return {"evidence": evidence, "model": f"results/llm/models/{BOOQA_LLM}"}
     return {"evidence": evidence, "graph": f"results/{wildcards.lang}/graphs/for_{wildcards.split}.parquet"}
@@ -41,8 +42,9 @@ def booqa_method_inputs(wildcards):
 
 # LM and S&S methods are scored by evaluation.scoring_jobs jobs each (a chunk of the entries each, then gathered) when
 # that is more than one; graph methods, and every method when it is one, by one job
-SPLIT_SCORING_METHODS = "|".join(m for m, (family, _) in METHODS.items() if family != "graph") if config["evaluation"]["scoring_jobs"] > 1 else "NO_METHOD"
-WHOLE_SCORING_METHODS = "|".join(m for m in METHODS if m not in SPLIT_SCORING_METHODS.split("|"))
+BOOQA_METHOD_NAMES = [*METHODS, *further_model_methods(list(METHODS), BOOQA_FURTHER_LMS)]
+SPLIT_SCORING_METHODS = "|".join(m for m in BOOQA_METHOD_NAMES if method_spec(m)[0] != "graph") if config["evaluation"]["scoring_jobs"] > 1 else "NO_METHOD"
+WHOLE_SCORING_METHODS = "|".join(m for m in BOOQA_METHOD_NAMES if m not in SPLIT_SCORING_METHODS.split("|"))
 
 
 def score_parts(wildcards):
@@ -52,7 +54,7 @@ def score_parts(wildcards):
 
 def scoring_gpus(wildcards):
     """A GPU for the methods that run a neural model (LM, S&S); none for a graph lookup."""
-    return 0 if METHODS[wildcards.method][0] == "graph" else config["training"]["gpus"]
+    return 0 if method_spec(wildcards.method)[0] == "graph" else config["training"]["gpus"]
 
 
 def booqa_evaluation_phase_targets():

@@ -14,8 +14,9 @@ def levyholt_table_records(wildcards):
 def booqa_model_records(wildcards=None):
     """Selection and sanity files of the S&S models of the BoOQA tables, per language that has them."""
     models = {"en": BOOQA_MODELS, "zh": sns_models(SNS_METHODS_ZH)}
-    return sorted({f for lang in SNS_LANGUAGES if lang in config["booqa"]["languages"] for v, s in models[lang]
-                   for f in model_record_files(MAIN_LMS[lang], v, language_subset(s, lang))})
+    aliases = {"en": [MAIN_LMS.get("en"), *BOOQA_FURTHER_LMS], "zh": [MAIN_LMS.get("zh")]}
+    return sorted({f for lang in SNS_LANGUAGES if lang in config["booqa"]["languages"] for v, s in models[lang] for lm in aliases[lang]
+                   for f in model_record_files(lm, v, language_subset(s, lang))})
 
 
 def levyholt_model_infos(wildcards=None):

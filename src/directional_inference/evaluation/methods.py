@@ -27,6 +27,9 @@ LABELS = {
     "graph_binc": "EG BInc (local, this corpus)", "graph_weeds": "EG Weeds (local)", "graph_lin": "EG Lin (local)",
     "graph_cosine": "EG cosine (local)", "llm": "LLM zero-shot (McKenna et al. 2023 prompt)",
 }
+# An S&S method of a further language model (training.booqa_language_models) is the method's name, this mark, the alias:
+# "sns_full@rb" is S&S Full fine-tuned from the model alias rb (the plain names are the first language model's)
+ALIAS_MARK = "@"
 _NO_GRAPH = "not run: the published graph is not reachable offline (graphs.graph_from_files reads its _sim.txt/_gsim.txt files)"
 _NO_ENCODER = "not run: needs {} weights as the LM encoder (evaluation.lm_encoder) in a separate run"
 
@@ -73,6 +76,34 @@ BOOQA_TABLES = {
 }
 
 
+def method_spec(method: str) -> tuple[str, object]:
+    """(family, detail) of a method (``METHODS``), an S&S method of a further language model (``sns_full@rb``) included."""
+    return METHODS[method.partition(ALIAS_MARK)[0]]
+
+
+def method_alias(method: str) -> str:
+    """The language model alias of a further model's S&S method ("" for the methods of the first)."""
+    return method.partition(ALIAS_MARK)[2]
+
+
+def method_label(method: str) -> str:
+    """A method's row label: ``LABELS``'s, with the alias of a further language model (``S&S Full, rb``)."""
+    base, _, alias = method.partition(ALIAS_MARK)
+    return LABELS[base] + (f", {alias}" if alias else "")
+
+
+def further_model_methods(methods: Sequence[str], aliases: Sequence[str]) -> list[str]:
+    """The S&S methods among ``methods`` for each further language model in ``aliases`` (``sns_full@rb`` ...)."""
+    return [f"{method}{ALIAS_MARK}{alias}" for alias in aliases for method in methods if METHODS[method][0] == "sns"]
+
+
+def table_methods(table: str, aliases: Sequence[str] = ()) -> list[str]:
+    """The methods one BoOQA table computes: its own, then in Table 5 the S&S methods of every further language model
+    of ``aliases`` (training.booqa_language_models)."""
+    methods = list(BOOQA_TABLES[table].methods)
+    return methods + (further_model_methods(methods, aliases) if table == "table5" else [])
+
+
 def booqa_score_path(lang: str, split: str, method: str) -> str:
     """Scores of one BoOQA method on one split."""
     return f"results/booqa_scores/{lang}/{split}/{method}.parquet"
@@ -81,13 +112,16 @@ def booqa_score_path(lang: str, split: str, method: str) -> str:
 def why_not_runnable(method: str, lang: str, model_languages: list[str], measures: list[str], retrievals: list[str],
                      sns_languages: list[str] = ("en",), sns_methods_zh: Sequence[str] | None = None,
                      imported_languages: Sequence[str] = (), llm_languages: Sequence[str] = ()) -> str:
-    """Why a method cannot run for a language with this config ("" when it can); Table 5 prints the reason.
+    """Why a method cannot run for a language with this config ("" when it can); Table 5 prints the reason. A further
+    language model's S&S method (``sns_full@rb``) answers English BoOQA only.
     ``sns_languages``: the languages with fine-tuned S&S models (English LevyHolt; Chinese LevyHolt);
     ``sns_methods_zh``: the S&S methods fine-tuned on the Chinese LevyHolt (None: every one);
     ``imported_languages``: languages whose relations come from files made elsewhere (relations.imported), which carry
     no article text (TF-IDF retrieval) and need not carry sentences (the LM ``sent`` variant); ``llm_languages``: the
     languages an LLM of ``llm.scorers`` is asked in (English: the 2023 prompts are English)."""
-    family, detail = METHODS[method]
+    family, detail = method_spec(method)
+    if method_alias(method) and lang != "en":
+        return "an S&S model of training.booqa_language_models, fine-tuned on the English LevyHolt: English BoOQA only"
     if family == "llm" and lang not in llm_languages:
         return ("no LLM in llm.scorers" if not llm_languages else
                 "the LLM is asked with the English prompts of McKenna et al. 2023; Chinese prompts are not configured")
@@ -110,9 +144,10 @@ def why_not_runnable(method: str, lang: str, model_languages: list[str], measure
 
 def methods_for(lang: str, model_languages: list[str], measures: list[str], retrievals: list[str],
                 sns_languages: list[str] = ("en",), sns_methods_zh: Sequence[str] | None = None,
-                imported_languages: Sequence[str] = (), llm_languages: Sequence[str] = ()) -> list[str]:
-    """Methods that can run for a language with this config (the others get a note in Table 5)."""
-    return [method for method in METHODS
+                imported_languages: Sequence[str] = (), llm_languages: Sequence[str] = (), further_models: Sequence[str] = ()) -> list[str]:
+    """Methods that can run for a language with this config (the others get a note in Table 5), the S&S methods of the
+    ``further_models`` (training.booqa_language_models) included."""
+    return [method for method in [*METHODS, *further_model_methods(list(METHODS), further_models)]
             if not why_not_runnable(method, lang, model_languages, measures, retrievals, sns_languages, sns_methods_zh, imported_languages,
                                     llm_languages)]
 

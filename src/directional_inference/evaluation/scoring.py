@@ -344,9 +344,9 @@ def score_split(engine, method: str, lang: str, entries: pd.DataFrame, evidence,
     memory does not grow with the entries, or looked up in SQL (graphs). ``settings``: what the method reads (rule
     score_booqa's params); ``model``: the encoder or S&S model directory; ``graph``: the graph file; ``progress``: a
     ``resume.ScoringProgress`` that the LM and S&S scorings save to and resume from."""
-    from .methods import METHODS
+    from .methods import method_spec
 
-    family, detail = METHODS[method]
+    family, detail = method_spec(method)
     if family == "graph":
         scores, ratio = graph_scores(engine, entries, evidence, graph, detail, **settings["lookup"])
         covered = graph_covered(scores)

@@ -4,7 +4,9 @@ where a method cannot run."""
 
 from __future__ import annotations
 
-from ..evaluation.methods import LABELS, METHODS, PAPER_TABLE3, TABLE3_NAMES, BooqaTable
+from collections.abc import Sequence
+
+from ..evaluation.methods import PAPER_TABLE3, TABLE3_NAMES, BooqaTable, method_alias, method_label, method_spec
 from .common import SIGNAL_COLUMNS, WITHIN_GROUP_COLUMNS, Evaluation, measure, read_scores, signal_cells, with_interval, within_group_cells
 
 LANGUAGES = ("en", "zh")
@@ -21,11 +23,13 @@ def model_names(models: dict[str, str]) -> str:
 
 def booqa_table_rows(table: BooqaTable, languages: list[str], runnable: dict[str, list[str]], score_path, *, models: dict,
                      scale: str, evaluation: Evaluation, why_not, model_kinds: dict[str, str] | None = None,
-                     record=None) -> tuple[list[str], list[list]]:
+                     record=None, methods: Sequence[str] | None = None) -> tuple[list[str], list[list]]:
     """Rows of a BoOQA table: AUCnorm and AUC50 with intervals per language beside the paper's, with a note for every
     method that could not run (``why_not(method, lang)`` says why) instead of a number, then the paper's rows that
     need what is not available here. The LM rows say what their encoder is (``model_kinds``: alias -> what it is); the
-    S&S rows give their model's number format, training and sanity check (``record(method, lang)``: a ``ModelRecord``)."""
+    S&S rows give their model's number format, training and sanity check (``record(method, lang)``: a ``ModelRecord``).
+    ``methods``: the rows (default: the table's own; Table 5 adds the S&S methods of further language models,
+    ``evaluation.methods.table_methods``)."""
     model_kinds = model_kinds or {}
     header = ["method", "label"]
     for lang in LANGUAGES:
@@ -33,8 +37,8 @@ def booqa_table_rows(table: BooqaTable, languages: list[str], runnable: dict[str
                                                   "auc_norm_paper", "positive_rate", "entries", *SIGNAL_COLUMNS, *WITHIN_GROUP_COLUMNS)]
     header += ["model", "scale", "note", "precision", "training", "sanity"]
     rows = []
-    for method in table.methods:
-        row, notes = [method, LABELS[method]], []
+    for method in methods or table.methods:
+        row, notes = [method, method_label(method)], []
         for k, lang in enumerate(LANGUAGES):
             reference = table.paper.get(method, (None, None))[k]
             numbers, rest = [""] * 6, ["" if reference is None else reference, "", ""]
@@ -55,8 +59,8 @@ def booqa_table_rows(table: BooqaTable, languages: list[str], runnable: dict[str
                     if m["no_number"]:
                         notes.append(f"{lang}: {m['no_number']}")
             row += numbers + rest + signal
-        family = METHODS[method][0]
-        used = {lang: models.get(family, {}).get(lang) for lang in languages if method in runnable[lang]}
+        family = method_spec(method)[0]
+        used = {lang: method_alias(method) or models.get(family, {}).get(lang) for lang in languages if method in runnable[lang]}
         model = "corpus relations" if family == "graph" else model_names(used)
         if family == "lm":
             kinds = sorted({model_kinds[alias] for alias in used.values() if alias in model_kinds})

@@ -9,7 +9,7 @@ import pandas as pd
 from ..atomic import atomic_file
 
 
-def summarise_benchmarks(logs_dir: str | Path, output: str | Path) -> pd.DataFrame:
+def benchmark_summary(logs_dir: str | Path) -> pd.DataFrame:
     """One row per (phase, rule): jobs, total and longest wall-clock seconds, CPU seconds, peak RSS (MB)."""
     rows = []
     for path in sorted(Path(logs_dir).rglob("*.benchmark.tsv")):
@@ -22,6 +22,12 @@ def summarise_benchmarks(logs_dir: str | Path, output: str | Path) -> pd.DataFra
     summary = (table.groupby(["phase", "rule"], sort=True)
                .agg(jobs=("s", "size"), total_s=("s", "sum"), longest_s=("s", "max"), cpu_s=("cpu_time", "sum"), peak_rss_mb=("max_rss", "max"))
                .reset_index().round(2))
+    return summary
+
+
+def summarise_benchmarks(logs_dir: str | Path, output: str | Path) -> pd.DataFrame:
+    """``benchmark_summary`` written to ``output`` (CSV)."""
+    summary = benchmark_summary(logs_dir)
     with atomic_file(output) as tmp:
         summary.to_csv(tmp, index=False)
     return summary

@@ -53,6 +53,11 @@ def config_problems(config: Mapping) -> list[str]:
             if budget.get(size) is not None and cap is not None and budget[size] > cap:
                 problems.append(f"config key training.budgets[{index}].{size} is {budget[size]}, above levyholt.{size} ({cap}), "
                                 f"which caps the subset files it samples from: raise levyholt.{size} or set it to null")
+    english = dotted_value(config, "training.language_models") or []
+    if stray := [a for a in dotted_value(config, "training.booqa_language_models") or [] if a not in english]:
+        problems.append(f"config key training.booqa_language_models names {', '.join(repr(a) for a in stray)}, not in "
+                        f"training.language_models ({', '.join(english)}): only a model fine-tuned there has S&S models to "
+                        "answer BoOQA; add it to training.language_models")
     if dotted_value(config, "llm.released_predictions") and "llm-nli-analysis" not in (dotted_value(config, "resources.datasets") or []):
         problems.append("config key llm.released_predictions is true, but resources.datasets does not list llm-nli-analysis, the input "
                         "that holds them: add it, or set llm.released_predictions to false")

@@ -156,7 +156,7 @@ class Forecast:
 def job_forecast(rule: str, wildcards: Mapping, threads: int, resources: Mapping, config: Mapping, rates: Mapping[str, DeviceRate]) -> Forecast:
     """The forecast of one planned job on a device (``rates``: its rows by size)."""
     from ..levyholt.experiments import training_budget
-    from ..evaluation.methods import METHODS
+    from ..evaluation.methods import method_alias, method_spec
     from .job_resources import TIME_MARGIN
 
     training, models = config["training"], config.get("models", {})
@@ -168,14 +168,14 @@ def job_forecast(rule: str, wildcards: Mapping, threads: int, resources: Mapping
         trained, scored = trial_workload(variant, subset, budget)
         rate = rates[model_size(wildcards["lm"], models)]
         return Forecast(rate.trial_seconds(trained, scored) / 3600 * max(gpus, 1), "workload")
-    if rule in ("score_booqa", "score_booqa_part") and METHODS[wildcards["method"]][0] in ("lm", "sns"):  # Appendix F's; an LLM: its request
-        family = METHODS[wildcards["method"]][0]
+    if rule in ("score_booqa", "score_booqa_part") and method_spec(wildcards["method"])[0] in ("lm", "sns"):  # Appendix F's; an LLM: its request
+        family = method_spec(wildcards["method"])[0]
         lang = wildcards["lang"]
         if family == "lm":
             alias, hours = (config["evaluation"].get("lm_encoder_zh") if lang == "zh" else None) or config["evaluation"]["lm_encoder"], \
                 APPENDIX_F["booqa_lm_gpu_hours"] / 3  # the LM figure covers its three retrieval variants
         else:
-            alias = (training["language_models_zh"] if lang == "zh" else training["language_models"])[0]
+            alias = method_alias(wildcards["method"]) or (training["language_models_zh"] if lang == "zh" else training["language_models"])[0]
             hours = APPENDIX_F[f"booqa_sns_{model_size(alias, models)}_gpu_hours"]
         booqa = config["booqa"]
         positives = ((booqa.get("overrides") or {}).get(lang) or {}).get("positive_budget") or booqa["positive_budget"]

@@ -26,6 +26,17 @@ _NODE = re.compile(r'^\s*(\d+)\[label = "([^"]+)"')
 _EDGE = re.compile(r"^\s*(\d+) -> (\d+)")
 
 
+def definition_digest(workflow_dir: str | Path) -> str:
+    """A digest of the Snakefile and the rule files: with the config, all that the rule graph depends on."""
+    import hashlib
+
+    digest = hashlib.sha256()
+    root = Path(workflow_dir)
+    for path in [root / "Snakefile", *sorted((root / "rules").rglob("*.smk"))]:
+        digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
 def snakemake_rulegraph(workflow_dir: str | Path, config: dict, target: str, snakemake: str = "snakemake") -> str:
     """Snakemake's rule graph (DOT) of ``target`` as a fresh run with ``config`` would make it."""
     with tempfile.TemporaryDirectory(prefix="rulegraph-") as scratch:

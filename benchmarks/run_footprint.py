@@ -1,0 +1,125 @@
+"""What a finished run took, per scale: time, memory and disk, read from the run's own files, the CPU named.
+
+    .venv/bin/python benchmarks/run_footprint.py record --workdir RUN --scale default --cores 2 --wall-clock 5400 [--note TEXT]
+    .venv/bin/python benchmarks/run_footprint.py markdown [--markdown docs/run-times.md]
+
+``record`` reads the run's Snakemake benchmark files (``logs/**/*.benchmark.tsv``: every job's wall-clock, CPU time and
+peak resident memory) and measures its folders on disk (``resources/``, ``results/``, ``logs/``, ``.snakemake/``, a file
+linked twice counted once, as ``du`` does), and adds a row to ``benchmarks/results/run_footprint.json`` (replacing the
+row of the same scale and CPU). The wall-clock of the whole run is not in those files: give it as measured (``time``).
+``markdown`` renders the rows as the block of docs/run-times.md (a test fails when the block is stale).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+RECORDS = REPO / "benchmarks" / "results" / "run_footprint.json"
+BLOCK_START, BLOCK_END = "<!-- footprint:start -->", "<!-- footprint:end -->"
+FOLDERS = ("resources", "results", "logs", ".snakemake")
+
+
+def disk_mb(root: Path, seen: set[tuple[int, int]]) -> float:
+    """Allocated megabytes under ``root`` (``du``'s count: blocks, each inode once across calls sharing ``seen``)."""
+    total = 0
+    for directory, _, files in os.walk(root):
+        for name in files:
+            stat = os.lstat(os.path.join(directory, name))
+            if (stat.st_dev, stat.st_ino) not in seen:
+                seen.add((stat.st_dev, stat.st_ino))
+                total += stat.st_blocks * 512
+    return round(total / 1e6, 1)
+
+
+def job_figures(workdir: Path) -> dict:
+    """Jobs, their summed wall-clock and CPU seconds, and the largest peak RSS with its rule, from the benchmark files."""
+    from directional_inference.workflow.benchmarks import benchmark_summary
+
+    summary = benchmark_summary(workdir / "logs")
+    largest = summary.loc[summary["peak_rss_mb"].fillna(0).idxmax()]
+    return {"jobs": int(summary["jobs"].sum()), "job_s": round(float(summary["total_s"].sum()), 1),
+            "cpu_s": round(float(summary["cpu_s"].sum()), 1), "peak_rss_mb": float(largest["peak_rss_mb"]), "peak_rule": largest["rule"]}
+
+
+def record(workdir: Path, scale: str, cores: int, wall_clock_s: float | None, note: str) -> dict:
+    from directional_inference.compute import cpu_name
+
+    seen: set[tuple[int, int]] = set()
+    disk = {folder: disk_mb(workdir / folder, seen) for folder in FOLDERS}
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=workdir, capture_output=True, text=True).stdout.strip()
+    return {"scale": scale, "cpu": cpu_name(), "cores": cores, "commit": commit or None, "date": datetime.date.today().isoformat(),
+            "wall_clock_s": wall_clock_s, **job_figures(workdir), "disk_mb": disk, "disk_total_mb": round(sum(disk.values()), 1),
+            "note": note}
+
+
+def _duration(seconds: float | None) -> str:
+    if seconds is None:
+        return "-"
+    minutes, s = divmod(round(seconds), 60)
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours} h {minutes} min" if hours else f"{minutes} min {s} s"
+
+
+def footprint_markdown(rows: list[dict]) -> str:
+    lines = ["| scale | CPU | cores | wall-clock | jobs (job time) | largest job: peak RSS | disk: resources / results / logs + .snakemake | "
+             "disk in all | commit, date |", "|---|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        d = r["disk_mb"]
+        lines.append(f"| {r['scale']} | {r['cpu']} | {r['cores']} | {_duration(r['wall_clock_s'])} | {r['jobs']} ({_duration(r['job_s'])}) | "
+                     f"{r['peak_rss_mb'] / 1000:.2f} GB (`{r['peak_rule']}`) | {d['resources'] / 1000:.2f} / {d['results'] / 1000:.2f} / "
+                     f"{(d['logs'] + d['.snakemake']) / 1000:.2f} GB | {r['disk_total_mb'] / 1000:.2f} GB | {r['commit']}, {r['date']} |")
+    notes = [f"- {r['scale']}: {r['note']}" for r in rows if r.get("note")]
+    return ("Generated from `benchmarks/results/run_footprint.json` by `benchmarks/run_footprint.py markdown --markdown "
+            "docs/run-times.md` (each row recorded from a finished run's own benchmark files and folders).\n\n"
+            + "\n".join(lines) + "\n" + ("\n" + "\n".join(notes) + "\n" if notes else ""))
+
+
+def current_block() -> str:
+    rows = json.loads(RECORDS.read_text(encoding="utf-8"))["rows"] if RECORDS.is_file() else []
+    return footprint_markdown(rows)
+
+
+def splice(document: str, block: str) -> str:
+    from directional_inference.workflow.generated import splice_block
+
+    return splice_block(document, BLOCK_START, BLOCK_END, block)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    commands = parser.add_subparsers(dest="command", required=True)
+    add = commands.add_parser("record", help="add a finished run's row")
+    add.add_argument("--workdir", type=Path, required=True, help="the run's working directory")
+    add.add_argument("--scale", required=True, help="smoke, default or paper (or another name)")
+    add.add_argument("--cores", type=int, required=True, help="the run's --cores")
+    add.add_argument("--wall-clock", type=float, default=None, help="the whole run's wall-clock in seconds, as measured")
+    add.add_argument("--note", default="", help="what else a reader must know (shared cores, the target)")
+    show = commands.add_parser("markdown", help="print the block, or write it into a document")
+    show.add_argument("--markdown", type=Path, default=None, help="a document with the footprint:start/end markers")
+    args = parser.parse_args(argv)
+    if args.command == "record":
+        row = record(args.workdir, args.scale, args.cores, args.wall_clock, args.note)
+        rows = json.loads(RECORDS.read_text(encoding="utf-8"))["rows"] if RECORDS.is_file() else []
+        rows = [r for r in rows if (r["scale"], r["cpu"]) != (row["scale"], row["cpu"])] + [row]
+        order = {"smoke": 0, "default": 1, "paper": 2}
+        rows.sort(key=lambda r: (order.get(r["scale"], 3), r["scale"], r["cpu"]))
+        RECORDS.write_text(json.dumps({"rows": rows}, indent=1) + "\n", encoding="utf-8")
+        print(json.dumps(row, indent=1))
+        return 0
+    block = current_block()
+    if args.markdown is None:
+        print(block)
+    else:
+        args.markdown.write_text(splice(args.markdown.read_text(encoding="utf-8"), block), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
