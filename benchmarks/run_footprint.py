@@ -1,6 +1,6 @@
 """What a finished run took, per scale: time, memory and disk, read from the run's own files, the CPU named.
 
-    .venv/bin/python benchmarks/run_footprint.py record --workdir RUN --scale default --cores 2 --wall-clock 5400 [--note TEXT]
+    .venv/bin/python benchmarks/run_footprint.py record --workdir RUN --scale default --cores 2 --wall-clock 5400 [--commit C] [--note TEXT]
     .venv/bin/python benchmarks/run_footprint.py markdown [--markdown docs/run-times.md]
 
 ``record`` reads the run's Snakemake benchmark files (``logs/**/*.benchmark.tsv``: every job's wall-clock, CPU time and
@@ -48,12 +48,12 @@ def job_figures(workdir: Path) -> dict:
             "cpu_s": round(float(summary["cpu_s"].sum()), 1), "peak_rss_mb": float(largest["peak_rss_mb"]), "peak_rule": largest["rule"]}
 
 
-def record(workdir: Path, scale: str, cores: int, wall_clock_s: float | None, note: str) -> dict:
+def record(workdir: Path, scale: str, cores: int, wall_clock_s: float | None, note: str, commit: str | None = None) -> dict:
     from directional_inference.compute import cpu_name
 
     seen: set[tuple[int, int]] = set()
     disk = {folder: disk_mb(workdir / folder, seen) for folder in FOLDERS}
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=workdir, capture_output=True, text=True).stdout.strip()
+    commit = commit or subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=workdir, capture_output=True, text=True).stdout.strip()
     return {"scale": scale, "cpu": cpu_name(), "cores": cores, "commit": commit or None, "date": datetime.date.today().isoformat(),
             "wall_clock_s": wall_clock_s, **job_figures(workdir), "disk_mb": disk, "disk_total_mb": round(sum(disk.values()), 1),
             "note": note}
@@ -101,11 +101,12 @@ def main(argv: list[str] | None = None) -> int:
     add.add_argument("--cores", type=int, required=True, help="the run's --cores")
     add.add_argument("--wall-clock", type=float, default=None, help="the whole run's wall-clock in seconds, as measured")
     add.add_argument("--note", default="", help="what else a reader must know (shared cores, the target)")
+    add.add_argument("--commit", default=None, help="the workflow's commit (default: the run directory's HEAD)")
     show = commands.add_parser("markdown", help="print the block, or write it into a document")
     show.add_argument("--markdown", type=Path, default=None, help="a document with the footprint:start/end markers")
     args = parser.parse_args(argv)
     if args.command == "record":
-        row = record(args.workdir, args.scale, args.cores, args.wall_clock, args.note)
+        row = record(args.workdir, args.scale, args.cores, args.wall_clock, args.note, args.commit)
         rows = json.loads(RECORDS.read_text(encoding="utf-8"))["rows"] if RECORDS.is_file() else []
         rows = [r for r in rows if (r["scale"], r["cpu"]) != (row["scale"], row["cpu"])] + [row]
         order = {"smoke": 0, "default": 1, "paper": 2}

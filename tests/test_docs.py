@@ -191,6 +191,22 @@ def test_the_throughput_block_of_run_times_is_generated_from_the_records():
     assert "| GPU X | m | 7.00 B | 8 | bf16-weights | 400.0 | 200.0 | 2.0 GB | d |" in module.throughput_markdown([], rows)
 
 
+def test_the_footprint_block_of_run_times_is_generated_from_the_records():
+    """docs/run-times.md's time, memory and disk per scale are benchmarks/run_footprint.py's rendering of the committed
+    records of whole runs, smoke and default at least."""
+    import importlib.util
+    import json
+
+    spec = importlib.util.spec_from_file_location("run_footprint", REPO / "benchmarks" / "run_footprint.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    document = (REPO / "docs" / "run-times.md").read_text(encoding="utf-8")
+    assert module.splice(document, module.current_block()) == document, (
+        "docs/run-times.md is stale: run .venv/bin/python benchmarks/run_footprint.py markdown --markdown docs/run-times.md")
+    rows = json.loads(module.RECORDS.read_text(encoding="utf-8"))["rows"]
+    assert {"smoke", "default"} <= {row["scale"] for row in rows}
+
+
 def test_the_scale_benchmark_block_of_run_times_is_generated_from_the_records():
     """docs/run-times.md's per-rule table of the scale benchmark is benchmarks/plot_paper_scale.py's rendering of the
     committed records, never typed: a record added without regenerating it fails here."""
@@ -222,3 +238,39 @@ def test_the_rule_graph_picture_of_the_docs_is_the_targets_drawing_of_the_defaul
     log = (work / "logs" / "report" / "draw_rulegraph.log").read_text(encoding="utf-8")
     for rule in ("fetch_dataset", "merge_relations", "train_sns_trial", "score_booqa", "make_booqa_table", "score_llm_levyholt"):
         assert f"'{rule}'" in log, rule
+
+
+def test_the_results_page_and_the_readme_findings_are_rendered_from_the_default_runs_files():
+    """Every number block of docs/results.md and the README's findings are rendered from docs/default-run/ (copies of
+    the default run's result files): a block typed or edited by hand, or left behind by a new run, fails here."""
+    from directional_inference.workflow.results_page import stale_documents
+
+    assert stale_documents() == [], "run .venv/bin/python -m directional_inference.workflow.results_page"
+
+
+def test_results_page_cells_and_tables_follow_the_result_files():
+    from directional_inference.workflow.results_page import cell, table1_markdown, table5_markdown
+
+    row = {"auc_norm": "65.4", "auc_norm_low": "52.9", "auc_norm_high": "76.6", "signal": "above chance"}
+    assert cell(row, "auc_norm", bold=True, signal="signal") == "**65.4** [52.9, 76.6]"
+    assert cell(row | {"signal": "NO SIGNAL: its interval reaches into the chance range"}, "auc_norm", signal="signal") == "65.4 [52.9, 76.6]: no signal"
+    assert cell({"auc_norm": ""}, "auc_norm") == "no number"
+
+    def r(train, test, value, model="m"):
+        return {"model": model, "model_name": "M", "train": train, "test": test, "auc_norm": value, "auc_norm_low": "", "n_test": "10",
+                "auc_norm_paper": "50.0", "signal": "above chance"}
+
+    table1 = [r(a, b, f"{i}.0") for i, (a, b) in enumerate((a, b) for a in ("directional", "symmetric", "full") for b in ("directional", "symmetric", "full"))]
+    table6 = [r("full", "sherliic", "9.0"), r("sherliic", "sherliic", "10.0"), r("full", "full", "99.0")]
+    lines = table1_markdown(table1 + [r("full", "full", "77.0", model="other")], table6).splitlines()
+    assert lines[2] == "| train \\ test | Directional (10 pairs) | Symmetric (10 pairs) | Full (10 pairs) | SherLIiC (10 pairs) |"
+    assert lines[4] == "| Directional | **0.0** (paper 50.0) | 1.0 (paper 50.0) | 2.0 (paper 50.0) |  |"
+    # the main model's own Full -> Full (8.0), not Table 6's copy of it nor another model's
+    assert lines[6] == "| Full | 6.0 (paper 50.0) | 7.0 (paper 50.0) | **8.0** (paper 50.0) | 9.0 (paper 50.0) |"
+    assert lines[7] == "| SherLIiC |  |  |  | **10.0** (paper 50.0) |"
+    table5 = [{"label": "S&S Full", "en_auc_norm": "2.6", "en_auc_norm_low": "0.9", "en_auc_norm_high": "6.9", "en_auc_norm_tie_aware": "2.6",
+               "en_auc_norm_tie_aware_low": "0.8", "en_auc_norm_tie_aware_high": "6.9", "en_signal": "NO SIGNAL: x", "en_within_bundle": "56.3",
+               "en_auc_norm_paper": "25.6", "zh_auc_norm": "", "zh_auc_norm_tie_aware": "", "zh_auc_norm_paper": "23.1",
+               "note": "en: x; y; zh: not run (needs the Chinese LevyHolt; z)"}]
+    assert table5_markdown(table5).splitlines()[2] == (
+        "| S&S Full | 2.6 [0.9, 6.9] | 2.6 [0.8, 6.9]: no signal | 56.3% | 25.6 | not run (needs the Chinese LevyHolt; z) |  | 23.1 |")

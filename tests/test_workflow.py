@@ -418,6 +418,80 @@ def test_chinese_sns_path_with_a_tiny_chinese_model(smoke_run, tmp_path):
     assert list(scores["entry"]) == list(dev["id"]) and scores["score"].between(0, 1).all()
 
 
+def authors_auc_norm(scores, labels) -> float | None:
+    """AUCnorm as the paper defines it and the authors' code computes it, written here from that definition alone
+    (../shared/reference, "AUC / AUCnorm exactly"): the precision-recall curve has one point per distinct score (the
+    counts at the last entry of each tie), stops at the first point of full recall and starts at (recall 0, precision 1);
+    AUCnorm is the trapezoid area of max(precision - xi, 0) over recall, divided by 1 - xi, xi the positive rate. None
+    where the scores cannot rank (every score equal)."""
+    import numpy as np
+
+    scores, labels = np.asarray(scores, dtype=float), np.asarray(labels, dtype=int)
+    if len(set(scores)) < 2 or labels.sum() == 0:
+        return None
+    order = np.argsort(-scores, kind="stable")
+    ranked, truth = scores[order], labels[order]
+    last_of_tie = np.r_[np.nonzero(ranked[1:] != ranked[:-1])[0], len(ranked) - 1]
+    tp = np.cumsum(truth)[last_of_tie]
+    fp = (np.arange(1, len(truth) + 1) - np.cumsum(truth))[last_of_tie]
+    precision, recall = tp / (tp + fp), tp / truth.sum()
+    full = int(np.argmax(recall >= 1.0))
+    precision, recall = np.r_[1.0, precision[:full + 1]], np.r_[0.0, recall[:full + 1]]
+    xi = truth.mean()
+    heights = np.maximum(precision - xi, 0.0)
+    return float(np.sum((recall[1:] - recall[:-1]) * (heights[1:] + heights[:-1]) / 2) / (1 - xi))
+
+
+def _check_cell(table: str, row_name: str, cell, frame) -> int:
+    """A table's AUCnorm cell against the independent computation on its score file; 1 when a number was checked."""
+    expected = authors_auc_norm(frame["score"], frame["label"])
+    if expected is None:
+        assert cell != cell or cell == "", f"{table} {row_name}: a number ({cell}) from scores that cannot rank"
+        return 0
+    assert abs(float(cell) - 100 * expected) <= 0.05 + 1e-9, f"{table} {row_name}: {cell} against {100 * expected:.2f}"
+    return 1
+
+
+def test_every_tables_aucnorm_is_recomputed_from_its_score_files_by_an_independent_implementation(smoke_run):
+    """Tables 1, 2, 6, 5, 15, 16 and the LLM table: every AUCnorm cell equals the authors' AUCnorm computed here from
+    the score file behind it (or is empty where those scores cannot rank); graph rows included."""
+    from directional_inference.evaluation.methods import booqa_score_path
+    from directional_inference.levyholt.experiments import levyholt_score_path
+
+    def scores(path):
+        return pd.read_parquet(smoke_run / path)
+
+    checked = 0
+    for name in ("table1", "table6"):
+        for r in pd.read_csv(smoke_run / f"results/{name}.csv").to_dict("records"):
+            checked += _check_cell(name, f"{r['train']} -> {r['test']}", r["auc_norm"],
+                                   scores(levyholt_score_path(r["model"], "sns", r["train"], r["test"])))
+    for r in pd.read_csv(smoke_run / "results/table2.csv").to_dict("records"):
+        for variant, column in (("sns", "sns_auc_norm"), ("sns_sym", "sym_sns_auc_norm")):
+            checked += _check_cell("table2", f"{variant} {r['subset']}", r[column],
+                                   scores(levyholt_score_path(r["model"], variant, r["subset"], r["subset"])))
+    graph_rows = 0
+    for name, split in (("table5", "test"), ("table15", "dev"), ("table16", "test")):
+        for r in pd.read_csv(smoke_run / f"results/{name}.csv").to_dict("records"):
+            for lang in ("en", "zh"):
+                path = booqa_score_path(lang, split, r["method"])
+                if (smoke_run / path).is_file():
+                    checked += _check_cell(name, f"{r['method']} {lang}", r[f"{lang}_auc_norm"], scores(path))
+                    graph_rows += r["method"].startswith("graph_") and r[f"{lang}_auc_norm"] == r[f"{lang}_auc_norm"]
+    files = {"Directional test, whole": "directional_whole", "Directional test of this run": "directional_run",
+             "Full test of this run": "full_run", "SherLIiC test of this run": "sherliic_run"}
+    lm = pd.read_csv(smoke_run / "results/table1.csv")["model"].iloc[0]
+    for r in pd.read_csv(smoke_run / "results/table_llm.csv").to_dict("records"):
+        if r["source"] == "this workflow":  # an S&S row: its model's scores of this run's Directional test
+            subset = "directional" if "trained on Directional" in r["model"] else "full"
+            frame = scores(levyholt_score_path(lm, "sns", subset, "directional"))
+        else:
+            frame = scores(f"results/llm/scores/{files[r['test']]}.parquet")
+            frame = frame[(frame["model"] == r["model"]) & (frame["setting"] == r["setting"])]
+        checked += _check_cell("table_llm", f"{r['model']} / {r['setting']} on {r['test']}", r["auc_norm"], frame)
+    assert checked >= 60 and graph_rows >= 4, (checked, graph_rows)
+
+
 def test_the_readmes_own_encoder_example_puts_the_second_encoder_in_tables_1_and_5(smoke_run, tmp_path):
     """The README's "A language model for S&S", at smoke scale: a second encoder under `models`, in
     training.language_models and training.booqa_language_models. Table 1 gains its rows; Table 5 its four S&S rows on

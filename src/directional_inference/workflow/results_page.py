@@ -1,0 +1,211 @@
+"""The numbers of docs/results.md and of the README's findings, generated from one run's result files, never typed.
+
+The default run's tables and findings are kept in ``docs/default-run/`` (copies of its ``results/*.csv`` files and
+``findings.md``, with ``RUN.json``: the commit, CPU and date of the run); every block of the documents is rendered
+from those copies, and a test fails when a block differs from its rendering:
+
+    python -m directional_inference.workflow.results_page --run RESULTS --commit C   # copy a run's files, render every block
+    python -m directional_inference.workflow.results_page --check                     # exit 1 where a block is stale
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import re
+import shutil
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+from .generated import splice_block
+from ..tables.findings import READING_END, READING_START, findings_summary
+
+REPO = Path(__file__).resolve().parents[3]
+SNAPSHOT = REPO / "docs" / "default-run"
+RESULTS_PAGE, README = REPO / "docs" / "results.md", REPO / "README.md"
+SNAPSHOT_FILES = ("table1.csv", "table2.csv", "table4.csv", "table5.csv", "table6.csv", "table15.csv", "table_llm.csv", "findings.csv", "findings.md")
+TABLE1_SETS = ("directional", "symmetric", "full")
+SUBSET_NAMES = {"directional": "Directional", "symmetric": "Symmetric", "full": "Full", "sherliic": "SherLIiC",
+                "para_dirtrue": "Para-DirTrue", "para_dirfalse": "Para-DirFalse"}
+
+
+def read_rows(path: Path) -> list[dict[str, str]]:
+    with open(path, newline="", encoding="utf-8") as handle:
+        return list(csv.DictReader(handle))
+
+
+def cell(row: dict, column: str, *, bold: bool = False, signal: str | None = None) -> str:
+    """``value [low, high]`` of a measured column (``no number`` where it has none), ``: no signal`` where the row's
+    interval reaches into the chance range (``signal``: the column that says so)."""
+    value = row.get(column, "")
+    if value == "":
+        return "no number"
+    text = f"**{value}**" if bold else value
+    if row.get(f"{column}_low", "") != "":
+        text += f" [{row[f'{column}_low']}, {row[f'{column}_high']}]"
+    if signal is not None and row.get(signal, "").startswith("NO SIGNAL"):
+        text += ": no signal"
+    return text
+
+
+def _paper(value: str) -> str:
+    return f" (paper {value})" if value else ""
+
+
+def table1_markdown(table1: list[dict], table6: list[dict]) -> str:
+    """The main model's train x test matrix of Table 1, with Table 6's SherLIiC row and column."""
+    main = table1[0]["model"]
+    cells = {(r["train"], r["test"]): r for r in table1 if r["model"] == main}
+    cells.update({(r["train"], r["test"]): r for r in table6 if r["model"] == main and "sherliic" in (r["train"], r["test"])})
+    tests = [*TABLE1_SETS, "sherliic"]
+    sizes = {t: next((r["n_test"] for (_, test), r in cells.items() if test == t), "") for t in tests}
+    lines = [f"Model `{main}` ({table1[0]['model_name']}); AUCnorm % [95% interval]; bold: trained and tested on one subset.", "",
+             "| train \\ test | " + " | ".join(f"{SUBSET_NAMES[t]} ({int(sizes[t]):,} pairs)" if sizes[t] else SUBSET_NAMES[t] for t in tests) + " |",
+             "|---|" + "---|" * len(tests)]
+    for train in tests:
+        if not any((train, t) in cells for t in tests):
+            continue
+        row = [SUBSET_NAMES[train]]
+        for test in tests:
+            r = cells.get((train, test))
+            row.append("" if r is None else cell(r, "auc_norm", bold=train == test, signal="signal") + _paper(r.get("auc_norm_paper", "")))
+        lines.append("| " + " | ".join(row) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def table2_markdown(table2: list[dict]) -> str:
+    main = table2[0]["model"]
+    lines = ["| subset (test pairs) | S&S | 'S&S | 'S&S - S&S [95%] | paper (S&S / 'S&S) |", "|---|---|---|---|---|"]
+    for r in (r for r in table2 if r["model"] == main):
+        lines.append(f"| {SUBSET_NAMES[r['subset']]} ({int(r['n_test']):,}) | {cell(r, 'sns_auc_norm', signal='sns_signal')} | "
+                     f"{cell(r, 'sym_sns_auc_norm', signal='sym_sns_signal')} | {cell(r, 'difference')} | "
+                     f"{r['sns_auc_norm_paper']} / {r['sym_sns_auc_norm_paper']} |")
+    return "\n".join(lines) + "\n"
+
+
+def _not_run(row: dict, lang: str) -> str:
+    """Why a Table 5 row has no number in a language: its note's clause for the language (``<lang>: ...``), or, for a
+    row the paper reports that cannot run here, the whole note (in the English column)."""
+    clauses = re.split(r"; (?=(?:en|zh): )", row.get("note", ""))
+    for clause in clauses:
+        if clause.startswith(f"{lang}: "):
+            return clause[len(lang) + 2:]
+    return row.get("note", "") if lang == "en" else ""
+
+
+def table5_markdown(table5: list[dict]) -> str:
+    """Every method of Table 5 with its English and Chinese numbers: the authors' AUCnorm, the tie-aware one (with
+    ``no signal`` where its interval reaches into the chance range), the share of bundles whose positive is ranked above
+    their negatives (English), the paper's; a note where a method could not run."""
+    lines = ["| method | English, authors' | English, tie-aware | within bundle | paper | Chinese, authors' | Chinese, tie-aware | paper |",
+             "|---|---|---|---|---|---|---|---|"]
+    for r in table5:
+        row = [r["label"]]
+        for lang in ("en", "zh"):
+            if r.get(f"{lang}_auc_norm", "") == "" and r.get(f"{lang}_auc_norm_tie_aware", "") == "":
+                row += [_not_run(r, lang) if r.get("note") else "", ""]
+            else:
+                row += [cell(r, f"{lang}_auc_norm"), cell(r, f"{lang}_auc_norm_tie_aware", signal=f"{lang}_signal")]
+            if lang == "en":
+                row.append(cell(r, "en_within_bundle") + "%" if r.get("en_within_bundle", "") != "" else "")
+            row.append(r.get(f"{lang}_auc_norm_paper", ""))
+        lines.append("| " + " | ".join(row) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def llm_markdown(table: list[dict]) -> str:
+    """The LLM table's rows: test set, model, setting, AUCnorm (tie-aware, with its interval), ties and entries."""
+    lines = ["| test | model | setting | AUCnorm | tie-aware [95%] | chance | ties | entries |", "|---|---|---|---|---|---|---|---|"]
+    for r in table:
+        tied = f"{float(r['tied']):.0%}" if r.get("tied", "") != "" else ""
+        lines.append(f"| {r['test']} | {r['model']} | {r['setting']} | {r['auc_norm'] or 'no number'} | "
+                     f"{cell(r, 'auc_norm_tie_aware', signal='signal')} | {r.get('chance_auc_norm', '')} | {tied} | "
+                     f"{int(r['entries']):,} of {int(r['test_entries']):,} |")
+    return "\n".join(lines) + "\n"
+
+
+def models_markdown(table1: list[dict], table2: list[dict], table5: list[dict], table6: list[dict]) -> str:
+    """The main model's fine-tuned models as the tables record them: number format, training (pairs, best dev point,
+    where and why it stopped) and the sanity cases."""
+    main = table1[0]["model"]
+    models = []
+    for r in table1:
+        if r["model"] == main and r["train"] == r["test"]:
+            models.append((f"S&S {SUBSET_NAMES[r['train']]} (Tables 1, 5)", r["precision"], r["training"], r["sanity"]))
+    models += [(r["label"] + " (Table 5)", r["precision"], r["training"], r["sanity"]) for r in table5 if r["method"] == "sym_sns_full"]
+    for r in (r for r in table2 if r["model"] == main):
+        models.append((f"S&S {SUBSET_NAMES[r['subset']]} (Table 2)", r["precision"].split(" / ")[0], r["sns_training"], r["sns_sanity"]))
+        models.append((f"'S&S {SUBSET_NAMES[r['subset']]} (Table 2)", r["precision"].split(" / ")[-1], r["sym_sns_training"], r["sym_sns_sanity"]))
+    models += [("S&S SherLIiC (Table 6)", r["precision"], r["training"], r["sanity"]) for r in table6
+               if r["model"] == main and r["train"] == r["test"] == "sherliic"]
+    lines = ["| model | format | training | sanity: identity / paraphrase / non-entailment |", "|---|---|---|---|"]
+    lines += [f"| {name} | {fmt} | {training} | {sanity} |" for name, fmt, training, sanity in models]
+    return "\n".join(lines) + "\n"
+
+
+def run_line(run: dict) -> str:
+    return (f"From `docs/default-run/` (the result files of a clean clone of commit {run['commit']} at the default configuration, "
+            f"run on {run['date']} on {run['cpu']}).\n\n")
+
+
+BLOCKS: dict[str, tuple[tuple[str, ...], Callable[..., str]]] = {
+    "models": (("table1.csv", "table2.csv", "table5.csv", "table6.csv"), models_markdown),
+    "table1": (("table1.csv", "table6.csv"), table1_markdown),
+    "table2": (("table2.csv",), table2_markdown),
+    "table5": (("table5.csv",), table5_markdown),
+    "llm": (("table_llm.csv",), llm_markdown),
+}
+
+
+def markers(name: str) -> tuple[str, str]:
+    return f"<!-- results:{name}:start -->", f"<!-- results:{name}:end -->"
+
+
+def rendered_documents(snapshot: Path = SNAPSHOT) -> dict[Path, str]:
+    """docs/results.md and README.md with every generated block rendered from ``snapshot``."""
+    run = json.loads((snapshot / "RUN.json").read_text(encoding="utf-8"))
+    page = RESULTS_PAGE.read_text(encoding="utf-8")
+    for name, (files, render) in BLOCKS.items():
+        start, end = markers(name)
+        page = splice_block(page, start, end, run_line(run) + render(*(read_rows(snapshot / f) for f in files)))
+    page = splice_block(page, READING_START, READING_END, (snapshot / "findings.md").read_text(encoding="utf-8"))
+    header, *rows = list(csv.reader(open(snapshot / "findings.csv", newline="", encoding="utf-8")))
+    readme = splice_block(README.read_text(encoding="utf-8"), READING_START, READING_END, findings_summary(header, rows))
+    return {RESULTS_PAGE: page, README: readme}
+
+
+def stale_documents(snapshot: Path = SNAPSHOT) -> list[Path]:
+    return [path for path, text in rendered_documents(snapshot).items() if path.read_text(encoding="utf-8") != text]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--run", type=Path, help="a finished default run's results/ directory: copy its files into docs/default-run/")
+    parser.add_argument("--commit", help="the commit the run was made from (with --run)")
+    parser.add_argument("--cpu", help="the CPU it ran on (with --run; default: this machine's)")
+    parser.add_argument("--check", action="store_true", help="only compare: exit 1 when a block differs from its rendering")
+    args = parser.parse_args(argv)
+    if args.check:
+        stale = stale_documents()
+        for path in stale:
+            print(f"{path} is stale: run python -m directional_inference.workflow.results_page", file=sys.stderr)
+        return 1 if stale else 0
+    if args.run is not None:
+        import datetime
+
+        from ..compute import cpu_name
+
+        SNAPSHOT.mkdir(parents=True, exist_ok=True)
+        for name in SNAPSHOT_FILES:
+            shutil.copyfile(args.run / name, SNAPSHOT / name)
+        run = {"commit": args.commit or "unknown", "cpu": args.cpu or cpu_name(), "date": datetime.date.today().isoformat()}
+        (SNAPSHOT / "RUN.json").write_text(json.dumps(run, indent=1) + "\n", encoding="utf-8")
+    for path, text in rendered_documents().items():
+        path.write_text(text, encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
