@@ -5,6 +5,7 @@ from directional_inference.evaluation.methods import (
     BOOQA_TABLES,
     METHODS,
     booqa_score_path,
+    file_graph_methods,
     further_model_methods,
     method_alias,
     method_spec,
@@ -52,6 +53,9 @@ LANGUAGE_MODELS = {"en": config["training"]["language_models"], "zh": config["tr
 MAIN_LMS = {lang: models[0] for lang, models in LANGUAGE_MODELS.items() if models}
 # further English language models whose S&S models answer BoOQA as rows of Table 5 (sns_full@<alias> ...)
 BOOQA_FURTHER_LMS = [a for a in config["training"]["booqa_language_models"] if a != MAIN_LMS.get("en")]
+# entailment graphs made elsewhere (graphs.from_files), each a Table 5 row (graph_files@<name>): name -> language
+FILE_GRAPHS = {name: spec.get("lang", "en") for name, spec in sorted(config["graphs"]["from_files"].items())}
+BOOQA_METHOD_NAMES = [*METHODS, *further_model_methods(list(METHODS), BOOQA_FURTHER_LMS), *file_graph_methods(FILE_GRAPHS)]
 SNS_LANGUAGES = sorted(MAIN_LMS)
 SNS_METHODS_ZH = config["training"]["sns_methods_zh"]  # the Chinese S&S models: Table 5 methods (the paper: S&S Full)
 TABLE3_LANGUAGES = [lang for lang in config["booqa"]["languages"] if lang in SNS_LANGUAGES]
@@ -65,7 +69,8 @@ wildcard_constraints:
     shard=r"\d+",
     part=r"\d+",
     split="dev|test",
-    method="|".join([*METHODS, *further_model_methods(list(METHODS), BOOQA_FURTHER_LMS)]),
+    method="|".join(BOOQA_METHOD_NAMES),
+    graph_name="|".join(FILE_GRAPHS) or "NO_GRAPH",
     variant="|".join(VARIANTS),
     subset="|".join(LEVYHOLT_SETS + CHINESE_LEVYHOLT_SETS),
     test="|".join(LEVYHOLT_SETS),
@@ -201,7 +206,7 @@ def runnable_methods(lang):
     """BoOQA methods that can run for a language under this config."""
     ev, graphs = config["evaluation"], config["graphs"]
     return methods_for(lang, ev["model_languages"], graphs["measures"], ev["lm_retrieval"], SNS_LANGUAGES, SNS_METHODS_ZH,
-                       sorted(IMPORTED_FILES), LLM_LANGUAGES, BOOQA_FURTHER_LMS)
+                       sorted(IMPORTED_FILES), LLM_LANGUAGES, BOOQA_FURTHER_LMS, FILE_GRAPHS)
 
 
 def graph_lookup():
@@ -213,7 +218,7 @@ def graph_lookup():
 def booqa_score_files(table=None):
     """Score files of one BoOQA table (``BOOQA_TABLES``), or of every runnable method on both splits."""
     return sorted({booqa_score_path(lang, BOOQA_TABLES[name].split, method) for name in ([table] if table else BOOQA_TABLES)
-                   for lang in config["booqa"]["languages"] for method in table_methods(name, BOOQA_FURTHER_LMS)
+                   for lang in config["booqa"]["languages"] for method in table_methods(name, BOOQA_FURTHER_LMS, list(FILE_GRAPHS))
                    if method in runnable_methods(lang)})
 
 

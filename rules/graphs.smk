@@ -6,6 +6,11 @@
 include: "helpers/graphs.smk"
 
 
+# A graph made elsewhere is read from the user's directory where Snakemake runs (as the other user inputs are).
+localrules:
+    import_graph_files,
+
+
 rule build_entailment_graph:
     input:
         relations=merged_relations,
@@ -52,3 +57,26 @@ rule gather_entailment_graph:
         "../envs/workflow.yaml"
     script:
         "../scripts/gather_entailment_graph.py"
+
+
+# A graph made elsewhere (graphs.from_files.<name>): its files, one per type pair, as one graph table, scored like the
+# local graphs (evaluation.scoring.graph_scores) as Table 5's row graph_files@<name>.
+rule import_graph_files:
+    input:
+        graph_files,
+    output:
+        "results/{lang}/graphs/files/{graph_name}.parquet",
+    params:
+        section=lambda wildcards: config["graphs"]["from_files"][wildcards.graph_name].get("section", "BInc sims"),
+    log:
+        phase_log("graphs", "import_graph_files", "{graph_name}"),
+    benchmark:
+        phase_benchmark("graphs", "import_graph_files", "{graph_name}")
+    threads: 1
+    resources:
+        mem_mb=4000,
+        runtime=60,
+    conda:
+        "../envs/workflow.yaml"
+    script:
+        "../scripts/import_graph_files.py"

@@ -13,7 +13,7 @@ params = snakemake.params
 
 def why_not(method, lang):
     return why_not_runnable(method, lang, params.model_languages, params.measures, params.retrievals, params.sns_languages,
-                            params.sns_methods_zh, params.imported_languages, params.llm_languages)
+                            params.sns_methods_zh, params.imported_languages, params.llm_languages, params.file_graphs)
 
 
 def record(method, lang):

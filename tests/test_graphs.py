@@ -181,3 +181,27 @@ def test_published_graph_files_become_a_scorable_graph(engine, tmp_path):
     scores, _ = graph_scores(engine, entries, evidence, graph, "binc", fuzzy="same_type_pair")
     assert list(scores) == pytest.approx([0.5, 0.7])  # "ann beat bob" -> "bob lose to ann"
     assert list(graph_scores(engine, entries, evidence, graph, "binc", fuzzy="none")[0]) == [0.0, 0.0]  # CCG labels never match exactly
+
+
+def test_a_graph_named_in_config_becomes_its_table_5_method_and_a_misnamed_section_is_refused(tmp_path):
+    from directional_inference.errors import InputFormatError
+    from directional_inference.evaluation.methods import BOOQA_TABLES, method_label, method_spec, methods_for, table_methods, why_not_runnable
+    from directional_inference.graphs import import_graph_files
+    from directional_inference.workflow.config_checks import user_input_problems
+
+    assert table_methods("table5", (), ["cnce"])[-1] == "graph_files@cnce" and table_methods("table16", (), ["cnce"]) == list(BOOQA_TABLES["table16"].methods)
+    assert method_spec("graph_files@cnce") == ("graph", "binc") and method_label("graph_files@cnce").startswith("EG cnce")
+    args = (["en"], [], ["rel"], ["en"], None, (), [], [], {"cnce": "en"})
+    assert "graph_files@cnce" in methods_for("en", *args) and "graph_files@cnce" not in methods_for("zh", *args)
+    assert why_not_runnable("graph_files@cnce", "zh", *args[:-2], {"cnce": "en"}) == "a graph of en predicates (graphs.from_files)"
+    (tmp_path / "person#location_sim.txt").write_text(LOCAL)
+    graph = import_graph_files([tmp_path / "person#location_sim.txt"], "BInc sims", tmp_path / "g.parquet")
+    assert pd.read_parquet(tmp_path / "g.parquet").equals(graph) and len(graph) == 3  # the three BInc edges
+    with pytest.raises(InputFormatError, match="field 'section': no edge in section 'BInc sim'; the files' sections: BInc sims, cos sims"):
+        import_graph_files([tmp_path / "person#location_sim.txt"], "BInc sim", tmp_path / "h.parquet")
+    assert not (tmp_path / "h.parquet").exists()
+    (tmp_path / "empty").mkdir()
+    config = {"graphs": {"from_files": {"ok": {"directory": str(tmp_path)}, "bad": {"directory": str(tmp_path / "empty")}}}}
+    assert user_input_problems(config) == [
+        f"config key graphs.from_files.bad.directory is '{tmp_path / 'empty'}', which holds no <types>_sim.txt or <types>_gsim.txt "
+        "file: give the directory of the graph's files (one per type pair, as Hosseini et al. release them)"]

@@ -526,6 +526,64 @@ def test_the_readmes_own_encoder_example_puts_the_second_encoder_in_tables_1_and
     assert list(first["entry"]) == list(second["entry"]) and not first["score"].equals(second["score"])
 
 
+def test_a_graph_made_elsewhere_and_named_in_config_answers_english_booqa(smoke_run, tmp_path):
+    """graphs.from_files at smoke scale: a graph in Hosseini's format (a file per type pair, CCG nodes), with an edge
+    from every aligned evidence predicate of each English test entry to the entry's own predicate, of a weight known
+    here. Each entry then scores at least the best weight of its evidence's edges (the graph lookup is a max over the
+    evidence), an entry without evidence 0; Table 5 gains the row, and its other rows stay what they were."""
+    import re
+
+    import yaml
+
+    from conftest import copy_run
+
+    work = copy_run(smoke_run, tmp_path / "repo")
+    entries = pd.read_parquet(work / "results/en/booqa/test.parquet").set_index("id")
+    evidence = pd.read_parquet(work / "results/en/evidence/test.parquet")
+    plain = re.compile(r"^[a-z]+( [a-z]+)*$")
+
+    def node(pred, a, b):
+        words = pred.split()
+        return f"({words[0]}.1,{'.'.join(words)}.2)#{a}#{b}"
+
+    def weight(premise, hypothesis):  # any fixed function of the edge
+        return round(0.05 + 0.9 * ((7 * len(premise) + 13 * len(hypothesis)) % 17) / 16, 4)
+
+    edges, expected = {}, {}
+    for row in evidence[evidence["aligned"]].itertuples():
+        entry = entries.loc[row.entry]
+        if not (plain.match(row.pred) and plain.match(entry["pred"])):
+            continue
+        a, b = entry["subj_type"], entry["obj_type"]
+        a, b = (f"{a}_1", f"{b}_2") if a == b else (a, b)
+        edges.setdefault((a, b), {}).setdefault(node(row.pred, a, b), {})[node(entry["pred"], a, b)] = weight(row.pred, entry["pred"])
+        expected[row.entry] = max(expected.get(row.entry, 0.0), weight(row.pred, entry["pred"]))
+    assert len(expected) >= 5
+    graph = tmp_path / "graph"
+    graph.mkdir()
+    for (a, b), premises in edges.items():
+        lines = [f"types: {a}#{b}, num preds: {len(premises)}"]
+        for premise, hypotheses in premises.items():
+            lines += [f"predicate: {premise}", f"num neighbors: {len(hypotheses)}", "", "BInc sims",
+                      *(f"{h} {w:.4f}" for h, w in hypotheses.items()), ""]
+        (graph / f"{a}#{b}_sim.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    overlay = work / "graph.yaml"
+    overlay.write_text(yaml.safe_dump({"graphs": {"from_files": {"mine": {"directory": str(graph)}}}}), encoding="utf-8")
+    run_snakemake(work, "results/table5.csv", "--cores", "2", "--configfile", "config/smoke.yaml", str(overlay))
+    scores = pd.read_parquet(work / "results/booqa_scores/en/test/graph_files@mine.parquet").set_index("entry")
+    assert list(scores.index) == list(entries.index)
+    for entry, best in expected.items():
+        assert scores.loc[entry, "score"] >= best - 1e-9, entry
+    without = set(entries.index) - set(evidence["entry"])
+    assert all(scores.loc[entry, "score"] == 0 for entry in without)
+    before, after = pd.read_csv(smoke_run / "results/table5.csv"), pd.read_csv(work / "results/table5.csv")
+    row = after[after["method"] == "graph_files@mine"].iloc[0]
+    assert row["label"] == "EG mine (from files, graphs.from_files)" and row["model"] == "graph files"
+    assert "zh: not run (a graph of en predicates (graphs.from_files))" in row["note"]
+    assert row["en_entries"] == len(entries) or "too few entries" in row["note"]
+    pd.testing.assert_frame_equal(after[after["method"] != "graph_files@mine"].reset_index(drop=True), before)
+
+
 def test_the_llm_table_scores_released_predictions_as_the_files_say_and_runs_an_llm(smoke_run):
     """Every released test file of McKenna, Li et al. 2023 gets, on the whole Directional test, the AUCnorm computed
     independently from the file itself; the tiny LLM run here has a row per prompt; on this run's test every row scores

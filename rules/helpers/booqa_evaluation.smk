@@ -37,12 +37,13 @@ def booqa_method_inputs(wildcards):
         return {"evidence": evidence, "model": f"results/models/{alias}/{variant}/{lang_subset}/best"}
     if family == "llm":
         return {"evidence": evidence, "model": f"results/llm/models/{BOOQA_LLM}"}
+    if method_alias(wildcards.method):  # a graph made elsewhere (graphs.from_files)
+        return {"evidence": evidence, "graph": f"results/{wildcards.lang}/graphs/files/{method_alias(wildcards.method)}.parquet"}
     return {"evidence": evidence, "graph": f"results/{wildcards.lang}/graphs/for_{wildcards.split}.parquet"}
 
 
 # LM and S&S methods are scored by evaluation.scoring_jobs jobs each (a chunk of the entries each, then gathered) when
 # that is more than one; graph methods, and every method when it is one, by one job
-BOOQA_METHOD_NAMES = [*METHODS, *further_model_methods(list(METHODS), BOOQA_FURTHER_LMS)]
 SPLIT_SCORING_METHODS = "|".join(m for m in BOOQA_METHOD_NAMES if method_spec(m)[0] != "graph") if config["evaluation"]["scoring_jobs"] > 1 else "NO_METHOD"
 WHOLE_SCORING_METHODS = "|".join(m for m in BOOQA_METHOD_NAMES if m not in SPLIT_SCORING_METHODS.split("|"))
 

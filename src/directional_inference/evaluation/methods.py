@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 # method -> (family, detail): lm -> retrieval variant; sns -> (variant, LevyHolt training subset); graph -> measure;
@@ -28,8 +28,10 @@ LABELS = {
     "graph_cosine": "EG cosine (local)", "llm": "LLM zero-shot (McKenna et al. 2023 prompt)",
 }
 # An S&S method of a further language model (training.booqa_language_models) is the method's name, this mark, the alias:
-# "sns_full@rb" is S&S Full fine-tuned from the model alias rb (the plain names are the first language model's)
+# "sns_full@rb" is S&S Full fine-tuned from the model alias rb (the plain names are the first language model's); a graph
+# made elsewhere (graphs.from_files) is FILE_GRAPH, the mark, its name: "graph_files@cnce"
 ALIAS_MARK = "@"
+FILE_GRAPH = "graph_files"
 _NO_GRAPH = "not run: the published graph is not reachable offline (graphs.graph_from_files reads its _sim.txt/_gsim.txt files)"
 _NO_ENCODER = "not run: needs {} weights as the LM encoder (evaluation.lm_encoder) in a separate run"
 
@@ -77,8 +79,10 @@ BOOQA_TABLES = {
 
 
 def method_spec(method: str) -> tuple[str, object]:
-    """(family, detail) of a method (``METHODS``), an S&S method of a further language model (``sns_full@rb``) included."""
-    return METHODS[method.partition(ALIAS_MARK)[0]]
+    """(family, detail) of a method (``METHODS``), an S&S method of a further language model (``sns_full@rb``) and a
+    graph from files (``graph_files@cnce``: its edge weights are the column ``binc`` of graphs.graph_from_files) included."""
+    base = method.partition(ALIAS_MARK)[0]
+    return ("graph", "binc") if base == FILE_GRAPH else METHODS[base]
 
 
 def method_alias(method: str) -> str:
@@ -89,6 +93,8 @@ def method_alias(method: str) -> str:
 def method_label(method: str) -> str:
     """A method's row label: ``LABELS``'s, with the alias of a further language model (``S&S Full, rb``)."""
     base, _, alias = method.partition(ALIAS_MARK)
+    if base == FILE_GRAPH:
+        return f"EG {alias} (from files, graphs.from_files)"
     return LABELS[base] + (f", {alias}" if alias else "")
 
 
@@ -97,11 +103,16 @@ def further_model_methods(methods: Sequence[str], aliases: Sequence[str]) -> lis
     return [f"{method}{ALIAS_MARK}{alias}" for alias in aliases for method in methods if METHODS[method][0] == "sns"]
 
 
-def table_methods(table: str, aliases: Sequence[str] = ()) -> list[str]:
+def file_graph_methods(graphs: Sequence[str]) -> list[str]:
+    """The method of each graph made elsewhere (graphs.from_files), by its name."""
+    return [f"{FILE_GRAPH}{ALIAS_MARK}{name}" for name in graphs]
+
+
+def table_methods(table: str, aliases: Sequence[str] = (), graphs: Sequence[str] = ()) -> list[str]:
     """The methods one BoOQA table computes: its own, then in Table 5 the S&S methods of every further language model
-    of ``aliases`` (training.booqa_language_models)."""
+    of ``aliases`` (training.booqa_language_models) and the graphs made elsewhere (``graphs``: graphs.from_files)."""
     methods = list(BOOQA_TABLES[table].methods)
-    return methods + (further_model_methods(methods, aliases) if table == "table5" else [])
+    return methods + (further_model_methods(methods, aliases) + file_graph_methods(graphs) if table == "table5" else [])
 
 
 def booqa_score_path(lang: str, split: str, method: str) -> str:
@@ -111,15 +122,20 @@ def booqa_score_path(lang: str, split: str, method: str) -> str:
 
 def why_not_runnable(method: str, lang: str, model_languages: list[str], measures: list[str], retrievals: list[str],
                      sns_languages: list[str] = ("en",), sns_methods_zh: Sequence[str] | None = None,
-                     imported_languages: Sequence[str] = (), llm_languages: Sequence[str] = ()) -> str:
+                     imported_languages: Sequence[str] = (), llm_languages: Sequence[str] = (),
+                     file_graphs: Mapping[str, str] | None = None) -> str:
     """Why a method cannot run for a language with this config ("" when it can); Table 5 prints the reason. A further
-    language model's S&S method (``sns_full@rb``) answers English BoOQA only.
+    language model's S&S method (``sns_full@rb``) answers English BoOQA only, a graph from files (``file_graphs``: name
+    -> its language) that of its language.
     ``sns_languages``: the languages with fine-tuned S&S models (English LevyHolt; Chinese LevyHolt);
     ``sns_methods_zh``: the S&S methods fine-tuned on the Chinese LevyHolt (None: every one);
     ``imported_languages``: languages whose relations come from files made elsewhere (relations.imported), which carry
     no article text (TF-IDF retrieval) and need not carry sentences (the LM ``sent`` variant); ``llm_languages``: the
     languages an LLM of ``llm.scorers`` is asked in (English: the 2023 prompts are English)."""
     family, detail = method_spec(method)
+    if method.startswith(FILE_GRAPH + ALIAS_MARK):
+        graph_lang = (file_graphs or {}).get(method_alias(method))
+        return "" if graph_lang == lang else f"a graph of {graph_lang or 'no'} predicates (graphs.from_files)"
     if method_alias(method) and lang != "en":
         return "an S&S model of training.booqa_language_models, fine-tuned on the English LevyHolt: English BoOQA only"
     if family == "llm" and lang not in llm_languages:
@@ -144,12 +160,15 @@ def why_not_runnable(method: str, lang: str, model_languages: list[str], measure
 
 def methods_for(lang: str, model_languages: list[str], measures: list[str], retrievals: list[str],
                 sns_languages: list[str] = ("en",), sns_methods_zh: Sequence[str] | None = None,
-                imported_languages: Sequence[str] = (), llm_languages: Sequence[str] = (), further_models: Sequence[str] = ()) -> list[str]:
+                imported_languages: Sequence[str] = (), llm_languages: Sequence[str] = (), further_models: Sequence[str] = (),
+                file_graphs: Mapping[str, str] | None = None) -> list[str]:
     """Methods that can run for a language with this config (the others get a note in Table 5), the S&S methods of the
-    ``further_models`` (training.booqa_language_models) included."""
-    return [method for method in [*METHODS, *further_model_methods(list(METHODS), further_models)]
+    ``further_models`` (training.booqa_language_models) and the graphs from files (``file_graphs``: name -> language)
+    included."""
+    candidates = [*METHODS, *further_model_methods(list(METHODS), further_models), *file_graph_methods(sorted(file_graphs or {}))]
+    return [method for method in candidates
             if not why_not_runnable(method, lang, model_languages, measures, retrievals, sns_languages, sns_methods_zh, imported_languages,
-                                    llm_languages)]
+                                    llm_languages, file_graphs)]
 
 
 def sns_models(methods: Sequence[str]) -> list[tuple[str, str]]:

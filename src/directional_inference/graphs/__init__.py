@@ -21,9 +21,9 @@ from ..engine import sql_string
 from ..progress import logged
 from .features import deal_type_pairs, feature_counts_sql
 from .local import GRAPH_COLUMNS, SCORE_COLUMNS, edge_blocks, graph_schema, write_type_pair
-from .published import ccg_surface, graph_from_files, read_graph_file
+from .published import ccg_surface, graph_from_files, import_graph_files, read_graph_file
 
-__all__ = ["ENGINE_POOL_SHARE", "GRAPH_COLUMNS", "SCORE_COLUMNS", "build_graphs", "ccg_surface", "gather_graph_parts", "graph_from_files", "read_graph_file"]
+__all__ = ["ENGINE_POOL_SHARE", "GRAPH_COLUMNS", "SCORE_COLUMNS", "build_graphs", "ccg_surface", "gather_graph_parts", "graph_from_files", "import_graph_files", "read_graph_file"]
 
 log = logging.getLogger(__name__)
 

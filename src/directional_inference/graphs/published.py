@@ -97,3 +97,24 @@ def graph_from_files(paths, section: str, measure: str = "binc") -> pd.DataFrame
     graph["premise_surface"] = graph["premise"].map(ccg_surface)
     graph["hypothesis_surface"] = graph["hypothesis"].map(ccg_surface)
     return graph.reset_index(drop=True)
+
+
+def import_graph_files(paths, section: str, output: str | Path) -> pd.DataFrame:
+    """``graph_from_files`` written to ``output`` (Parquet, atomically): the graph of rule import_graph_files. Files
+    whose ``section`` holds no edge are refused, naming the sections they have (a misspelt section would otherwise
+    score every entry 0)."""
+    from ..atomic import atomic_file
+    from ..errors import InputFormatError
+
+    paths = sorted(Path(p) for p in paths)
+    if not paths:
+        raise InputFormatError("graphs.from_files", None, "directory", "the directory holds no <types>_sim.txt or <types>_gsim.txt file")
+    graph = graph_from_files(paths, section)
+    if graph.empty:
+        found = sorted({f for path in paths for f in read_graph_file(path)["feature"]})
+        raise InputFormatError(f"{paths[0].parent}/ ({len(paths)} graph files)", None, "section",
+                               f"no edge in section {section!r}; the files' sections: {', '.join(found) or 'none (no edge at all)'}: "
+                               "set graphs.from_files.<name>.section to one")
+    with atomic_file(output) as tmp:
+        graph.to_parquet(tmp, index=False)
+    return graph

@@ -81,10 +81,10 @@ PHASES = (
     ),
     Phase(
         "graphs",
-        rules=("build_entailment_graph", "gather_entailment_graph"),
+        rules=("build_entailment_graph", "gather_entailment_graph", "import_graph_files"),
         outs=("results/en/graphs", "results/zh/graphs"),
         upstream=("corpus", "relations", "booqa"),
-        params=("graphs.min_arg_pairs_per_predicate", "graphs.min_predicates_per_arg_pair"),
+        params=("graphs.min_arg_pairs_per_predicate", "graphs.min_predicates_per_arg_pair", "graphs.from_files"),
     ),
     Phase(
         "levyholt_evaluation",
@@ -111,7 +111,7 @@ PHASES = (
         params=("seed", "training.max_length", "training.precision", "training.threads", "evaluation.sym_sns_prompts", "evaluation.evidence_cap", "evaluation.evidence_cap_ss_zh", "evaluation.model_languages",
                 "evaluation.lm_encoder_zh", "training.language_models_zh", "training.sns_methods_zh", "training.booqa_language_models",
                 "evaluation.lm_encoder", "evaluation.lm_retrieval", "evaluation.lm_pooling", "evaluation.lm_window", "evaluation.tfidf_top_articles",
-                "evaluation.tfidf_sentences_per_article", "graphs.fuzzy_backoff", "graphs.fuzzy_top", "graphs.fuzzy_min_count", "graphs.measures",
+                "evaluation.tfidf_sentences_per_article", "graphs.fuzzy_backoff", "graphs.fuzzy_top", "graphs.fuzzy_min_count", "graphs.measures", "graphs.from_files",
                 "llm.scorers", "llm.batch_size", "llm.precision", "llm.answer_rule"),
     ),
     Phase(
@@ -135,7 +135,7 @@ PHASES = (
         params=("scale", "seed", "evaluation.auc_precision_floor", "evaluation.bootstrap_resamples", "evaluation.model_languages", "evaluation.lm_retrieval", "training.language_models", "training.language_models_zh", "training.sns_methods_zh",
                 "training.booqa_language_models", "training.every_setting_for_every_model", "evaluation.lm_encoder", "evaluation.lm_encoder_zh",
                 "levyholt.source", "levyholt.authors_files_for",
-                "graphs.measures", "graphs.fuzzy_backoff", "graphs.fuzzy_top", "graphs.fuzzy_min_count", "relations.spacy_model", "llm"),
+                "graphs.measures", "graphs.fuzzy_backoff", "graphs.fuzzy_top", "graphs.fuzzy_min_count", "graphs.from_files", "relations.spacy_model", "llm"),
         metrics=("results/metrics.json",),
         plots=("results/pr_curves.csv", "results/booqa_pr_curves.csv"),
         planning_modules=("levyholt/experiments.py", "resources/models.py", "evaluation/methods.py"),
