@@ -69,9 +69,9 @@ rule import_graph_files:
     params:
         section=lambda wildcards: config["graphs"]["from_files"][wildcards.graph_name].get("section", "BInc sims"),
     log:
-        phase_log("graphs", "import_graph_files", "{graph_name}"),
+        phase_log("graphs", "import_graph_files", "{lang}/{graph_name}"),
     benchmark:
-        phase_benchmark("graphs", "import_graph_files", "{graph_name}")
+        phase_benchmark("graphs", "import_graph_files", "{lang}/{graph_name}")
     threads: 1
     resources:
         mem_mb=4000,
