@@ -1,13 +1,14 @@
 """What a finished run took, per scale: time, memory and disk, read from the run's own files, the CPU named.
 
     .venv/bin/python benchmarks/run_footprint.py record --workdir RUN --scale default --cores 2 --wall-clock 5400 [--commit C] [--note TEXT]
-    .venv/bin/python benchmarks/run_footprint.py markdown [--markdown docs/run-times.md]
+    .venv/bin/python benchmarks/run_footprint.py markdown [--markdown docs/run-times.md] [--readme README.md]
 
 ``record`` reads the run's Snakemake benchmark files (``logs/**/*.benchmark.tsv``: every job's wall-clock, CPU time and
 peak resident memory) and measures its folders on disk (``resources/``, ``results/``, ``logs/``, ``.snakemake/``, a file
 linked twice counted once, as ``du`` does), and adds a row to ``benchmarks/results/run_footprint.json`` (replacing the
 row of the same scale and CPU). The wall-clock of the whole run is not in those files: give it as measured (``time``).
-``markdown`` renders the rows as the block of docs/run-times.md (a test fails when the block is stale).
+``markdown`` renders the rows as the block of docs/run-times.md and a line per scale in the README (a test fails when
+either is stale).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 RECORDS = REPO / "benchmarks" / "results" / "run_footprint.json"
 BLOCK_START, BLOCK_END = "<!-- footprint:start -->", "<!-- footprint:end -->"
+SUMMARY_START, SUMMARY_END = "<!-- footprint-summary:start -->", "<!-- footprint-summary:end -->"  # the README's lines
 FOLDERS = ("resources", "results", "logs", ".snakemake")
 
 
@@ -81,15 +83,25 @@ def footprint_markdown(rows: list[dict]) -> str:
             + "\n".join(lines) + "\n" + ("\n" + "\n".join(notes) + "\n" if notes else ""))
 
 
+def summary_markdown(rows: list[dict]) -> str:
+    """One line per recorded scale, for the README: wall-clock, the largest job's memory and the disk, the CPU named."""
+    return "".join(f"- **{r['scale']}**: {_duration(r['wall_clock_s'])} on {r['cores']} cores of an {r['cpu']} ({r['date']}, commit "
+                   f"{r['commit']}); largest job {r['peak_rss_mb'] / 1000:.1f} GB of memory; {r['disk_total_mb'] / 1000:.1f} GB of disk.\n"
+                   for r in rows)
+
+
+def current_rows() -> list[dict]:
+    return json.loads(RECORDS.read_text(encoding="utf-8"))["rows"] if RECORDS.is_file() else []
+
+
 def current_block() -> str:
-    rows = json.loads(RECORDS.read_text(encoding="utf-8"))["rows"] if RECORDS.is_file() else []
-    return footprint_markdown(rows)
+    return footprint_markdown(current_rows())
 
 
-def splice(document: str, block: str) -> str:
+def splice(document: str, block: str, markers: tuple[str, str] = (BLOCK_START, BLOCK_END)) -> str:
     from directional_inference.workflow.generated import splice_block
 
-    return splice_block(document, BLOCK_START, BLOCK_END, block)
+    return splice_block(document, *markers, block)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -104,6 +116,7 @@ def main(argv: list[str] | None = None) -> int:
     add.add_argument("--commit", default=None, help="the workflow's commit (default: the run directory's HEAD)")
     show = commands.add_parser("markdown", help="print the block, or write it into a document")
     show.add_argument("--markdown", type=Path, default=None, help="a document with the footprint:start/end markers")
+    show.add_argument("--readme", type=Path, default=None, help="a document with the footprint-summary:start/end markers (README.md)")
     args = parser.parse_args(argv)
     if args.command == "record":
         row = record(args.workdir, args.scale, args.cores, args.wall_clock, args.note, args.commit)
@@ -115,10 +128,13 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(row, indent=1))
         return 0
     block = current_block()
-    if args.markdown is None:
+    if args.markdown is None and args.readme is None:
         print(block)
-    else:
+    if args.markdown is not None:
         args.markdown.write_text(splice(args.markdown.read_text(encoding="utf-8"), block), encoding="utf-8")
+    if args.readme is not None:
+        summary = summary_markdown(current_rows())
+        args.readme.write_text(splice(args.readme.read_text(encoding="utf-8"), summary, (SUMMARY_START, SUMMARY_END)), encoding="utf-8")
     return 0
 
 

@@ -202,8 +202,11 @@ def test_the_footprint_block_of_run_times_is_generated_from_the_records():
     spec.loader.exec_module(module)
     document = (REPO / "docs" / "run-times.md").read_text(encoding="utf-8")
     assert module.splice(document, module.current_block()) == document, (
-        "docs/run-times.md is stale: run .venv/bin/python benchmarks/run_footprint.py markdown --markdown docs/run-times.md")
+        "docs/run-times.md is stale: run .venv/bin/python benchmarks/run_footprint.py markdown --markdown docs/run-times.md --readme README.md")
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
     rows = json.loads(module.RECORDS.read_text(encoding="utf-8"))["rows"]
+    assert module.splice(readme, module.summary_markdown(rows), (module.SUMMARY_START, module.SUMMARY_END)) == readme, (
+        "README.md is stale: run .venv/bin/python benchmarks/run_footprint.py markdown --markdown docs/run-times.md --readme README.md")
     assert {"smoke", "default"} <= {row["scale"] for row in rows}
 
 

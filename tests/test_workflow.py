@@ -427,7 +427,7 @@ def authors_auc_norm(scores, labels) -> float | None:
     import numpy as np
 
     scores, labels = np.asarray(scores, dtype=float), np.asarray(labels, dtype=int)
-    if len(set(scores)) < 2 or labels.sum() == 0:
+    if len(set(scores)) < 2 or labels.sum() in (0, len(labels)):
         return None
     order = np.argsort(-scores, kind="stable")
     ranked, truth = scores[order], labels[order]
