@@ -277,3 +277,15 @@ def test_results_page_cells_and_tables_follow_the_result_files():
                "note": "en: x; y; zh: not run (needs the Chinese LevyHolt; z)"}]
     assert table5_markdown(table5).splitlines()[2] == (
         "| S&S Full | 2.6 [0.9, 6.9] | 2.6 [0.8, 6.9]: no signal | 56.3% | 25.6 | not run (needs the Chinese LevyHolt; z) |  | 23.1 |")
+
+
+def test_a_number_typed_into_a_generated_block_of_the_results_page_is_caught(tmp_path, monkeypatch):
+    from directional_inference.workflow import results_page
+
+    page = (REPO / "docs" / "results.md").read_text(encoding="utf-8")
+    start = page.index("<!-- results:table5:start -->")
+    planted = page[:start] + page[start:].replace("| 29.8 |", "| 31.0 |", 1)  # the paper's BInc figure, retyped
+    assert planted != page
+    (tmp_path / "results.md").write_text(planted, encoding="utf-8")
+    monkeypatch.setattr(results_page, "RESULTS_PAGE", tmp_path / "results.md")
+    assert results_page.stale_documents() == [tmp_path / "results.md"]
