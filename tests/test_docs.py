@@ -172,14 +172,20 @@ def test_the_check_catches_a_planted_unknown_rule_key_path_flag_and_link(code):
                         REPO / "docs" / "planted.md", **code)
 
 
+def benchmark_module(name: str):
+    """A script of benchmarks/ loaded as a module (benchmarks/ is not a package)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(name, REPO / "benchmarks" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def test_the_throughput_block_of_run_times_is_generated_from_the_records():
     """docs/run-times.md's throughput tables (what bin/plan --device forecasts from) are benchmarks/throughput_table.py's
     rendering of the committed benchmark results."""
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("throughput_table", REPO / "benchmarks" / "throughput_table.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = benchmark_module("throughput_table")
     document = (REPO / "docs" / "run-times.md").read_text(encoding="utf-8")
     assert module.splice(document, module.current_block()) == document, (
         "docs/run-times.md is stale: run .venv/bin/python benchmarks/throughput_table.py --markdown docs/run-times.md")
@@ -194,12 +200,9 @@ def test_the_throughput_block_of_run_times_is_generated_from_the_records():
 def test_the_footprint_block_of_run_times_is_generated_from_the_records():
     """docs/run-times.md's time, memory and disk per scale are benchmarks/run_footprint.py's rendering of the committed
     records of whole runs, smoke and default at least."""
-    import importlib.util
     import json
 
-    spec = importlib.util.spec_from_file_location("run_footprint", REPO / "benchmarks" / "run_footprint.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = benchmark_module("run_footprint")
     document = (REPO / "docs" / "run-times.md").read_text(encoding="utf-8")
     assert module.splice(document, module.current_block()) == document, (
         "docs/run-times.md is stale: run .venv/bin/python benchmarks/run_footprint.py markdown --markdown docs/run-times.md --readme README.md")
@@ -213,12 +216,9 @@ def test_the_footprint_block_of_run_times_is_generated_from_the_records():
 def test_the_scale_benchmark_block_of_run_times_is_generated_from_the_records():
     """docs/run-times.md's per-rule table of the scale benchmark is benchmarks/plot_paper_scale.py's rendering of the
     committed records, never typed: a record added without regenerating it fails here."""
-    import importlib.util
     import json
 
-    spec = importlib.util.spec_from_file_location("plot_paper_scale", REPO / "benchmarks" / "plot_paper_scale.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = benchmark_module("plot_paper_scale")
     records = json.loads((REPO / "benchmarks" / "results" / "paper_scale.json").read_text(encoding="utf-8"))
     document = (REPO / "docs" / "run-times.md").read_text(encoding="utf-8")
     assert module.splice(document, module.spill_markdown(records)) == document, (
