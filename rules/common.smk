@@ -3,11 +3,9 @@
 from directional_inference.booqa.settings import booqa_settings
 from directional_inference.evaluation.methods import (
     BOOQA_TABLES,
-    METHODS,
     booqa_score_path,
-    file_graph_methods,
-    further_model_methods,
     method_alias,
+    method_names,
     method_spec,
     methods_for,
     sns_models,
@@ -55,7 +53,7 @@ MAIN_LMS = {lang: models[0] for lang, models in LANGUAGE_MODELS.items() if model
 BOOQA_FURTHER_LMS = [a for a in config["training"]["booqa_language_models"] if a != MAIN_LMS.get("en")]
 # entailment graphs made elsewhere (graphs.from_files), each a Table 5 row (graph_files@<name>): name -> language
 FILE_GRAPHS = {name: spec.get("lang", "en") for name, spec in sorted(config["graphs"]["from_files"].items())}
-BOOQA_METHOD_NAMES = [*METHODS, *further_model_methods(list(METHODS), BOOQA_FURTHER_LMS), *file_graph_methods(FILE_GRAPHS)]
+BOOQA_METHOD_NAMES = method_names(BOOQA_FURTHER_LMS, list(FILE_GRAPHS))
 SNS_LANGUAGES = sorted(MAIN_LMS)
 SNS_METHODS_ZH = config["training"]["sns_methods_zh"]  # the Chinese S&S models: Table 5 methods (the paper: S&S Full)
 TABLE3_LANGUAGES = [lang for lang in config["booqa"]["languages"] if lang in SNS_LANGUAGES]

@@ -37,8 +37,8 @@ def booqa_method_inputs(wildcards):
         return {"evidence": evidence, "model": f"results/models/{alias}/{variant}/{lang_subset}/best"}
     if family == "llm":
         return {"evidence": evidence, "model": f"results/llm/models/{BOOQA_LLM}"}
-    if method_alias(wildcards.method):  # a graph made elsewhere (graphs.from_files)
-        return {"evidence": evidence, "graph": f"results/{wildcards.lang}/graphs/files/{method_alias(wildcards.method)}.parquet"}
+    if name := method_alias(wildcards.method):  # a graph made elsewhere (graphs.from_files)
+        return {"evidence": evidence, "graph": f"results/{wildcards.lang}/graphs/files/{name}.parquet"}
     return {"evidence": evidence, "graph": f"results/{wildcards.lang}/graphs/for_{wildcards.split}.parquet"}
 
 

@@ -86,7 +86,8 @@ def method_spec(method: str) -> tuple[str, object]:
 
 
 def method_alias(method: str) -> str:
-    """The language model alias of a further model's S&S method ("" for the methods of the first)."""
+    """What follows the mark: a further language model's alias (``sns_full@rb``) or a graph's name (``graph_files@cnce``);
+    "" for the methods of ``METHODS``."""
     return method.partition(ALIAS_MARK)[2]
 
 
@@ -106,6 +107,12 @@ def further_model_methods(methods: Sequence[str], aliases: Sequence[str]) -> lis
 def file_graph_methods(graphs: Sequence[str]) -> list[str]:
     """The method of each graph made elsewhere (graphs.from_files), by its name."""
     return [f"{FILE_GRAPH}{ALIAS_MARK}{name}" for name in graphs]
+
+
+def method_names(further_models: Sequence[str] = (), file_graphs: Sequence[str] = ()) -> list[str]:
+    """Every method a config can score: ``METHODS``, the S&S methods of the further language models and the graphs from
+    files."""
+    return [*METHODS, *further_model_methods(list(METHODS), further_models), *file_graph_methods(file_graphs)]
 
 
 def table_methods(table: str, aliases: Sequence[str] = (), graphs: Sequence[str] = ()) -> list[str]:
@@ -165,8 +172,7 @@ def methods_for(lang: str, model_languages: list[str], measures: list[str], retr
     """Methods that can run for a language with this config (the others get a note in Table 5), the S&S methods of the
     ``further_models`` (training.booqa_language_models) and the graphs from files (``file_graphs``: name -> language)
     included."""
-    candidates = [*METHODS, *further_model_methods(list(METHODS), further_models), *file_graph_methods(sorted(file_graphs or {}))]
-    return [method for method in candidates
+    return [method for method in method_names(further_models, sorted(file_graphs or {}))
             if not why_not_runnable(method, lang, model_languages, measures, retrievals, sns_languages, sns_methods_zh, imported_languages,
                                     llm_languages, file_graphs)]
 

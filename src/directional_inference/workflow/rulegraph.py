@@ -1,7 +1,8 @@
 """A picture of the workflow: Snakemake's rule graph for a target and a config, drawn in layers, rules coloured by phase.
 
-Snakemake computes the graph (``snakemake --rulegraph``) in a copy of the workflow definition in a scratch folder, so
-that its start (the recovery of rules/recovery.smk) never touches the state of the run that asked for the picture;
+Snakemake computes the graph (``snakemake --rulegraph``) in a copy of the workflow definition in the job's scratch
+folder (``recovery.scratch.job_scratch``: removed when the job ends, swept after a kill), so that its start (the
+recovery of rules/recovery.smk) never touches the state of the run that asked for the picture;
 the drawing is matplotlib's (Graphviz is not a dependency), with a fixed layout and no date, so the same graph gives
 the same bytes.
 """
@@ -11,7 +12,6 @@ from __future__ import annotations
 import re
 import shutil
 import subprocess
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -37,22 +37,23 @@ def definition_digest(workflow_dir: str | Path) -> str:
     return digest.hexdigest()[:16]
 
 
-def snakemake_rulegraph(workflow_dir: str | Path, config: dict, target: str, snakemake: str = "snakemake") -> str:
-    """Snakemake's rule graph (DOT) of ``target`` as a fresh run with ``config`` would make it."""
-    with tempfile.TemporaryDirectory(prefix="rulegraph-") as scratch:
-        copy = Path(scratch)
-        for name in DEFINITION:
-            source = Path(workflow_dir) / name
-            if source.is_dir():
-                shutil.copytree(source, copy / name, ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
-            elif source.exists():
-                shutil.copy2(source, copy / name)
-        (copy / "run-config.yaml").write_text(yaml.safe_dump(config, sort_keys=True), encoding="utf-8")
-        result = subprocess.run([snakemake, target, "--rulegraph", "--nolock", "--quiet", "--configfile", "run-config.yaml"],
-                                cwd=copy, capture_output=True, text=True)
-        if result.returncode != 0:
-            raise RuntimeError(f"snakemake --rulegraph {target} failed ({result.returncode}):\n{result.stderr[-4000:]}")
-        return result.stdout
+def snakemake_rulegraph(workflow_dir: str | Path, config: dict, target: str, scratch: str | Path, snakemake: str = "snakemake") -> str:
+    """Snakemake's rule graph (DOT) of ``target`` as a fresh run with ``config`` would make it, planned in a copy of the
+    definition under ``scratch`` (an empty folder)."""
+    copy = Path(scratch) / "definition"
+    copy.mkdir()
+    for name in DEFINITION:
+        source = Path(workflow_dir) / name
+        if source.is_dir():
+            shutil.copytree(source, copy / name, ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
+        elif source.exists():
+            shutil.copy2(source, copy / name)
+    (copy / "run-config.yaml").write_text(yaml.safe_dump(config, sort_keys=True), encoding="utf-8")
+    result = subprocess.run([snakemake, target, "--rulegraph", "--nolock", "--quiet", "--configfile", "run-config.yaml"],
+                            cwd=copy, capture_output=True, text=True)
+    if result.returncode != 0:
+        raise RuntimeError(f"snakemake --rulegraph {target} failed ({result.returncode}):\n{result.stderr[-4000:]}")
+    return result.stdout
 
 
 def parse_rulegraph(dot: str) -> tuple[list[str], list[tuple[str, str]]]:
