@@ -171,7 +171,8 @@ def rendered_documents(snapshot: Path = SNAPSHOT) -> dict[Path, str]:
         start, end = markers(name)
         page = splice_block(page, start, end, run_line(run) + render(*(read_rows(snapshot / f) for f in files)))
     page = splice_block(page, READING_START, READING_END, (snapshot / "findings.md").read_text(encoding="utf-8"))
-    header, *rows = list(csv.reader(open(snapshot / "findings.csv", newline="", encoding="utf-8")))
+    with open(snapshot / "findings.csv", newline="", encoding="utf-8") as handle:
+        header, *rows = list(csv.reader(handle))
     readme = splice_block(README.read_text(encoding="utf-8"), READING_START, READING_END, findings_summary(header, rows))
     return {RESULTS_PAGE: page, README: readme}
 
