@@ -11,6 +11,7 @@ import yaml
 from snakemake.utils import update_config, validate
 
 from conftest import REPO, copy_workflow, run_snakemake
+from directional_inference.workflow.plan_page import made_up_pins, planning_overlay, stand_in_inputs
 
 SCHEMA = REPO / "config" / "schema.yaml"
 
@@ -151,28 +152,9 @@ def test_profiles_are_valid_for_snakemake_9(workflow_copy, profile):
     assert "fetch_dataset" in result.stdout and "build_tiny_model" in result.stdout
 
 
-def user_inputs(root: Path) -> dict:
-    """Stand-ins for the two inputs no URL serves, each a directory with the files the workflow reads (empty)."""
-    from directional_inference.resources.fetch import CHINESE_LEVYHOLT_FILES, CLUE_FILES
-
-    for name, files in (("levyholt-zh", CHINESE_LEVYHOLT_FILES), ("clue", CLUE_FILES)):
-        for file in files:
-            (root / name / file).parent.mkdir(parents=True, exist_ok=True)
-            (root / name / file).write_text("")
-    return {"resources": {"levyholt_zh": str(root / "levyholt-zh"), "clue_news2016zh": str(root / "clue")}}
-
-
-def pinned_models(config: dict) -> dict:
-    """An overlay pinning every hub model of ``config`` to a (made-up) commit, as the pins command prints it."""
-    from directional_inference.resources.pins import unpinned_llms, unpinned_models
-
-    return {"models": {alias: f"{name}@{'0' * 40}" for alias, name in unpinned_models(config).items()},
-            "llm": {"models": {alias: f"{name}@{'0' * 40}" for alias, name in unpinned_llms(config).items()}}}
-
-
 def paper_overlay(root: Path) -> Path:
     """The keys paper.yaml needs set before it plans: the two user inputs and the model pins."""
-    overlay = {**user_inputs(root), **pinned_models(load_config("paper.yaml"))}
+    overlay = planning_overlay(root, load_config("paper.yaml"))
     (root / "paper-keys.yaml").write_text(yaml.safe_dump(overlay))
     return root / "paper-keys.yaml"
 
@@ -189,7 +171,7 @@ def test_paper_scale_needs_every_hub_model_pinned(tmp_path):
         [f"config key llm.models.{a}" for a in ("smollm2-1.7b", "qwen2.5-7b", "qwen2.5-32b")]  # the scoring LLMs from the hub, not the packaged one
     assert "directional_inference.resources.pins" in problems[0]
     pinned = copy.deepcopy(paper)
-    update_config(pinned, pinned_models(paper))
+    update_config(pinned, made_up_pins(paper))
     assert pin_problems(pinned) == []
     update_config(pinned, {"models": {"roberta-base": "roberta-base@main"}, "llm": {"models": {"qwen2.5-7b": "Qwen/Qwen2.5-7B-Instruct@main"}}})
     assert [p.split(" is ")[0] for p in pin_problems(pinned)] == ["config key models.roberta-base", "config key llm.models.qwen2.5-7b"]  # a branch is not a pin
@@ -223,7 +205,7 @@ def test_user_inputs_are_checked_where_the_config_needs_them(tmp_path):
     assert [problem.split(" is ")[0] for problem in user_input_problems(paper)] == [
         "config key resources.levyholt_zh", "config key resources.clue_news2016zh"]
     given = copy.deepcopy(paper)
-    update_config(given, user_inputs(tmp_path))
+    update_config(given, stand_in_inputs(tmp_path))
     assert user_input_problems(given) == []
     (tmp_path / "levyholt-zh" / "dev" / "dev_s.txt").unlink()  # a directory that lacks a file is named with the file
     assert [p for p in user_input_problems(given) if "lacks dev/dev_s.txt" in p and "levyholt-zh" in p]

@@ -90,6 +90,23 @@ def test_matches_the_authors_directional_and_symmetric_test_files(splits, inputs
         assert ours == theirs, name
 
 
+def test_the_authors_para_dirtrue_test_file_against_our_subgroups_as_the_method_notes_say(splits, inputs):
+    """docs/method-notes.md: the released Para-DirTrue test file (2,640 lines) labels 889 of the 892 DirTrue and 35
+    Paraphrases true; 1,710 Paraphrases, the other 3 DirTrue and 3 lines that are both a Paraphrase and a DirFalse
+    false; and leaves 191 Paraphrases out (counted line by line against our test sub-groups)."""
+    groups: dict = {}
+    for name, entries in splits.groups["test"].items():
+        for e in entries:
+            groups.setdefault((e.premise, e.hypothesis), set()).add(name)
+    theirs = read_authors_subset(inputs / "authors", "para_dirtrue", "test")
+    counts = Counter((e.label, "/".join(sorted(groups[(e.premise, e.hypothesis)]))) for e in theirs)
+    assert len(theirs) == 2640 and len(splits.groups["test"]["dirtrue"]) == 892
+    assert counts == {(True, "dirtrue"): 889, (True, "paraphrases"): 35, (False, "paraphrases"): 1710, (False, "dirtrue"): 3,
+                      (False, "dirfalse/paraphrases"): 3}
+    listed = {(e.premise, e.hypothesis) for e in theirs}
+    assert sum((e.premise, e.hypothesis) not in listed for e in splits.groups["test"]["paraphrases"]) == 191
+
+
 def test_written_datasets_round_trip_and_hypothesis_only_masks_premise(inputs, tmp_path):
     out = tmp_path / "levyholt"
     limits = {"train": 100, "dev": 50, "test": 200}

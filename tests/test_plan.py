@@ -94,3 +94,61 @@ def test_a_plan_that_cannot_be_made_says_why(tmp_path):
     result = subprocess.run([sys.executable, "-m", "directional_inference.workflow.plan", "--configfile", "config/paper.yaml"], cwd=workdir,
                             capture_output=True, text=True, env=tool_environment())
     assert result.returncode != 0 and "resources.levyholt_zh" in result.stderr
+
+
+# --- docs/paper-scale.md: its figures rendered from a snapshot of the paper plan ----------------------------------------
+
+def _hand_plan(sns_gpu: float) -> dict:
+    rule = {"local": False, "gpus": 0, "gpu_hours": 0.0, "disk_gb": 0.0, "unknown": 0}
+    forecast = {"gpu_hours_by_kind": {"S&S trials": {"gpu_hours": sns_gpu, "of_which_requests": 0.0},
+                                      "BoOQA scoring": {"gpu_hours": 180.0, "of_which_requests": 16.0},
+                                      "LevyHolt scoring and model checks": {"gpu_hours": 0.8, "of_which_requests": 0.8}},
+                "wall_clock_h": 72.5}
+    return {"jobs": 7, "searches": [["rb", "sns", "full"], ["rb", "hyponly", "full"]], "trials_per_search": [2],
+            "rules": {"train_sns_trial": {**rule, "jobs": 4, "threads": 4, "gpus": 1, "mem_gb": 6.0, "longest_h": 4.0, "cpu_hours": 64.0, "gpu_hours": 16.0},
+                      "fetch_dataset": {**rule, "jobs": 2, "local": True, "threads": 1, "mem_gb": 1.0, "longest_h": 4.0, "cpu_hours": 0.2},
+                      "build_corpus": {**rule, "jobs": 1, "threads": 1, "mem_gb": 4.0, "longest_h": 2.0, "cpu_hours": 0.3, "disk_gb": 71.2}},
+            "forecasts": {device: forecast for device in ("rtx2080ti", "cuda-nvidia-h200", "cpu-intel-xeon-processor-family-6-model-167-2-threads")}}
+
+
+def test_the_paper_scale_blocks_sum_a_hand_made_plan():
+    """Sums and shares worked out by hand: 64 + 0.2 + 0.3 CPU-hours; the two small rules (under 1% of either total)
+    share a row; the forecast of 400 + 180 + 0.8 GPU-hours is 581 / 485 - 1 = +20% against Appendix F."""
+    from directional_inference.workflow.plan_page import FORECAST_ROWS, forecast_block, table5_block
+
+    rates = {"base": {"train_sentences_per_s": 131.86, "scoring_speedup": 4.58, "overhead_s": 705.34, "source": "derived; x"}}
+    snapshot = {"gpus": 8, "concurrency": 100, "appendix_f_table5_gpu_hours": 485.0,
+                "rates": {d: rates for d in ("rtx2080ti", "cuda-nvidia-h200", "cpu-intel-xeon-processor-family-6-model-167-2-threads")},
+                "plans": {name: _hand_plan(400.0) for name in FORECAST_ROWS}}
+    block = table5_block(snapshot).splitlines()
+    assert block[0] == ("7 jobs. Requested: **64.5 CPU-hours, 16.0 GPU-hours**; no job asks for more than 6 GB of memory; "
+                        "the largest local disk request is 71 GB (`build_corpus`).")
+    assert block[4] == "| `train_sns_trial` (1 searches x 2 trials: rb S&S Full) | 4 | 4 | 1 | 6 GB | 4 h | 64.0 | 16.0 |"
+    assert block[5] == "| the other 2 rules | 3 | 1 | 0 | 1-4 GB | 4 h | 0.5 | 0.0 |"
+    assert "2 jobs of local rules" in block[7] and "0.2 of the CPU-hours" in block[7]
+    forecast = forecast_block(snapshot)
+    assert "| Table 5 | RTX 2080Ti (from Appendix F) | **580.8** | 400.0 |  | 180.0 (16.0 requests) |  | 0.8 (requests) | 72.5 h | 16.0 | about 485 |" in forecast
+    assert "Table 5 is +20% against Appendix F" in forecast
+    assert "base models 132 a second, scoring x4.6, 705 s a trial; derived" in forecast
+
+
+def test_the_paper_scale_page_is_rendered_from_the_plan_snapshot(tmp_path, monkeypatch):
+    """Every block of docs/paper-scale.md is the rendering of docs/paper-plan.json; a figure retyped in a block is caught."""
+    from directional_inference.workflow import plan_page
+
+    assert not plan_page.stale_page(), "run .venv/bin/python -m directional_inference.workflow.plan_page"
+    page = plan_page.PAGE.read_text(encoding="utf-8")
+    start = page.index("<!-- plan:table5:start -->")
+    jobs = f"{plan_page.read_snapshot()['plans']['table5']['jobs']:,} jobs"
+    planted = page[:start] + page[start:].replace(jobs, "1,147 jobs", 1)
+    assert planted != page
+    (tmp_path / "paper-scale.md").write_text(planted, encoding="utf-8")
+    assert plan_page.stale_page(tmp_path / "paper-scale.md")
+
+
+def test_the_plan_snapshot_is_what_the_code_and_config_plan_now():
+    """docs/paper-plan.json against a fresh plan of every target at paper scale (dry runs in a copy of the definition):
+    a change of the code or config that moves a figure of docs/paper-scale.md fails here until it is recorded."""
+    from directional_inference.workflow.plan_page import SNAPSHOT, dumps, read_snapshot, record
+
+    assert dumps(record()) == dumps(read_snapshot()), f"run .venv/bin/python -m directional_inference.workflow.plan_page --record ({SNAPSHOT})"

@@ -16,8 +16,7 @@ devices come from ``benchmarks/device_throughput.py`` (``benchmarks/results/devi
 architectures built from their configs with random weights, forward and backward of S&S-sized batches). A BoOQA
 scoring job's forecast is Appendix F's per split and language (an unsupervised LM 10 GPU-hours for its methods together,
 an S&S base model 40, a large one 100) on the RTX 2080Ti, scaled by the positives the config asks for against the
-paper's 40,000 and, on another device, by the ratio of its rate to the 2080Ti's; a LevyHolt scoring job's is its test
-pairs' sentences at the scoring rate. An LLM's scoring of a LevyHolt test set (``score_llm_levyholt``: the whole
+paper's 40,000 and, on another device, by the ratio of its rate to the 2080Ti's. An LLM's scoring of a LevyHolt test set (``score_llm_levyholt``: the whole
 Directional test; ``score_llm_run_test``: this run's, capped by ``levyholt.max_test``) is its pairs per prompt at the
 pairs per second ``benchmarks/llm_scoring.py`` measured for that LLM's architecture on the device
 (``benchmarks/results/llm_scoring.json``: the fastest format at the batch size nearest ``llm.batch_size``; on a device

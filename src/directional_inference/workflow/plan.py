@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import subprocess
 import sys
 from collections.abc import Iterable
@@ -25,6 +26,8 @@ from pathlib import Path
 
 JOB_HEADER = re.compile(r"^(local)?rule (\w+):$")
 FIELD = re.compile(r"^\s+(threads|resources|wildcards): (.*)$")
+# What Snakemake needs of the workflow to plan it (the package is read from src/, as the Snakefile does)
+DEFINITION = ("Snakefile", "rules", "scripts", "src", "config", "envs", "profiles", "report")
 # threads as Snakemake prints them are capped by --cores; a plan asks for enough cores that none is capped
 PLAN_CORES = "4096"
 
@@ -83,6 +86,20 @@ def local_rules(workdir: str | os.PathLike) -> set[str]:
                     block.append(following)
                 names.update(re.findall(r"\w+", "\n".join(part.split("#")[0] for part in block)))
     return names
+
+
+def copy_definition(workflow_dir: str | os.PathLike, destination: str | os.PathLike) -> Path:
+    """A copy of the workflow definition of ``workflow_dir`` in ``destination`` (a new folder): planned there, a dry run
+    sees no output and no metadata of a run in ``workflow_dir``."""
+    copy = Path(destination)
+    copy.mkdir(parents=True)
+    for name in DEFINITION:
+        source = Path(workflow_dir) / name
+        if source.is_dir():
+            shutil.copytree(source, copy / name, ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
+        elif source.exists():
+            shutil.copy2(source, copy / name)
+    return copy
 
 
 def planned_job_details(dry_run: str, local: set[str] = frozenset()) -> list[dict]:
@@ -159,36 +176,51 @@ def run_config(args: list[str], root: Path) -> dict:
     return config
 
 
-def format_forecast(jobs: list[dict], config: dict, device: str, gpus: int, concurrency: int, targets: list[str]) -> str:
-    """Per rule the forecast hours on ``device`` beside the requests, the wall-clock on ``gpus`` GPUs, the storage peak
-    with ``concurrency`` trials at once, the download volume and, for Table 5, the paper's Appendix F figure."""
-    from .forecast import APPENDIX_F, device_rates, job_forecast
+def job_forecasts(jobs: list[dict], config: dict, device: str) -> list[tuple[str, str, bool, float]]:
+    """(rule, how the forecast was made, whether the job asks for a GPU, forecast hours) of every planned job on
+    ``device``: GPU-hours for a GPU job, CPU-hours otherwise."""
+    from .forecast import device_rates, job_forecast
 
     rates = device_rates()
     if device not in rates:
         raise SystemExit(f"bin/plan: no throughput for device {device!r}; known: {', '.join(sorted(rates))} "
                          "(benchmarks/device_throughput.py measures the machine it runs on)")
-    per_rule: dict[str, list] = {}
-    gpu_jobs = []
+    forecasts = []
     for job in jobs:
         forecast = job_forecast(job["rule"], job["wildcards"], job["threads"], job["resources"], config, rates[device])
-        gpu = int(float(job["resources"].get("gpu", 0) or 0)) > 0
-        entry = per_rule.setdefault(job["rule"], [0, 0.0, 0.0, forecast.how, gpu])
+        forecasts.append((job["rule"], forecast.how, int(float(job["resources"].get("gpu", 0) or 0)) > 0, forecast.hours))
+    return forecasts
+
+
+def wall_clock_hours(forecasts: list[tuple[str, str, bool, float]], gpus: int) -> float | None:
+    """The least wall-clock of the GPU jobs on ``gpus`` GPUs: their GPU-hours spread evenly, or the longest of them,
+    whichever is longer (None when no job asks for a GPU)."""
+    gpu_hours = [hours for _, _, gpu, hours in forecasts if gpu]
+    return max(sum(gpu_hours) / gpus, max(gpu_hours)) if gpu_hours else None
+
+
+def format_forecast(jobs: list[dict], config: dict, device: str, gpus: int, concurrency: int, targets: list[str]) -> str:
+    """Per rule the forecast hours on ``device`` beside the requests, the wall-clock on ``gpus`` GPUs, the storage peak
+    with ``concurrency`` trials at once, the download volume and, for Table 5, the paper's Appendix F figure."""
+    from .forecast import APPENDIX_F, device_rates
+
+    forecasts = job_forecasts(jobs, config, device)
+    per_rule: dict[str, list] = {}
+    for rule, how, gpu, hours in forecasts:
+        entry = per_rule.setdefault(rule, [0, 0.0, 0.0, how])
         entry[0] += 1
-        entry[1 if gpu else 2] += forecast.hours
-        if gpu:
-            gpu_jobs.append(forecast.hours)
+        entry[1 if gpu else 2] += hours
     lines = [f"Forecast on {device}:", *(f"  {size} models: {rate.train_sentences_per_s:.0f} prompt sentences trained a second, scoring "
                                          f"{rate.scoring_speedup:.1f} times as fast, {rate.overhead_s:.0f} s a trial; {rate.source}"
-                                         for size, rate in sorted(rates[device].items())),
+                                         for size, rate in sorted(device_rates()[device].items())),
              *llm_rate_lines(config, device),
              f"{'rule':<34} {'jobs':>6} {'GPU-h':>9} {'CPU-h':>9}  from"]
-    for rule, (count, gpu_h, cpu_h, how, _) in sorted(per_rule.items(), key=lambda kv: -(kv[1][1] + kv[1][2])):
+    for rule, (count, gpu_h, cpu_h, how) in sorted(per_rule.items(), key=lambda kv: -(kv[1][1] + kv[1][2])):
         lines.append(f"{rule:<34} {count:>6} {gpu_h:>9.1f} {cpu_h:>9.1f}  {how}")
     total_gpu, total_cpu = sum(v[1] for v in per_rule.values()), sum(v[2] for v in per_rule.values())
     lines.append(f"{'in all':<34} {len(jobs):>6} {total_gpu:>9.1f} {total_cpu:>9.1f}")
-    if gpu_jobs:
-        lines.append(f"Wall-clock on {gpus} GPUs: at least {max(total_gpu / gpus, max(gpu_jobs)):.1f} h (the GPU-hours spread over "
+    if (wall_clock := wall_clock_hours(forecasts, gpus)) is not None:
+        lines.append(f"Wall-clock on {gpus} GPUs: at least {wall_clock:.1f} h (the GPU-hours spread over "
                      f"{gpus} GPUs, or the longest GPU job, whichever is longer; the corpus-wide CPU jobs run before the BoOQA scoring).")
     lines.append(storage_peak(jobs, config, concurrency))
     lines.append(download_volume(config))
@@ -212,31 +244,48 @@ def llm_rate_lines(config: dict, device: str) -> list[str]:
     return lines
 
 
+TRIAL_RULES = ("train_sns_trial", "train_booqa_hyponly_trial")
 # fp32 weights of a fine-tuned model in GB, by size (RoBERTa-base 125M parameters, -large 355M; XLM-R-base 278M)
 WEIGHTS_GB = {"base": 0.5, "large": 1.4, "xlm": 1.1}
 
 
-def storage_peak(jobs: list[dict], config: dict, concurrency: int) -> str:
+def training_searches(jobs: list[dict]) -> list[tuple[str, str, str]]:
+    """(language model, variant, subset) of every search whose trials the plan holds (BoOQA's H-only searches as
+    ``hyponly``/``booqa``), sorted."""
+    return sorted({(j["wildcards"].get("lm"), j["wildcards"].get("variant", "hyponly"), j["wildcards"].get("subset", "booqa"))
+                   for j in jobs if j["rule"] in TRIAL_RULES})
+
+
+def storage_peak_gb(jobs: list[dict], config: dict, concurrency: int) -> dict | None:
     """The searches' weights at their peak: each search's best set, and per trial in flight (at most ``concurrency``,
     the profile's ``jobs``) its finishing weights and its checkpoint (weights, two AdamW moments, best weights):
-    5 times its weights (an estimate from fp32 parameter counts)."""
+    5 times its weights (an estimate from fp32 parameter counts). ``{gb, searches, in_flight, largest_gb}``, or None
+    when no trial is planned."""
     from .forecast import model_size
 
     models = config.get("models", {})
-    trials = [job for job in jobs if job["rule"] in ("train_sns_trial", "train_booqa_hyponly_trial")]
+    trials = [job for job in jobs if job["rule"] in TRIAL_RULES]
     if not trials:
-        return "Storage peak of the searches: no training trial planned."
+        return None
 
     def weights(alias: str) -> float:
         spec = str(models.get(alias, alias)).lower()
         return WEIGHTS_GB["xlm"] if "xlm" in spec else WEIGHTS_GB[model_size(alias, models)]
 
-    searches = {(j["wildcards"].get("lm"), j["wildcards"].get("variant", "hyponly"), j["wildcards"].get("subset", "booqa")) for j in trials}
+    searches = training_searches(jobs)
     largest = max(weights(lm) for lm, _, _ in searches)
     in_flight = min(concurrency, len(trials))
-    peak = sum(weights(lm) for lm, _, _ in searches) + in_flight * 5 * largest
-    return (f"Storage peak of the searches: about {peak:,.0f} GB ({len(searches)} searches' best weights, and {in_flight} trials in flight "
-            f"at 5 x {largest} GB: the profile's jobs = {concurrency}; fewer at once, less).")
+    return {"gb": sum(weights(lm) for lm, _, _ in searches) + in_flight * 5 * largest, "searches": len(searches),
+            "in_flight": in_flight, "largest_gb": largest}
+
+
+def storage_peak(jobs: list[dict], config: dict, concurrency: int) -> str:
+    """``storage_peak_gb`` as a line of the plan."""
+    peak = storage_peak_gb(jobs, config, concurrency)
+    if peak is None:
+        return "Storage peak of the searches: no training trial planned."
+    return (f"Storage peak of the searches: about {peak['gb']:,.0f} GB ({peak['searches']} searches' best weights, and {peak['in_flight']} "
+            f"trials in flight at 5 x {peak['largest_gb']} GB: the profile's jobs = {concurrency}; fewer at once, less).")
 
 
 def download_volume(config: dict) -> str:
@@ -252,6 +301,19 @@ def download_volume(config: dict) -> str:
             + (f", and {unknown} files whose size their source does not publish" if unknown else "") + ", plus the hub models.")
 
 
+def dry_run_jobs(args: list[str], workdir: str | os.PathLike) -> list[dict]:
+    """The jobs (``planned_job_details``) of Snakemake's dry run with ``args`` in ``workdir``, with enough cores that no
+    job's threads are capped unless ``args`` set them; SystemExit with Snakemake's own message when it cannot plan."""
+    snakemake = str(Path(sys.executable).with_name("snakemake"))
+    given = any(arg.split("=")[0] in ("--cores", "--jobs") or arg[:2] in ("-c", "-j") for arg in args)
+    cores = [] if given else ["--cores", PLAN_CORES]
+    result = subprocess.run([snakemake, "--dry-run", *cores, *args], cwd=workdir, capture_output=True, text=True)
+    if result.returncode != 0:
+        sys.stderr.write(result.stdout[-3000:] + result.stderr[-6000:])
+        raise SystemExit(result.returncode)
+    return planned_job_details(result.stdout, local_rules(workdir))
+
+
 def main(argv: list[str] | None = None) -> int:
     """``bin/plan [--device KIND] [--gpus N] [--concurrency N] <Snakemake arguments>``."""
     args = list(sys.argv[1:] if argv is None else argv)
@@ -261,14 +323,7 @@ def main(argv: list[str] | None = None) -> int:
             at = args.index(name)
             options[name] = args[at + 1]
             del args[at:at + 2]
-    snakemake = str(Path(sys.executable).with_name("snakemake"))
-    given = any(arg.split("=")[0] in ("--cores", "--jobs") or arg[:2] in ("-c", "-j") for arg in args)
-    cores = [] if given else ["--cores", PLAN_CORES]
-    result = subprocess.run([snakemake, "--dry-run", *cores, *args], capture_output=True, text=True)
-    if result.returncode != 0:
-        sys.stderr.write(result.stdout[-3000:] + result.stderr[-6000:])
-        return result.returncode
-    jobs = planned_job_details(result.stdout, local_rules(Path.cwd()))
+    jobs = dry_run_jobs(args, Path.cwd())
     costs = cost_by_rule((j["rule"], j["local"], j["threads"], j["resources"]) for j in jobs)
     if not costs:
         print("Nothing to be done: every requested output is up to date.")

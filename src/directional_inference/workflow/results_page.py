@@ -25,7 +25,7 @@ from ..tables.findings import READING_END, READING_START, findings_summary
 REPO = Path(__file__).resolve().parents[3]
 SNAPSHOT = REPO / "docs" / "default-run"
 RESULTS_PAGE, README = REPO / "docs" / "results.md", REPO / "README.md"
-SNAPSHOT_FILES = ("table1.csv", "table2.csv", "table4.csv", "table5.csv", "table6.csv", "table15.csv", "table_llm.csv", "findings.csv", "findings.md")
+SNAPSHOT_FILES = ("table1.csv", "table2.csv", "table3.csv", "table3_generality.csv", "table4.csv", "table5.csv", "table6.csv", "table15.csv", "table_llm.csv", "findings.csv", "findings.md")
 TABLE1_SETS = ("directional", "symmetric", "full")
 SUBSET_NAMES = {"directional": "Directional", "symmetric": "Symmetric", "full": "Full", "sherliic": "SherLIiC",
                 "para_dirtrue": "Para-DirTrue", "para_dirfalse": "Para-DirFalse"}
@@ -115,6 +115,27 @@ def table5_markdown(table5: list[dict]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def table3_markdown(table3: list[dict], generality: list[dict]) -> str:
+    """Table 3's English rows (the hypothesis-only models and the BoOQA-trained one on BoOQA English test) beside their
+    generality checks: how a model's score follows the predicate's WordNet depth and frequency within a bundle."""
+    checks = {(r["trained_on"], r["tested_on"]): r for r in generality}
+    lines = ["| trained on | AUCnorm, authors' | tie-aware | within bundle | paper | positive above its negative | shallower above deeper | "
+             "more frequent above | score against depth (Spearman) |", "|---|---|---|---|---|---|---|---|---|"]
+
+    def share(row: dict, column: str) -> str:
+        return f"{row[column]}% (p {row[column + '_p']})" if row.get(column, "") != "" else ""
+
+    for r in table3:
+        if r["auc_norm"] == "" or not r["tested_on"].endswith("EN (test)"):
+            continue
+        check = checks.get((r["trained_on"], r["tested_on"]), {})
+        lines.append(f"| {r['trained_on']} | {cell(r, 'auc_norm')} | {cell(r, 'auc_norm_tie_aware', signal='signal')} | "
+                     f"{cell(r, 'within_bundle')}% | {r['auc_norm_paper']} | {share(check, 'positive_above')} | "
+                     f"{share(check, 'shallower_above')} | {share(check, 'more_frequent_above')} | "
+                     f"{check.get('spearman_score_depth', '')} (p {check.get('spearman_p', '')}) |")
+    return "\n".join(lines) + "\n"
+
+
 def llm_markdown(table: list[dict]) -> str:
     """The LLM table's rows: test set, model, setting, AUCnorm (tie-aware, with its interval), ties and entries."""
     lines = ["| test | model | setting | AUCnorm | tie-aware [95%] | chance | ties | entries |", "|---|---|---|---|---|---|---|---|"]
@@ -155,6 +176,7 @@ BLOCKS: dict[str, tuple[tuple[str, ...], Callable[..., str]]] = {
     "table1": (("table1.csv", "table6.csv"), table1_markdown),
     "table2": (("table2.csv",), table2_markdown),
     "table5": (("table5.csv",), table5_markdown),
+    "table3": (("table3.csv", "table3_generality.csv"), table3_markdown),
     "llm": (("table_llm.csv",), llm_markdown),
 }
 

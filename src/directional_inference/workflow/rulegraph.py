@@ -10,7 +10,6 @@ the same bytes.
 from __future__ import annotations
 
 import re
-import shutil
 import subprocess
 from collections.abc import Sequence
 from pathlib import Path
@@ -19,9 +18,8 @@ import yaml
 
 from ..atomic import atomic_file
 from .phases import PHASES
+from .plan import copy_definition
 
-# What Snakemake needs of the workflow to plan it (the package is read from src/, as the Snakefile does)
-DEFINITION = ("Snakefile", "rules", "scripts", "src", "config", "envs", "profiles", "report")
 _NODE = re.compile(r'^\s*(\d+)\[label = "([^"]+)"')
 _EDGE = re.compile(r"^\s*(\d+) -> (\d+)")
 
@@ -40,14 +38,7 @@ def definition_digest(workflow_dir: str | Path) -> str:
 def snakemake_rulegraph(workflow_dir: str | Path, config: dict, target: str, scratch: str | Path, snakemake: str = "snakemake") -> str:
     """Snakemake's rule graph (DOT) of ``target`` as a fresh run with ``config`` would make it, planned in a copy of the
     definition under ``scratch`` (an empty folder)."""
-    copy = Path(scratch) / "definition"
-    copy.mkdir()
-    for name in DEFINITION:
-        source = Path(workflow_dir) / name
-        if source.is_dir():
-            shutil.copytree(source, copy / name, ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
-        elif source.exists():
-            shutil.copy2(source, copy / name)
+    copy = copy_definition(workflow_dir, Path(scratch) / "definition")
     (copy / "run-config.yaml").write_text(yaml.safe_dump(config, sort_keys=True), encoding="utf-8")
     result = subprocess.run([snakemake, target, "--rulegraph", "--nolock", "--quiet", "--configfile", "run-config.yaml"],
                             cwd=copy, capture_output=True, text=True)

@@ -1,0 +1,327 @@
+"""The figures of docs/paper-scale.md, generated from one snapshot of ``bin/plan`` at paper scale, never typed.
+
+The snapshot (``docs/paper-plan.json``) holds, for each target of ``PLANS``, what ``bin/plan`` computes from
+Snakemake's dry run with ``config/paper.yaml``: the requests per rule, the training searches, the storage peak of the
+searches and the forecast on each device of ``DEVICES`` by kind of work. The dry runs are made in a copy of the
+workflow definition (no run's outputs or metadata count), with stand-ins for the two inputs no URL serves and a
+made-up commit for every hub model (``planning_overlay``: the keys paper.yaml needs set before it plans). Every block
+of the page is rendered from the snapshot; the tests fail when a block differs from its rendering, and when a fresh
+plan differs from the snapshot (a change of the code or config that moves the plan):
+
+    python -m directional_inference.workflow.plan_page --record   # plan again, write the snapshot, render the page
+    python -m directional_inference.workflow.plan_page            # render the page from the snapshot
+    python -m directional_inference.workflow.plan_page --check    # exit 1 where a block is stale
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+from collections.abc import Mapping
+from pathlib import Path
+
+import yaml
+
+from .generated import splice_block
+
+REPO = Path(__file__).resolve().parents[3]
+SNAPSHOT, PAGE = REPO / "docs" / "paper-plan.json", REPO / "docs" / "paper-scale.md"
+# name -> (targets, the overlay on paper.yaml and the planning keys); no target: the default target
+PLANS: dict[str, tuple[tuple[str, ...], dict]] = {
+    "table5": (("results/table5.csv",), {}),
+    "table1": (("results/table1.csv",), {}),
+    "table2": (("results/table2.csv",), {}),
+    "table3": (("results/table3.csv",), {}),
+    "table6": (("results/table6.csv",), {}),
+    "table_llm": (("results/table_llm.csv",), {}),
+    "all": ((), {}),
+    "all_every_setting": ((), {"training": {"every_setting_for_every_model": True}}),
+}
+FORECAST_ROWS = {"table5": "Table 5", "table1": "Table 1", "table2": "Table 2", "table3": "Table 3", "table6": "Table 6",
+                 "table_llm": "`table_llm.csv` (the LLMs on the test sets, S&S beside them)", "all": "the whole default target"}
+DEVICES = ("rtx2080ti", "cuda-nvidia-h200", "cpu-intel-xeon-processor-family-6-model-167-2-threads")
+GPUS, CONCURRENCY = 8, 100  # the wall-clock's GPUs; trials in flight (profiles/slurm's jobs)
+VARIANTS = {"sns": "S&S", "sns_sym": "'S&S", "hyponly": "H-only"}
+SUBSETS = {"full": "Full", "directional": "Directional", "symmetric": "Symmetric", "zh_full": "Chinese Full", "booqa": "BoOQA"}
+BLOCKS = ("table5", "all", "forecast", "storage")
+
+
+def markers(name: str) -> tuple[str, str]:
+    return f"<!-- plan:{name}:start -->", f"<!-- plan:{name}:end -->"
+
+
+def stand_in_inputs(directory: Path) -> dict:
+    """Stand-ins under ``directory`` for the two inputs no URL serves, each a folder with the files the workflow reads
+    (empty), as the ``resources`` keys that name them."""
+    from ..resources.fetch import CHINESE_LEVYHOLT_FILES, CLUE_FILES
+
+    for name, files in (("levyholt-zh", CHINESE_LEVYHOLT_FILES), ("clue", CLUE_FILES)):
+        for file in files:
+            (directory / name / file).parent.mkdir(parents=True, exist_ok=True)
+            (directory / name / file).write_text("")
+    return {"resources": {"levyholt_zh": str(directory / "levyholt-zh"), "clue_news2016zh": str(directory / "clue")}}
+
+
+def made_up_pins(config: Mapping) -> dict:
+    """A (made-up) commit for every hub model of ``config`` without one, as the pins command prints them."""
+    from ..resources.pins import unpinned_llms, unpinned_models
+
+    pin = "0" * 40
+    return {"models": {alias: f"{name}@{pin}" for alias, name in unpinned_models(config).items()},
+            "llm": {"models": {alias: f"{name}@{pin}" for alias, name in unpinned_llms(config).items()}}}
+
+
+def planning_overlay(directory: Path, config: Mapping) -> dict:
+    """The keys ``config`` (paper.yaml's) needs set before it plans: the stand-in inputs and the made-up pins."""
+    return {**stand_in_inputs(directory), **made_up_pins(config)}
+
+
+def work_kind(job: Mapping) -> str:
+    """What a job's hours are spent on, as the page sums them."""
+    rule, variant = job["rule"], job["wildcards"].get("variant")
+    if rule == "train_booqa_hyponly_trial" or (rule == "train_sns_trial" and variant == "hyponly"):
+        return "H-only trials"
+    if rule == "train_sns_trial":
+        return "S&S trials"
+    if rule in ("score_booqa", "score_booqa_part", "score_booqa_hyponly"):
+        return "BoOQA scoring"
+    if rule in ("score_levyholt", "check_sns_model"):
+        return "LevyHolt scoring and model checks"
+    if rule in ("score_llm_levyholt", "score_llm_run_test"):
+        return "LLM jobs"
+    return "other"
+
+
+def _round(value: float) -> float:
+    return round(float(value), 2)
+
+
+def plan_record(jobs: list[dict], config: dict) -> dict:
+    """The snapshot of one plan: its requests per rule, searches, storage peak and forecasts per device and kind."""
+    from .plan import TRIAL_RULES, cost_by_rule, job_forecasts, storage_peak_gb, training_searches, wall_clock_hours
+
+    rules = {c.rule: {"jobs": c.jobs, "local": c.local, "threads": c.threads, "gpus": c.gpus, "mem_gb": c.mem_mb / 1000,
+                      "longest_h": _round(max(c.runtimes, default=0)), "cpu_hours": _round(c.cpu_hours),
+                      "gpu_hours": _round(c.gpu_hours), "disk_gb": _round(c.disk_mb / 1000), "unknown": c.unknown}
+             for c in cost_by_rule((j["rule"], j["local"], j["threads"], j["resources"]) for j in jobs)}
+    kinds: dict[str, dict] = {}
+    for job in jobs:
+        kind = kinds.setdefault(work_kind(job), {"jobs": 0, "cpu_hours": 0.0, "gpu_hours": 0.0})
+        gpus = int(float(job["resources"].get("gpu", 0) or 0))
+        hours = float(job["resources"].get("runtime", 0) or 0) / 60
+        kind["jobs"] += 1
+        kind["cpu_hours"] += hours * job["threads"]
+        kind["gpu_hours"] += hours * gpus
+    forecasts = {}
+    for device in DEVICES:
+        made = job_forecasts(jobs, config, device)
+        by_kind: dict[str, dict[str, float]] = {}
+        for job, (_, how, gpu, hours) in zip(jobs, made):
+            if gpu:
+                entry = by_kind.setdefault(work_kind(job), {"gpu_hours": 0.0, "of_which_requests": 0.0})
+                entry["gpu_hours"] += hours
+                entry["of_which_requests"] += hours if how == "request" else 0.0
+        forecasts[device] = {"gpu_hours_by_kind": {k: {n: _round(v) for n, v in e.items()} for k, e in sorted(by_kind.items())},
+                             "wall_clock_h": _round(wall_clock_hours(made, GPUS) or 0.0)}
+    peak = storage_peak_gb(jobs, config, CONCURRENCY)
+    return {"jobs": len(jobs), "rules": rules,
+            "requested_by_kind": {k: {n: v if n == "jobs" else _round(v) for n, v in e.items()} for k, e in sorted(kinds.items())},
+            "searches": [list(search) for search in training_searches(jobs)],
+            "trials_per_search": sorted({sum(1 for j in jobs if j["rule"] in TRIAL_RULES and j["wildcards"].get("lm") == lm
+                                             and j["wildcards"].get("variant", "hyponly") == v and j["wildcards"].get("subset", "booqa") == s)
+                                         for lm, v, s in training_searches(jobs)}),
+            "storage_peak": peak and {k: v if isinstance(v, int) else _round(v) for k, v in peak.items()}, "forecasts": forecasts}
+
+
+def record(workdir: Path = REPO) -> dict:
+    """Plan every target of ``PLANS`` afresh (dry runs in a copy of ``workdir``'s definition) into a snapshot."""
+    from snakemake.utils import update_config
+
+    from .forecast import APPENDIX_F, device_rates
+    from .plan import copy_definition, dry_run_jobs, run_config
+
+    with tempfile.TemporaryDirectory(prefix="paper-plan-") as scratch:
+        root = Path(scratch)
+        definition = copy_definition(workdir, root / "definition")
+        paper = run_config(["--configfile", "config/paper.yaml"], definition)
+        (root / "planning.yaml").write_text(yaml.safe_dump(planning_overlay(root / "inputs", paper)), encoding="utf-8")
+        plans = {}
+        for name, (targets, overlay) in PLANS.items():
+            (root / f"{name}.yaml").write_text(yaml.safe_dump(overlay), encoding="utf-8")
+            args = [*targets, "--configfile", "config/paper.yaml", str(root / "planning.yaml"), str(root / f"{name}.yaml")]
+            plans[name] = plan_record(dry_run_jobs(args, definition), run_config(args, definition))
+    rates = {device: {size: {"train_sentences_per_s": _round(rate.train_sentences_per_s), "scoring_speedup": _round(rate.scoring_speedup),
+                             "overhead_s": _round(rate.overhead_s), "source": rate.source} for size, rate in sorted(device_rates()[device].items())}
+             for device in DEVICES}
+    return {"config": "config/paper.yaml", "gpus": GPUS, "concurrency": CONCURRENCY, "appendix_f_table5_gpu_hours": APPENDIX_F["table5_gpu_hours"],
+            "rates": rates, "plans": plans}
+
+
+def dumps(snapshot: Mapping) -> str:
+    return json.dumps(snapshot, indent=1, sort_keys=True) + "\n"
+
+
+# --- rendering ----------------------------------------------------------------------------------------------------------
+
+def _hours(value: float) -> str:
+    return f"{value:,.1f}"
+
+
+def _totals(plan: Mapping) -> tuple[float, float]:
+    return sum(r["cpu_hours"] for r in plan["rules"].values()), sum(r["gpu_hours"] for r in plan["rules"].values())
+
+
+def _search_label(lm: str, variant: str, subset: str) -> str:
+    return f"{lm} {VARIANTS.get(variant, variant)} {SUBSETS.get(subset, subset)}"
+
+
+def table5_block(snapshot: Mapping) -> str:
+    """Table 5's requests: the sums, then the rules that carry them (the others in a row together)."""
+    plan = snapshot["plans"]["table5"]
+    cpu, gpu = _totals(plan)
+    rules = plan["rules"]
+    disk_rule = max(rules, key=lambda r: rules[r]["disk_gb"])
+    lines = [f"{plan['jobs']:,} jobs. Requested: **{_hours(cpu)} CPU-hours, {_hours(gpu)} GPU-hours**; no job asks for more than "
+             f"{max(r['mem_gb'] for r in rules.values()):g} GB of memory; the largest local disk request is "
+             f"{rules[disk_rule]['disk_gb']:,.0f} GB (`{disk_rule}`).", "",
+             "| rule | jobs | threads | GPUs | memory | longest limit | CPU-h | GPU-h |", "|---|---|---|---|---|---|---|---|"]
+    major = [r for r in sorted(rules, key=lambda r: -(rules[r]["cpu_hours"] + rules[r]["gpu_hours"]))
+             if rules[r]["cpu_hours"] >= 0.01 * cpu or rules[r]["gpu_hours"] >= 0.01 * gpu]
+    searches = [s for s in plan["searches"] if s[1] != "hyponly"]
+    for rule in major:
+        r = rules[rule]
+        what = (f" ({len(searches)} searches x {'/'.join(map(str, plan['trials_per_search']))} trials: "
+                + ", ".join(_search_label(*s) for s in searches) + ")") if rule == "train_sns_trial" else ""
+        lines.append(f"| `{rule}`{what} | {r['jobs']:,} | {r['threads']} | {r['gpus']} | {r['mem_gb']:g} GB | {r['longest_h']:g} h | "
+                     f"{_hours(r['cpu_hours'])} | {_hours(r['gpu_hours'])} |")
+    rest = [rules[r] for r in rules if r not in major]
+
+    def spread(key: str, unit: str = "") -> str:
+        low, high = min(r[key] for r in rest), max(r[key] for r in rest)
+        return f"{low:g}{unit}" if low == high else f"{low:g}-{high:g}{unit}"
+
+    lines.append(f"| the other {len(rest)} rules | {sum(r['jobs'] for r in rest):,} | {spread('threads')} | {spread('gpus')} | "
+                 f"{spread('mem_gb', ' GB')} | {max(r['longest_h'] for r in rest):g} h | {_hours(sum(r['cpu_hours'] for r in rest))} | "
+                 f"{_hours(sum(r['gpu_hours'] for r in rest))} |")
+    local = [r for r in rules.values() if r["local"]]
+    lines += ["", f"Of these, {sum(r['jobs'] for r in local)} jobs of local rules (downloads and copies) run where Snakemake runs, on "
+                  f"no cluster allocation: {_hours(sum(r['cpu_hours'] for r in local))} of the CPU-hours are their time limits."]
+    return "\n".join(lines) + "\n"
+
+
+def all_block(snapshot: Mapping) -> str:
+    """The whole default target's requests, what its trials take of them, and the plan with every setting for every model."""
+    plan, every = snapshot["plans"]["all"], snapshot["plans"]["all_every_setting"]
+    cpu, gpu = _totals(plan)
+    kinds = plan["requested_by_kind"]
+    per_model: dict[str, int] = {}
+    for lm, variant, _ in plan["searches"]:
+        per_model[lm] = per_model.get(lm, 0) + 1
+    sns, hyponly = kinds.get("S&S trials", {}), kinds.get("H-only trials", {})
+    every_cpu, every_gpu = _totals(every)
+    return (f"{plan['jobs']:,} jobs. Requested: **{_hours(cpu)} CPU-hours, {_hours(gpu)} GPU-hours**, of which the {sns.get('jobs', 0):,} "
+            f"S&S training trials are {_hours(sns.get('cpu_hours', 0))} and {_hours(sns.get('gpu_hours', 0))}, and the {hyponly.get('jobs', 0):,} "
+            f"H-only trials {_hours(hyponly.get('cpu_hours', 0))} and {_hours(hyponly.get('gpu_hours', 0))}; {len(plan['searches'])} searches of "
+            f"{'/'.join(map(str, plan['trials_per_search']))} trials ("
+            + ", ".join(f"{lm} {n}" for lm, n in sorted(per_model.items(), key=lambda kv: (-kv[1], kv[0]))) + "). "
+            f"With `training.every_setting_for_every_model: true` (every English model trains every setting): {len(every['searches'])} "
+            f"searches, {every['jobs']:,} jobs, {_hours(every_cpu)} CPU-hours and {_hours(every_gpu)} GPU-hours requested.\n")
+
+
+KINDS = ("S&S trials", "H-only trials", "BoOQA scoring", "LLM jobs", "LevyHolt scoring and model checks")
+DEVICE_NAMES = {"rtx2080ti": "RTX 2080Ti (from Appendix F)", "cuda-nvidia-h200": "H200 (measured)",
+                "cpu-intel-xeon-processor-family-6-model-167-2-threads": "this project's Xeon, 2 threads (measured)"}
+
+
+def _kind_cell(entry: Mapping | None) -> str:
+    """A kind's forecast GPU-hours, with the part that is its jobs' requests (no rate for them on the device)."""
+    if not entry or entry["gpu_hours"] < 0.05:
+        return ""
+    requests = entry["of_which_requests"]
+    note = "" if requests < 0.05 else (" (requests)" if requests >= entry["gpu_hours"] - 0.05 else f" ({_hours(requests)} requests)")
+    return _hours(entry["gpu_hours"]) + note
+
+
+def forecast_block(snapshot: Mapping) -> str:
+    """The forecast table: each target on each device by kind of work, beside the requests and Appendix F; then the
+    rates it rests on."""
+    gpus = snapshot["gpus"]
+    lines = ["| target | device | forecast GPU-hours | " + " | ".join(KINDS) + f" | wall-clock on {gpus} GPUs, at least | requested GPU-hours | Appendix F |",
+             "|---|---|---|" + "---|" * len(KINDS) + "---|---|---|"]
+    appendix = {"table5": f"about {snapshot['appendix_f_table5_gpu_hours']:g}", "table_llm": "none (2023 paper)"}
+    for name, label in FORECAST_ROWS.items():
+        plan = snapshot["plans"][name]
+        for device in DEVICES:
+            forecast = plan["forecasts"][device]
+            total = sum(k["gpu_hours"] for k in forecast["gpu_hours_by_kind"].values())
+            first = device == DEVICES[0]
+            lines.append(f"| {label if first else ''} | {DEVICE_NAMES[device]} | **{_hours(total)}** | "
+                         + " | ".join(_kind_cell(forecast["gpu_hours_by_kind"].get(kind)) for kind in KINDS)
+                         + f" | {_hours(forecast['wall_clock_h'])} h | {_hours(_totals(plan)[1]) if first else ''} | "
+                         + f"{appendix.get(name, 'not stated') if first else ''} |")
+    table5 = snapshot["plans"]["table5"]["forecasts"][DEVICES[0]]["gpu_hours_by_kind"]
+    over = sum(k["gpu_hours"] for k in table5.values()) / snapshot["appendix_f_table5_gpu_hours"] - 1
+    lines += ["", f"The RTX 2080Ti forecast of Table 5 is {over:+.0%} against Appendix F's figure. \"Requests\": jobs with no rate on "
+                  "that device, counted at their time limit. The rates behind the forecasts (prompt sentences trained a second; "
+                  "scoring's speed over training's; the fixed time of a trial):", ""]
+    for device in DEVICES:
+        rates = snapshot["rates"][device]
+        lines.append(f"- {DEVICE_NAMES[device]}: " + "; ".join(f"{size} models {r['train_sentences_per_s']:,.0f} a second, scoring "
+                                                               f"x{r['scoring_speedup']:.1f}, {r['overhead_s']:,.0f} s a trial" for size, r in rates.items())
+                     + f"; {next(iter(rates.values()))['source'].split(';')[0]}")
+    return "\n".join(lines) + "\n"
+
+
+def storage_block(snapshot: Mapping) -> str:
+    """The searches' storage peak per plan, and the bound per search at a few trials in flight."""
+    from .plan import WEIGHTS_GB
+
+    peaks = {name: snapshot["plans"][name]["storage_peak"] for name in ("table5", "all")}
+    bound = lambda weights, c: (1 + 5 * c) * weights  # noqa: E731  a search's best set plus c trials' weights and checkpoints
+    return (f"The searches' storage peak with {snapshot['concurrency']} trials in flight (the SLURM profile's `jobs`): about "
+            f"{peaks['table5']['gb']:,.0f} GB for Table 5 ({peaks['table5']['searches']} searches; {peaks['table5']['largest_gb']:g} GB the "
+            f"largest model's weights), {peaks['all']['gb']:,.0f} GB for the whole target ({peaks['all']['searches']} searches; "
+            f"{peaks['all']['largest_gb']:g} GB); fewer at once, less. One search with `c` trials in flight holds at most about "
+            f"`(1 + 5c)` times its weights: {bound(WEIGHTS_GB['base'], 2):g} GB for a RoBERTa-base search at `c = 2`, "
+            f"{bound(WEIGHTS_GB['base'], 10):g} GB at `c = 10`, {bound(WEIGHTS_GB['xlm'], 10):g} GB for XLM-R-base at `c = 10` "
+            f"(fp32 weights: base {WEIGHTS_GB['base']:g} GB, large {WEIGHTS_GB['large']:g}, XLM-R-base {WEIGHTS_GB['xlm']:g}).\n")
+
+
+RENDER = {"table5": table5_block, "all": all_block, "forecast": forecast_block, "storage": storage_block}
+
+
+def rendered_page(snapshot: Mapping, page: str) -> str:
+    for name in BLOCKS:
+        page = splice_block(page, *markers(name), RENDER[name](snapshot))
+    return page
+
+
+def read_snapshot(path: Path = SNAPSHOT) -> dict:
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def stale_page(page: Path = PAGE, snapshot: Path = SNAPSHOT) -> bool:
+    text = page.read_text(encoding="utf-8")
+    return rendered_page(read_snapshot(snapshot), text) != text
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--record", action="store_true", help="plan again (a few minutes) and write docs/paper-plan.json")
+    parser.add_argument("--check", action="store_true", help="only compare: exit 1 when a block differs from its rendering")
+    args = parser.parse_args(argv)
+    if args.check:
+        if stale_page():
+            print(f"{PAGE} is stale: run python -m directional_inference.workflow.plan_page", file=sys.stderr)
+            return 1
+        return 0
+    if args.record:
+        SNAPSHOT.write_text(dumps(record()), encoding="utf-8")
+    PAGE.write_text(rendered_page(read_snapshot(), PAGE.read_text(encoding="utf-8")), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
