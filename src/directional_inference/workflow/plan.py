@@ -249,11 +249,14 @@ TRIAL_RULES = ("train_sns_trial", "train_booqa_hyponly_trial")
 WEIGHTS_GB = {"base": 0.5, "large": 1.4, "xlm": 1.1}
 
 
+def search_of(job: dict) -> tuple[str, str, str]:
+    """(language model, variant, subset) of a training trial's search (BoOQA's H-only searches as ``hyponly``/``booqa``)."""
+    return job["wildcards"].get("lm"), job["wildcards"].get("variant", "hyponly"), job["wildcards"].get("subset", "booqa")
+
+
 def training_searches(jobs: list[dict]) -> list[tuple[str, str, str]]:
-    """(language model, variant, subset) of every search whose trials the plan holds (BoOQA's H-only searches as
-    ``hyponly``/``booqa``), sorted."""
-    return sorted({(j["wildcards"].get("lm"), j["wildcards"].get("variant", "hyponly"), j["wildcards"].get("subset", "booqa"))
-                   for j in jobs if j["rule"] in TRIAL_RULES})
+    """``search_of`` every search whose trials the plan holds, sorted."""
+    return sorted({search_of(j) for j in jobs if j["rule"] in TRIAL_RULES})
 
 
 def storage_peak_gb(jobs: list[dict], config: dict, concurrency: int) -> dict | None:

@@ -19,6 +19,7 @@ import argparse
 import json
 import sys
 import tempfile
+from collections import Counter
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -100,20 +101,15 @@ def _round(value: float) -> float:
 
 def plan_record(jobs: list[dict], config: dict) -> dict:
     """The snapshot of one plan: its requests per rule, searches, storage peak and forecasts per device and kind."""
-    from .plan import TRIAL_RULES, cost_by_rule, job_forecasts, storage_peak_gb, training_searches, wall_clock_hours
+    from .plan import TRIAL_RULES, cost_by_rule, job_forecasts, search_of, storage_peak_gb, training_searches, wall_clock_hours
 
     rules = {c.rule: {"jobs": c.jobs, "local": c.local, "threads": c.threads, "gpus": c.gpus, "mem_gb": c.mem_mb / 1000,
                       "longest_h": _round(max(c.runtimes, default=0)), "cpu_hours": _round(c.cpu_hours),
                       "gpu_hours": _round(c.gpu_hours), "disk_gb": _round(c.disk_mb / 1000), "unknown": c.unknown}
              for c in cost_by_rule((j["rule"], j["local"], j["threads"], j["resources"]) for j in jobs)}
-    kinds: dict[str, dict] = {}
-    for job in jobs:
-        kind = kinds.setdefault(work_kind(job), {"jobs": 0, "cpu_hours": 0.0, "gpu_hours": 0.0})
-        gpus = int(float(job["resources"].get("gpu", 0) or 0))
-        hours = float(job["resources"].get("runtime", 0) or 0) / 60
-        kind["jobs"] += 1
-        kind["cpu_hours"] += hours * job["threads"]
-        kind["gpu_hours"] += hours * gpus
+    kinds = {c.rule: {"jobs": c.jobs, "cpu_hours": _round(c.cpu_hours), "gpu_hours": _round(c.gpu_hours)}
+             for c in cost_by_rule((work_kind(j), False, j["threads"], j["resources"]) for j in jobs)}
+    trials = Counter(search_of(j) for j in jobs if j["rule"] in TRIAL_RULES)
     forecasts = {}
     for device in DEVICES:
         made = job_forecasts(jobs, config, device)
@@ -127,18 +123,13 @@ def plan_record(jobs: list[dict], config: dict) -> dict:
                              "wall_clock_h": _round(wall_clock_hours(made, GPUS) or 0.0)}
     peak = storage_peak_gb(jobs, config, CONCURRENCY)
     return {"jobs": len(jobs), "rules": rules,
-            "requested_by_kind": {k: {n: v if n == "jobs" else _round(v) for n, v in e.items()} for k, e in sorted(kinds.items())},
-            "searches": [list(search) for search in training_searches(jobs)],
-            "trials_per_search": sorted({sum(1 for j in jobs if j["rule"] in TRIAL_RULES and j["wildcards"].get("lm") == lm
-                                             and j["wildcards"].get("variant", "hyponly") == v and j["wildcards"].get("subset", "booqa") == s)
-                                         for lm, v, s in training_searches(jobs)}),
+            "requested_by_kind": dict(sorted(kinds.items())),
+            "searches": [list(search) for search in training_searches(jobs)], "trials_per_search": sorted(set(trials.values())),
             "storage_peak": peak and {k: v if isinstance(v, int) else _round(v) for k, v in peak.items()}, "forecasts": forecasts}
 
 
 def record(workdir: Path = REPO) -> dict:
     """Plan every target of ``PLANS`` afresh (dry runs in a copy of ``workdir``'s definition) into a snapshot."""
-    from snakemake.utils import update_config
-
     from .forecast import APPENDIX_F, device_rates
     from .plan import copy_definition, dry_run_jobs, run_config
 
