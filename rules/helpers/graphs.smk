@@ -1,5 +1,5 @@
 # Helpers of the graphs phase's rules (rules/graphs.smk), and the phase's outputs (its DVC stage's targets).
-import glob
+from directional_inference.graphs.published import graph_file_paths
 
 
 def graph_parts(wildcards):
@@ -9,8 +9,7 @@ def graph_parts(wildcards):
 
 def graph_files(wildcards):
     """The files of a graph made elsewhere (graphs.from_files.<name>.directory): one per type pair, local or global."""
-    directory = config["graphs"]["from_files"][wildcards.graph_name]["directory"]
-    return sorted(glob.glob(os.path.join(directory, "*_sim.txt")) + glob.glob(os.path.join(directory, "*_gsim.txt")))
+    return [str(path) for path in graph_file_paths(config["graphs"]["from_files"][wildcards.graph_name]["directory"])]
 
 
 def graphs_phase_targets():

@@ -13,6 +13,14 @@ import pandas as pd
 
 # --- published graph files -----------------------------------------------------------------------------
 
+GRAPH_FILE_PATTERNS = ("*_sim.txt", "*_gsim.txt")  # one file per type pair: local, global
+
+
+def graph_file_paths(directory: str | Path) -> list[Path]:
+    """The graph files of ``directory`` (``GRAPH_FILE_PATTERNS``), sorted; none where it is not a directory."""
+    return sorted(path for pattern in GRAPH_FILE_PATTERNS for path in Path(directory).glob(pattern))
+
+
 def read_graph_file(path: str | Path) -> pd.DataFrame:
     """Edges of a Hosseini-format graph file (local ``_sim.txt`` or global ``_gsim.txt``).
 

@@ -92,9 +92,11 @@ def user_input_problems(config: Mapping) -> list[str]:
                       "the Chinese BoOQA (booqa.languages) is built from CLUE news2016zh (corpus.zh.source: clue), which has "
                       "no direct download URL (https://github.com/brightmart/nlp_chinese_corpus, 'news2016zh')",
                       "booqa: {languages: [en]}"))
+    from ..graphs.published import graph_file_paths
+
     for name, spec in sorted((dotted_value(config, "graphs.from_files") or {}).items()):
         directory = Path(spec.get("directory", "")) if isinstance(spec, Mapping) else None
-        if directory is not None and not (directory.is_dir() and (any(directory.glob("*_sim.txt")) or any(directory.glob("*_gsim.txt")))):
+        if directory is not None and not (directory.is_dir() and graph_file_paths(directory)):
             problems.append(f"config key graphs.from_files.{name}.directory is {str(directory)!r}, which "
                             f"{'holds no <types>_sim.txt or <types>_gsim.txt file' if directory.is_dir() else 'is not a directory'}: "
                             "give the directory of the graph's files (one per type pair, as Hosseini et al. release them)")

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import tempfile
 from collections import Counter
 from collections.abc import Mapping
@@ -25,7 +24,8 @@ from pathlib import Path
 
 import yaml
 
-from .generated import splice_block
+from .generated import splice_block, write_or_check
+from .results_page import SUBSET_NAMES
 
 REPO = Path(__file__).resolve().parents[3]
 SNAPSHOT, PAGE = REPO / "docs" / "paper-plan.json", REPO / "docs" / "paper-scale.md"
@@ -45,7 +45,7 @@ FORECAST_ROWS = {"table5": "Table 5", "table1": "Table 1", "table2": "Table 2", 
 DEVICES = ("rtx2080ti", "cuda-nvidia-h200", "cpu-intel-xeon-processor-family-6-model-167-2-threads")
 GPUS, CONCURRENCY = 8, 100  # the wall-clock's GPUs; trials in flight (profiles/slurm's jobs)
 VARIANTS = {"sns": "S&S", "sns_sym": "'S&S", "hyponly": "H-only"}
-SUBSETS = {"full": "Full", "directional": "Directional", "symmetric": "Symmetric", "zh_full": "Chinese Full", "booqa": "BoOQA"}
+SUBSETS = {**SUBSET_NAMES, "zh_full": "Chinese Full", "booqa": "BoOQA"}
 BLOCKS = ("table5", "all", "forecast", "storage")
 
 
@@ -303,15 +303,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--record", action="store_true", help="plan again (a few minutes) and write docs/paper-plan.json")
     parser.add_argument("--check", action="store_true", help="only compare: exit 1 when a block differs from its rendering")
     args = parser.parse_args(argv)
-    if args.check:
-        if stale_page():
-            print(f"{PAGE} is stale: run python -m directional_inference.workflow.plan_page", file=sys.stderr)
-            return 1
-        return 0
-    if args.record:
+    if args.record and not args.check:
         SNAPSHOT.write_text(dumps(record()), encoding="utf-8")
-    PAGE.write_text(rendered_page(read_snapshot(), PAGE.read_text(encoding="utf-8")), encoding="utf-8")
-    return 0
+    return write_or_check(PAGE, rendered_page(read_snapshot(), PAGE.read_text(encoding="utf-8")),
+                          "python -m directional_inference.workflow.plan_page", args.check)
 
 
 if __name__ == "__main__":
