@@ -4,9 +4,9 @@ import pandas as pd
 
 from directional_inference.booqa.hyponly import hypothesis_only_splits
 from directional_inference.levyholt.entries import write_entries
-from directional_inference.workflow.rulelog import log_to_file
+from directional_inference.workflow.rulelog import start_job
 
-log_to_file(snakemake.log[0])
+start_job(snakemake)
 settings = snakemake.params.settings
 splits = hypothesis_only_splits(pd.read_parquet(snakemake.input.dev), pd.read_parquet(snakemake.input.test),
                                 train_positives=settings["booqa_train_positives"], dev_positives=settings["booqa_dev_positives"],

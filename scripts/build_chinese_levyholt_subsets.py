@@ -3,9 +3,9 @@
 from pathlib import Path
 
 from directional_inference.levyholt.chinese import write_chinese_levyholt
-from directional_inference.workflow.rulelog import log_to_file
+from directional_inference.workflow.rulelog import start_job
 
-log_to_file(snakemake.log[0])
+start_job(snakemake)
 params = snakemake.params
 write_chinese_levyholt(Path(snakemake.output.table).parent, snakemake.input[0], seed=params.seed, limits=params.limits,
                        dev_pairs=params.dev_pairs, hypothesis_only_premise=(params.premise, "", ""))

@@ -8,9 +8,9 @@ from directional_inference.corpus.articles import write_articles
 from directional_inference.corpus.reading import ReadingReport
 from directional_inference.corpus.sources import corpus_files, read_corpus
 from directional_inference.engine import job_engine
-from directional_inference.workflow.rulelog import log_to_file
+from directional_inference.workflow.rulelog import start_job
 
-log_to_file(snakemake.log[0])
+start_job(snakemake)
 settings = snakemake.params.settings
 files = corpus_files(settings["source"], snakemake.input[0], settings["years"])
 report = ReadingReport(settings["source"], snakemake.input[0])

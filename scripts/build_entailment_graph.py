@@ -5,9 +5,9 @@ import pandas as pd
 
 from directional_inference.engine import job_engine
 from directional_inference.graphs import ENGINE_POOL_SHARE, build_graphs
-from directional_inference.workflow.rulelog import log_to_file
+from directional_inference.workflow.rulelog import start_job
 
-log_to_file(snakemake.log[0])
+start_job(snakemake)
 held_out = pd.read_parquet(snakemake.input.split, columns=["window"])["window"]
 with job_engine(snakemake, pool_share=ENGINE_POOL_SHARE) as engine:
     build_graphs(engine, snakemake.input.relations, **snakemake.params.cutoffs, held_out_windows=held_out,

@@ -3,9 +3,9 @@
 from pathlib import Path
 
 from directional_inference.levyholt.english import write_levyholt_datasets
-from directional_inference.workflow.rulelog import log_to_file
+from directional_inference.workflow.rulelog import start_job
 
-log_to_file(snakemake.log[0])
+start_job(snakemake)
 write_levyholt_datasets(
     Path(snakemake.output.subgroups).parent,
     levyholt_dir=snakemake.input.raw,

@@ -3,9 +3,9 @@
 from pathlib import Path
 
 from directional_inference.levyholt.english import write_whole_tests
-from directional_inference.workflow.rulelog import log_to_file
+from directional_inference.workflow.rulelog import start_job
 
-log_to_file(snakemake.log[0])
+start_job(snakemake)
 write_whole_tests(
     Path(snakemake.output[0]).parents[1],
     [Path(path).parent.name for path in snakemake.output],

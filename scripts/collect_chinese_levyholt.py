@@ -1,7 +1,7 @@
 """Rule collect_chinese_levyholt: copy the user-supplied Chinese LevyHolt into resources/ (verified, atomic)."""
 
 from directional_inference.resources.fetch import collect_chinese_levyholt
-from directional_inference.workflow.rulelog import log_to_file
+from directional_inference.workflow.rulelog import start_job
 
-log_to_file(snakemake.log[0])
+start_job(snakemake)
 collect_chinese_levyholt(snakemake.params.source, snakemake.output[0])

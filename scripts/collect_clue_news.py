@@ -1,7 +1,7 @@
 """Rule collect_clue_news: copy the user-supplied CLUE news2016zh files into resources/ (verified, atomic)."""
 
 from directional_inference.resources.fetch import collect_clue_news
-from directional_inference.workflow.rulelog import log_to_file
+from directional_inference.workflow.rulelog import start_job
 
-log_to_file(snakemake.log[0])
+start_job(snakemake)
 collect_clue_news(snakemake.params.source, snakemake.output[0])

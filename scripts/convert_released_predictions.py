@@ -3,7 +3,7 @@ test in the documented predictions format (llm.predictions)."""
 
 from directional_inference.llm.predictions import write_predictions
 from directional_inference.llm.released import convert
-from directional_inference.workflow.rulelog import log_to_file
+from directional_inference.workflow.rulelog import start_job
 
-log_to_file(snakemake.log[0])
+start_job(snakemake)
 write_predictions(snakemake.output[0], convert(snakemake.input.released, snakemake.input.authors))

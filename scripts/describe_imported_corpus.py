@@ -6,9 +6,9 @@ import json
 from directional_inference.atomic import write_text_atomic
 from directional_inference.engine import job_engine
 from directional_inference.relations.imported import write_imported_corpus
-from directional_inference.workflow.rulelog import log_to_file
+from directional_inference.workflow.rulelog import start_job
 
-log_to_file(snakemake.log[0])
+start_job(snakemake)
 with job_engine(snakemake) as engine:
     reading = write_imported_corpus(engine, snakemake.input.shards, snakemake.input.relations, snakemake.params.files,
                                     snakemake.output.articles)

@@ -6,9 +6,9 @@ from pathlib import Path
 
 from directional_inference.recovery.scratch import job_scratch
 from directional_inference.workflow.rulegraph import draw_rulegraph, parse_rulegraph, snakemake_rulegraph
-from directional_inference.workflow.rulelog import log_to_file
+from directional_inference.workflow.rulelog import start_job
 
-log_to_file(snakemake.log[0])
+start_job(snakemake)
 with job_scratch(snakemake) as scratch:
     dot = snakemake_rulegraph(Path(snakemake.scriptdir).parent, snakemake.params.config, "all", scratch,
                               str(Path(sys.executable).with_name("snakemake")))

@@ -6,9 +6,9 @@ from functools import partial
 from directional_inference.relations.chinese import extract_chinese
 from directional_inference.relations.english import extract_english
 from directional_inference.relations.extraction import extract_shard
-from directional_inference.workflow.rulelog import log_to_file
+from directional_inference.workflow.rulelog import start_job
 
-log_to_file(snakemake.log[0])
+start_job(snakemake)
 params = snakemake.params
 if snakemake.wildcards.lang == "en":
     import spacy

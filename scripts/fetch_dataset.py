@@ -5,9 +5,9 @@ import os
 
 from directional_inference.resources.fetch import BasicAuth, ChecksumLock, fetch_dataset
 from directional_inference.resources.inputs import open_mirrors
-from directional_inference.workflow.rulelog import log_to_file
+from directional_inference.workflow.rulelog import start_job
 
-log_to_file(snakemake.log[0])
+start_job(snakemake)
 year = snakemake.wildcards.get("year")
 dataset = "newscrawl" if year else snakemake.wildcards.dataset
 only, auth = None, None

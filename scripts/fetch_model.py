@@ -1,7 +1,7 @@
 """Rule fetch_model: the weights and tokenizer of a configured model into resources/models/<alias>/."""
 
 from directional_inference.resources.models import snapshot_model
-from directional_inference.workflow.rulelog import log_to_file
+from directional_inference.workflow.rulelog import start_job
 
-log_to_file(snakemake.log[0])
+start_job(snakemake)
 snapshot_model(snakemake.params.name, snakemake.output[0])

@@ -3,9 +3,9 @@
 import pandas as pd
 
 from directional_inference.atomic import atomic_file
-from directional_inference.workflow.rulelog import log_to_file
+from directional_inference.workflow.rulelog import start_job
 
-log_to_file(snakemake.log[0])
+start_job(snakemake)
 frame = pd.concat([pd.read_parquet(path) for path in snakemake.input.parts], ignore_index=True)
 with atomic_file(snakemake.output[0]) as tmp:
     frame.to_parquet(tmp, index=False)

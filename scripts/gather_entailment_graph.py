@@ -3,8 +3,8 @@
 import logging
 
 from directional_inference.graphs import gather_graph_parts
-from directional_inference.workflow.rulelog import log_to_file
+from directional_inference.workflow.rulelog import start_job
 
-log_to_file(snakemake.log[0])
+start_job(snakemake)
 edges = gather_graph_parts(snakemake.input.parts, snakemake.output[0])
 logging.info("%d edges", edges)

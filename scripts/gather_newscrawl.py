@@ -1,7 +1,7 @@
 """Rule gather_newscrawl: the years of News Crawl, each fetched by its own job, as one dataset directory."""
 
 from directional_inference.resources.fetch import gather_fetched
-from directional_inference.workflow.rulelog import log_to_file
+from directional_inference.workflow.rulelog import start_job
 
-log_to_file(snakemake.log[0])
+start_job(snakemake)
 gather_fetched(snakemake.input, snakemake.output[0])

@@ -4,9 +4,9 @@ from directional_inference.booqa.negatives import generate_negatives
 from directional_inference.booqa.senses import SenseChooser
 from directional_inference.engine import job_engine
 from directional_inference.resources.wordnet import open_wordnet
-from directional_inference.workflow.rulelog import log_to_file
+from directional_inference.workflow.rulelog import start_job
 
-log_to_file(snakemake.log[0])
+start_job(snakemake)
 import torch  # noqa: E402
 
 torch.set_num_threads(snakemake.threads)

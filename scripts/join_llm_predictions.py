@@ -2,9 +2,9 @@
 score set per (model, setting), with the counts of each join."""
 
 from directional_inference.llm.predictions import join_files
-from directional_inference.workflow.rulelog import log_to_file
+from directional_inference.workflow.rulelog import start_job
 
-log_to_file(snakemake.log[0])
+start_job(snakemake)
 join_files(snakemake.input.predictions, snakemake.params.names, {"directional_whole": snakemake.input.whole, "directional_run": snakemake.input.run},
            dict(zip(["directional_whole", "directional_run"], snakemake.output.scores)), snakemake.output.joins,
            max_unmatched_share=snakemake.params.max_unmatched_share, samples=["directional_run"])

@@ -2,9 +2,9 @@
 counts of each join."""
 
 from directional_inference.llm.predictions import join_files
-from directional_inference.workflow.rulelog import log_to_file
+from directional_inference.workflow.rulelog import start_job
 
-log_to_file(snakemake.log[0])
+start_job(snakemake)
 name = f"{snakemake.wildcards.test}_run"
 join_files(snakemake.input.predictions, snakemake.params.names, {name: snakemake.input.test}, {name: snakemake.output.scores}, snakemake.output.joins,
            max_unmatched_share=snakemake.params.max_unmatched_share)

@@ -3,11 +3,11 @@ the paper's, notes for methods that cannot run."""
 
 from directional_inference.evaluation.methods import BOOQA_TABLES, booqa_score_path, method_alias, method_spec, why_not_runnable
 from directional_inference.levyholt.experiments import language_subset, model_directory
-from directional_inference.workflow.rulelog import log_to_file
+from directional_inference.workflow.rulelog import start_job
 from directional_inference.tables.booqa import booqa_table_rows
 from directional_inference.tables.common import Evaluation, read_model_record, write_csv
 
-log_to_file(snakemake.log[0])
+start_job(snakemake)
 params = snakemake.params
 
 

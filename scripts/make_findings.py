@@ -4,11 +4,11 @@
 from directional_inference.atomic import write_text_atomic
 from directional_inference.booqa.release import read_evidence_density
 from directional_inference.levyholt.experiments import model_directory
-from directional_inference.workflow.rulelog import log_to_file
+from directional_inference.workflow.rulelog import start_job
 from directional_inference.tables.common import Evaluation, read_model_record, write_csv
 from directional_inference.tables.findings import CLAIMS, HEADER, claim_row, claim_scores, findings_markdown
 
-log_to_file(snakemake.log[0])
+start_job(snakemake)
 params = snakemake.params
 evaluation = Evaluation(**params.evaluation)
 claims = [CLAIMS[k] for k in params.claims]

@@ -2,11 +2,11 @@
 
 from directional_inference.levyholt.experiments import levyholt_score_path as score_path
 from directional_inference.levyholt.experiments import model_directory
-from directional_inference.workflow.rulelog import log_to_file
+from directional_inference.workflow.rulelog import start_job
 from directional_inference.tables import levyholt as tables
 from directional_inference.tables.common import Evaluation, read_model_record, write_csv
 
-log_to_file(snakemake.log[0])
+start_job(snakemake)
 params = snakemake.params
 models = [tables.ModelInfo(alias, name) for alias, name in params.models]
 table, scale, evaluation, conventions = snakemake.wildcards.table, params.scale, Evaluation(**params.evaluation), params.conventions

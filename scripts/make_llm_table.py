@@ -9,9 +9,9 @@ from directional_inference.levyholt.experiments import levyholt_score_path
 from directional_inference.tables.common import Evaluation, write_csv
 from directional_inference.tables.figures import plot_pr_curves
 from directional_inference.tables.llm import figure_curves, table_rows
-from directional_inference.workflow.rulelog import log_to_file
+from directional_inference.workflow.rulelog import start_job
 
-log_to_file(snakemake.log[0])
+start_job(snakemake)
 params = snakemake.params
 joined = {test: pd.read_parquet(path) for test, path in zip(["directional_whole", "directional_run"], snakemake.input.scores)}
 joins = json.loads(open(snakemake.input.joins, encoding="utf-8").read())

@@ -3,9 +3,9 @@
 from directional_inference.engine import job_engine
 from directional_inference.tables.table17 import read_directional_subset, table17_rows
 from directional_inference.tables.common import Evaluation, write_csv
-from directional_inference.workflow.rulelog import log_to_file
+from directional_inference.workflow.rulelog import start_job
 
-log_to_file(snakemake.log[0])
+start_job(snakemake)
 params = snakemake.params
 directional = f"{snakemake.input.levyholt}/LevyHoltDS/test_dir"
 subset = read_directional_subset(f"{directional}/test_dir_s.txt", f"{directional}/test_dir_rels.txt")

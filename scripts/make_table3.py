@@ -1,10 +1,10 @@
 """Rule make_table3: hypothesis-only robustness on BoOQA beside the paper's Table 3, with intervals."""
 
-from directional_inference.workflow.rulelog import log_to_file
+from directional_inference.workflow.rulelog import start_job
 from directional_inference.tables.booqa import table3_rows
 from directional_inference.tables.common import Evaluation, write_csv
 
-log_to_file(snakemake.log[0])
+start_job(snakemake)
 params = snakemake.params
 header, rows = table3_rows(
     params.languages, lambda lang, trained_on: f"results/robustness/{lang}/scores/{params.models[lang]}/{trained_on}.parquet",

@@ -7,11 +7,11 @@ import pandas as pd
 
 from directional_inference.levyholt.entries import read_subset_tsv
 from directional_inference.resources.wordnet import open_wordnet
-from directional_inference.workflow.rulelog import log_to_file
+from directional_inference.workflow.rulelog import start_job
 from directional_inference.tables.common import write_csv
 from directional_inference.tables.generality import HEADER, generality_rows, not_run_row, predicate_depth
 
-log_to_file(snakemake.log[0])
+start_job(snakemake)
 params, inputs = snakemake.params, snakemake.input
 if not inputs:
     rows = [not_run_row(params.scale)]

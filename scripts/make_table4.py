@@ -5,9 +5,9 @@ import pandas as pd
 
 from directional_inference.booqa.release import DENSITY_COLUMNS, PAPER_EVIDENCE_PER_ENTRY, PAPER_TABLE4, read_evidence_density
 from directional_inference.tables.common import write_csv
-from directional_inference.workflow.rulelog import log_to_file
+from directional_inference.workflow.rulelog import start_job
 
-log_to_file(snakemake.log[0])
+start_job(snakemake)
 evidence_columns = DENSITY_COLUMNS[2:]
 rows = []
 for lang in snakemake.params.languages:

@@ -5,9 +5,9 @@ import logging
 
 from directional_inference.engine import job_engine
 from directional_inference.relations.shards import merge_relations
-from directional_inference.workflow.rulelog import log_to_file
+from directional_inference.workflow.rulelog import start_job
 
-log_to_file(snakemake.log[0])
+start_job(snakemake)
 with job_engine(snakemake) as engine:
     kept = merge_relations(engine, snakemake.input.shards, snakemake.output[0])
 logging.info("%d relations after dropping repeated sentences", kept)

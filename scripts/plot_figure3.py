@@ -4,12 +4,12 @@ points as DVC plots."""
 import pandas as pd
 
 from directional_inference.evaluation.methods import FIGURE3_METHODS, booqa_score_path
-from directional_inference.workflow.rulelog import log_to_file
+from directional_inference.workflow.rulelog import start_job
 from directional_inference.tables.common import write_csv
 from directional_inference.tables.figures import plot_figure3
 from directional_inference.tables.summary import booqa_pr_points
 
-log_to_file(snakemake.log[0])
+start_job(snakemake)
 params = snakemake.params
 curves = {
     lang: {m: pd.read_parquet(booqa_score_path(lang, "test", m)) for m in FIGURE3_METHODS if m in methods}

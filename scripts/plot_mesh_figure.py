@@ -3,9 +3,9 @@
 import pandas as pd
 
 from directional_inference.tables.figures import plot_mesh
-from directional_inference.workflow.rulelog import log_to_file
+from directional_inference.workflow.rulelog import start_job
 
-log_to_file(snakemake.log[0])
+start_job(snakemake)
 rows = pd.read_csv(snakemake.input[0])
 main = rows[rows["model"] == rows["model"].iloc[0]]
 values = {r.subset: r.auc_norm / 100 for r in main.itertuples() if pd.notna(r.auc_norm)}

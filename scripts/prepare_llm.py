@@ -2,7 +2,7 @@
 
 from directional_inference.llm.models import prepare_llm
 from directional_inference.resources.models import levyholt_texts
-from directional_inference.workflow.rulelog import log_to_file
+from directional_inference.workflow.rulelog import start_job
 
-log_to_file(snakemake.log[0])
+start_job(snakemake)
 prepare_llm(snakemake.params.spec, snakemake.output[0], texts=levyholt_texts(snakemake.input.texts), seed=snakemake.params.seed)

@@ -6,9 +6,9 @@ import pandas as pd
 
 from directional_inference.engine import job_engine
 from directional_inference.evaluation.evidence import retrieve_language_evidence
-from directional_inference.workflow.rulelog import log_to_file
+from directional_inference.workflow.rulelog import start_job
 
-log_to_file(snakemake.log[0])
+start_job(snakemake)
 entries = pd.read_parquet(snakemake.input.split)
 with job_engine(snakemake) as engine:
     rows = retrieve_language_evidence(engine, entries, snakemake.input.relations, snakemake.wildcards.lang, snakemake.input.wordnet,

@@ -7,9 +7,9 @@ import pandas as pd
 from directional_inference.atomic import atomic_file
 from directional_inference.engine import job_engine
 from directional_inference.evaluation.evidence import source_sentences, tfidf_evidence, window_articles_reader
-from directional_inference.workflow.rulelog import log_to_file
+from directional_inference.workflow.rulelog import start_job
 
-log_to_file(snakemake.log[0])
+start_job(snakemake)
 settings = snakemake.params.settings
 entries = pd.read_parquet(snakemake.input.split)
 with job_engine(snakemake) as engine:

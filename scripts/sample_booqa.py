@@ -5,9 +5,9 @@ import pandas as pd
 from directional_inference.atomic import atomic_file
 from directional_inference.booqa.release import write_split
 from directional_inference.booqa.sampling import POSITIVE_COLUMNS, sample_bundles
-from directional_inference.workflow.rulelog import log_to_file
+from directional_inference.workflow.rulelog import start_job
 
-log_to_file(snakemake.log[0])
+start_job(snakemake)
 settings, output = snakemake.params.settings, snakemake.output
 articles = pd.read_parquet(snakemake.input.articles, columns=["window"])
 splits = sample_bundles(

@@ -8,9 +8,9 @@ from directional_inference.compute import set_threads
 from directional_inference.engine import job_engine
 from directional_inference.evaluation.resume import ScoringProgress, input_signature
 from directional_inference.evaluation.scoring import entry_chunk, score_split
-from directional_inference.workflow.rulelog import log_to_file
+from directional_inference.workflow.rulelog import start_job
 
-log_to_file(snakemake.log[0])
+start_job(snakemake)
 set_threads(snakemake.params.torch_threads)
 inputs = snakemake.input
 entries = entry_chunk(pd.read_parquet(inputs.split), snakemake.params.part, snakemake.params.parts)

@@ -3,12 +3,12 @@ each distinct pair once."""
 
 import logging
 
-from directional_inference.workflow.rulelog import log_to_file
+from directional_inference.workflow.rulelog import start_job
 from directional_inference.levyholt.scores import score_test_sets
 from directional_inference.sns.model import PromptScorer
 from directional_inference.compute import set_threads
 
-log_to_file(snakemake.log[0])
+start_job(snakemake)
 params = snakemake.params
 set_threads(params.torch_threads)
 scorer = PromptScorer(snakemake.input.model, **params.scorer)

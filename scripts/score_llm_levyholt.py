@@ -4,9 +4,9 @@ predictions file (llm.predictions)."""
 
 from directional_inference.compute import set_threads
 from directional_inference.llm.scorer import score_test_with_llm
-from directional_inference.workflow.rulelog import log_to_file
+from directional_inference.workflow.rulelog import start_job
 
-log_to_file(snakemake.log[0])
+start_job(snakemake)
 params = snakemake.params
 set_threads(params.torch_threads)
 score_test_with_llm(snakemake.input.model, snakemake.input.test, snakemake.output[0], name=snakemake.wildcards.llm, prompts=params.prompts,

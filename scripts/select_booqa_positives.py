@@ -2,9 +2,9 @@
 
 from directional_inference.booqa.positives import select_positives
 from directional_inference.engine import job_engine
-from directional_inference.workflow.rulelog import log_to_file
+from directional_inference.workflow.rulelog import start_job
 
-log_to_file(snakemake.log[0])
+start_job(snakemake)
 output = snakemake.output
 with job_engine(snakemake) as engine:
     select_positives(engine, snakemake.input.relations, snakemake.wildcards.lang, **snakemake.params.settings, seed=snakemake.params.seed,

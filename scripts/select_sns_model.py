@@ -1,10 +1,10 @@
 """Rules select_sns_model and select_booqa_hyponly_model: the trial with the best dev AUC (precision >= floor) at its best
 dev point; selection.csv lists every trial."""
 
-from directional_inference.workflow.rulelog import log_to_file
+from directional_inference.workflow.rulelog import start_job
 from directional_inference.sns.search import read_trials, select_best_trial
 
-log_to_file(snakemake.log[0])
+start_job(snakemake)
 select_best_trial(
     read_trials(snakemake.input.hyperparameters),
     snakemake.input.dev_scores,

@@ -3,12 +3,12 @@ its weights stay only while no finished trial of its search ranks above it."""
 
 from directional_inference.levyholt.entries import read_subset_tsv, stratified_sample
 from directional_inference.levyholt.scores import write_scores
-from directional_inference.workflow.rulelog import log_to_file
+from directional_inference.workflow.rulelog import start_job
 from directional_inference.sns.search import keep_best_weights, read_trials, write_evaluations
 from directional_inference.compute import set_threads
 from directional_inference.sns.training import TrainingSettings, train_prompt_model, write_training_record
 
-log_to_file(snakemake.log[0])
+start_job(snakemake)
 params, wildcards, output = snakemake.params, snakemake.wildcards, snakemake.output
 set_threads(params.torch_threads)
 seed = params.settings["seed"]

@@ -9,9 +9,9 @@ from directional_inference.booqa.negatives import RelationKeys
 from directional_inference.booqa.validation import check_invariants
 from directional_inference.engine import job_engine
 from directional_inference.resources.wordnet import open_wordnet
-from directional_inference.workflow.rulelog import log_to_file
+from directional_inference.workflow.rulelog import start_job
 
-log_to_file(snakemake.log[0])
+start_job(snakemake)
 inputs, settings = snakemake.input, snakemake.params.settings
 with job_engine(snakemake) as engine:
     checked = check_invariants(

@@ -10,9 +10,9 @@ from directional_inference.atomic import write_text_atomic
 from directional_inference.booqa.release import dataset_card, evidence_density, write_evidence_density
 from directional_inference.engine import job_engine
 from directional_inference.evaluation.evidence import retrieve_language_evidence
-from directional_inference.workflow.rulelog import log_to_file
+from directional_inference.workflow.rulelog import start_job
 
-log_to_file(snakemake.log[0])
+start_job(snakemake)
 inputs, params = snakemake.input, snakemake.params
 splits = {"dev": pd.read_parquet(inputs.dev), "test": pd.read_parquet(inputs.test)}
 with open(inputs.reading, encoding="utf-8") as handle:

@@ -4,11 +4,11 @@ for."""
 
 from pathlib import Path
 
-from directional_inference.workflow.rulelog import log_to_file
+from directional_inference.workflow.rulelog import start_job
 from directional_inference.tables.common import Evaluation
 from directional_inference.tables.model_cards import write_model_card
 
-log_to_file(snakemake.log[0])
+start_job(snakemake)
 inputs, params, wildcards = snakemake.input, snakemake.params, snakemake.wildcards
 write_model_card(snakemake.output[0], alias=wildcards.lm, variant=wildcards.get("variant", "hyponly"), trained_on=params.trained_on,
                  dataset=params.dataset, scale=params.scale, model_dir=Path(inputs.selection).parent, base_dir=inputs.base,

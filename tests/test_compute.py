@@ -117,3 +117,45 @@ def test_cpu_flags_and_name_are_read_from_cpuinfo(tmp_path):
     assert cpu_flags(cpuinfo) == {"fpu", "avx2", "avx512_bf16"}
     assert cpu_name(cpuinfo) == "AMD EPYC 9654, family 25 model 17"
     assert cpu_flags(tmp_path / "missing") == set() and cpu_name(tmp_path / "missing") == "unknown CPU"
+
+
+def _device_choice(gpus: int, **environment: str):
+    """Run ``require_gpus(gpus)`` then ``torch_device()`` in a fresh interpreter with ``environment`` added: (exit code,
+    stdout, stderr, seconds)."""
+    import os
+    import subprocess
+    import sys
+    import time
+
+    code = ("import logging, sys\nlogging.basicConfig(stream=sys.stdout, level=logging.INFO, format='%(message)s')\n"
+            "from directional_inference.compute import require_gpus, torch_device\n"
+            f"require_gpus({gpus})\nprint('chosen', torch_device())\n")
+    started = time.monotonic()
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env={**os.environ, **environment})
+    return result.returncode, result.stdout, result.stderr, time.monotonic() - started
+
+
+def test_a_job_that_asks_for_a_gpu_and_sees_none_stops_at_once_naming_node_build_and_visible_devices():
+    import socket
+
+    code, out, err, seconds = _device_choice(1, CUDA_VISIBLE_DEVICES="")  # CUDA hidden, also where there is a GPU
+    assert code != 0 and "NoGPUError" in err and "chosen" not in out
+    message = err.strip().splitlines()[-1]
+    assert "asks for 1 GPU(s)" in message and socket.gethostname() in message and f"torch {torch.__version__}" in message
+    assert "CUDA_VISIBLE_DEVICES=''" in message and "training.gpus: 0" in message and "bin/doctor" in message
+    assert ("built without CUDA" in message) == (torch.version.cuda is None)
+    assert seconds < 60
+
+
+def test_a_job_that_asks_for_no_gpu_runs_on_the_cpu_where_none_is_seen_and_logs_it():
+    code, out, err, _ = _device_choice(0, CUDA_VISIBLE_DEVICES="")
+    assert code == 0, err
+    assert "chosen cpu" in out and "device: cpu" in out
+
+
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="no CUDA device here")
+def test_a_job_sees_the_gpu_where_there_is_one():
+    for gpus in (0, 1):
+        code, out, err, _ = _device_choice(gpus)
+        assert code == 0, err
+        assert "chosen cuda:0" in out and f"device: cuda:0 ({torch.cuda.get_device_name(0)})" in out

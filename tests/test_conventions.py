@@ -51,3 +51,14 @@ def test_readme_is_short_starts_with_the_two_commands_and_its_links_resolve():
         text = doc.read_text(encoding="utf-8")
         missing = [link for link in re.findall(r"\]\(([\w-]+\.md)(?:#[^)]*)?\)", text) if not (doc.parent / link).is_file()]
         assert missing == [], doc.name
+
+
+def test_every_rule_script_starts_its_job_first():
+    """Every rule script's first call is ``start_job(snakemake)``: its log, and a GPU job that sees no GPU stopped at once."""
+    import ast
+
+    for script in sorted((ROOT / "scripts").glob("*.py")):
+        calls = [node.value for node in ast.parse(script.read_text(encoding="utf-8")).body
+                 if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call)]
+        first = calls[0].func if calls else None
+        assert isinstance(first, ast.Name) and first.id == "start_job", script.name

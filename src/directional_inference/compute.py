@@ -13,6 +13,12 @@ bf16's dev AUC within noise of fp32's). The figures are cached per machine, thre
 (``PrecisionCache``; ``DI_PRECISION_CACHE``, default ``~/.cache/directional-inference/precision``), so every job of
 a run, and every later run on the machine, makes the same choice; the resolved format, with the figures it was made
 from, is logged and kept in the training record.
+
+The device is chosen here too, for every model of a job (``torch_device``): a visible CUDA device, else the CPU. A job
+whose resources ask for a GPU (``gpu``, from ``training.gpus``) declares it at its start (``require_gpus``, called by
+every rule script's ``workflow.rulelog.start_job``) and stops there, within seconds, where torch sees no CUDA device
+(a CPU build of torch, a driver too old for the build, a job placed without a GPU): on a cluster a GPU job that ran
+on the CPU would run to its time limit and be retried with twice the time.
 """
 
 from __future__ import annotations
@@ -23,9 +29,12 @@ import hashlib
 import json
 import logging
 import os
+import socket
 import time
 from collections.abc import Callable
 from pathlib import Path
+
+from .errors import WorkflowError
 
 log = logging.getLogger(__name__)
 
@@ -34,6 +43,53 @@ REQUESTABLE_PRECISIONS = PRECISIONS + ("auto",)
 NATIVE_BF16_CPU_FLAGS = ("amx_bf16", "avx512_bf16")
 BF16_MARGIN = 0.9  # bf16 is taken where its step takes at most this share of fp32's
 STEP_SHAPE = (32, 32)  # the measured step: sentences x tokens (a scorer chunk of 32 S&S prompt sentences, 15-30 tokens each)
+
+
+class NoGPUError(WorkflowError):
+    """A job asked for a GPU and torch sees no CUDA device."""
+
+
+_requested_gpus = 0  # what this process's job asked for (require_gpus)
+
+
+def cuda_setup() -> str:
+    """What decides whether torch sees a GPU here: the node, the torch build, the CUDA devices it sees and
+    ``CUDA_VISIBLE_DEVICES``."""
+    import torch
+
+    build = f"torch {torch.__version__} " + (f"built with CUDA {torch.version.cuda}" if torch.version.cuda else "built without CUDA (a CPU-only build)")
+    visible = os.environ.get("CUDA_VISIBLE_DEVICES")
+    count = torch.cuda.device_count() if torch.version.cuda else 0
+    devices = ", ".join(torch.cuda.get_device_name(k) for k in range(count)) if count else "none"
+    return (f"node {socket.gethostname()}, {build}, CUDA devices seen: {devices}, "
+            f"CUDA_VISIBLE_DEVICES={'(unset)' if visible is None else repr(visible)}")
+
+
+def require_gpus(count: int) -> None:
+    """Declare the GPUs this job asked for; a job that asks for one and sees no CUDA device stops here (NoGPUError)."""
+    global _requested_gpus
+    _requested_gpus = int(count or 0)
+    if _requested_gpus > 0:
+        torch_device()
+
+
+def torch_device():
+    """The device every model of this job runs on: the first visible CUDA device, else the CPU, logged with why. Where
+    the job asked for a GPU (``require_gpus``) and torch sees none, NoGPUError names the node, the torch build and
+    ``CUDA_VISIBLE_DEVICES``, and the fixes."""
+    import torch
+
+    if torch.cuda.is_available():
+        device = torch.device("cuda", torch.cuda.current_device())
+        log.info("device: %s (%s)", device, torch.cuda.get_device_name(device))
+        return device
+    if _requested_gpus > 0:
+        raise NoGPUError(
+            f"this job asks for {_requested_gpus} GPU(s) (resources: gpu, from training.gpus) but torch sees no CUDA device: "
+            f"{cuda_setup()}. Run it where torch sees a GPU (a CUDA build of torch, a driver recent enough for it, a job "
+            f"placed with --gpus; bin/doctor checks the machine), or set training.gpus: 0 to run on the CPU.")
+    log.info("device: cpu (%s)", cuda_setup() if torch.version.cuda else f"torch {torch.__version__}, a CPU-only build")
+    return torch.device("cpu")
 
 
 def set_threads(threads: int) -> None:

@@ -17,6 +17,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from .compute import torch_device
+
 POOLINGS = ("cls", "mean", "span_mean")
 
 
@@ -28,7 +30,7 @@ class SentenceEncoder:
         if pooling not in POOLINGS:
             raise ValueError(f"pooling must be one of {POOLINGS}, not {pooling!r}")
         self.torch = torch
-        self.device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+        self.device = torch_device()
         self.tokenizer = AutoTokenizer.from_pretrained(model_dir)
         self.model = AutoModel.from_pretrained(model_dir).to(self.device).eval()
         self.pooling, self.max_length, self.batch_size = pooling, max_length, batch_size

@@ -155,10 +155,10 @@ def llm_scorer(model_dir, *, precision: str, batch_size: int, rule: str = "proba
     ``precision`` resolves to there (``compute.resolve_precision``: auto measures it), logged."""
     import torch
 
-    from ..compute import resolve_precision
+    from ..compute import resolve_precision, torch_device
     from .models import load_llm, weight_count
 
-    device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    device = torch_device()
     fp32_bytes = 4 * weight_count(model_dir) if device.type == "cuda" else 0  # room for fp32 weights matters on a GPU alone
     if device.type == "cuda" and precision != "fp32" and fp32_bytes > FP32_SHARE * torch.cuda.get_device_properties(device).total_memory:
         model, tokenizer = load_llm(model_dir, device, dtype=torch.bfloat16)

@@ -149,6 +149,12 @@ class Mirror:
             rel = row["path"]
             self._by_name.setdefault(PurePosixPath(rel).name, []).append((rel, sha or ""))
 
+    def lists(self, item: ExternalInput) -> bool:
+        """Whether the manifest lists ``item`` (its name and checksum, or its path where it has no checksum) and the file
+        is there; its bytes are not read (``find`` verifies them)."""
+        return any((item.sha256 == sha if item.sha256 is not None else rel == f"{item.dataset}/{item.path}") and (self.root / rel).is_file()
+                   for rel, sha in self._by_name.get(item.name, []))
+
     def find(self, item: ExternalInput, rejected: list[tuple[Path, str, str]] | None = None) -> Path | None:
         """Path of a mirrored file with the same name and checksum as ``item`` (verified on disk), or None.
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..compute import resolve_precision
+from ..compute import resolve_precision, torch_device
 from ..levyholt.entries import Entry
 from ..progress import ProgressLog
 from .prompts import prompt_sentences
@@ -49,7 +49,7 @@ class PromptScorer:
         from transformers import AutoModelForSequenceClassification, AutoTokenizer
 
         self.torch = torch
-        self.device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+        self.device = torch_device()
         self.tokenizer = AutoTokenizer.from_pretrained(model_dir)
         self.model = AutoModelForSequenceClassification.from_pretrained(model_dir, num_labels=2).to(self.device)
         precision, self.precision_reason = resolve_precision(precision, self.device.type, model=self.model, device=self.device)

@@ -29,6 +29,9 @@ DEFAULT_CONFIG = "config/config.yaml"
 HEADER = "# Generated from src/directional_inference/workflow/phases.py by `python -m directional_inference.workflow.dvc_pipeline`; do not edit.\n"
 PACKAGE = "directional_inference"
 PACKAGE_DIR = f"src/{PACKAGE}"
+# A stage's command runs the workflow's own Snakemake whatever the shell's PATH (bin/snakemake finds .venv), so that
+# `.venv/bin/dvc repro` works in a plain shell; SNAKEMAKE_PROFILE (Snakemake's variable) sends the stages through a profile.
+STAGE_SNAKEMAKE = "bin/snakemake"
 # Every stage's command and outputs come from the phase list (rules/phases.smk reads it too).
 STAGE_MODULES = ("workflow/phases.py",)
 # Files a module reads from beside itself: a dep wherever the module is.
@@ -142,7 +145,7 @@ def _stage(phase: Phase, root: Path, configfiles: list[str]) -> dict:
     extra = "".join(f" --configfile {c}" for c in configfiles if c != DEFAULT_CONFIG)
     allowed = " ".join((*phase.rules, phase.target_rule))
     stage: dict = {
-        "cmd": f"snakemake --cores all{extra} --allowed-rules {allowed} -- {phase.target_rule}",
+        "cmd": f"{STAGE_SNAKEMAKE} --cores all{extra} --allowed-rules {allowed} -- {phase.target_rule}",
         "deps": deps,
     }
     if params:

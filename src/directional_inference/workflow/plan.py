@@ -304,16 +304,23 @@ def download_volume(config: dict) -> str:
             + (f", and {unknown} files whose size their source does not publish" if unknown else "") + ", plus the hub models.")
 
 
+class PlanError(Exception):
+    """Snakemake could not plan the run: its own message (a config key to set, a missing input)."""
+
+    def __init__(self, message: str, returncode: int) -> None:
+        super().__init__(message)
+        self.message, self.returncode = message, returncode
+
+
 def dry_run_jobs(args: list[str], workdir: str | os.PathLike) -> list[dict]:
     """The jobs (``planned_job_details``) of Snakemake's dry run with ``args`` in ``workdir``, with enough cores that no
-    job's threads are capped unless ``args`` set them; SystemExit with Snakemake's own message when it cannot plan."""
+    job's threads are capped unless ``args`` set them; PlanError with Snakemake's own message when it cannot plan."""
     snakemake = str(Path(sys.executable).with_name("snakemake"))
     given = any(arg.split("=")[0] in ("--cores", "--jobs") or arg[:2] in ("-c", "-j") for arg in args)
     cores = [] if given else ["--cores", PLAN_CORES]
     result = subprocess.run([snakemake, "--dry-run", *cores, *args], cwd=workdir, capture_output=True, text=True)
     if result.returncode != 0:
-        sys.stderr.write(result.stdout[-3000:] + result.stderr[-6000:])
-        raise SystemExit(result.returncode)
+        raise PlanError(result.stdout[-3000:] + result.stderr[-6000:], result.returncode)
     return planned_job_details(result.stdout, local_rules(workdir))
 
 
@@ -326,7 +333,11 @@ def main(argv: list[str] | None = None) -> int:
             at = args.index(name)
             options[name] = args[at + 1]
             del args[at:at + 2]
-    jobs = dry_run_jobs(args, Path.cwd())
+    try:
+        jobs = dry_run_jobs(args, Path.cwd())
+    except PlanError as error:
+        sys.stderr.write(error.message)
+        return error.returncode
     costs = cost_by_rule((j["rule"], j["local"], j["threads"], j["resources"]) for j in jobs)
     if not costs:
         print("Nothing to be done: every requested output is up to date.")

@@ -1,5 +1,6 @@
-"""Logging set-up shared by the rule scripts: everything (logging, warnings, tqdm, tracebacks) goes to the rule's log,
-which ends with the job's exact peak memory (``peak memory: <MB> MB``; the scale benchmark reads it)."""
+"""The start of every rule script (``start_job``): everything (logging, warnings, tqdm, tracebacks) goes to the rule's
+log, which ends with the job's exact peak memory (``peak memory: <MB> MB``; the scale benchmark reads it), and a job
+whose resources ask for a GPU stops at once where it sees none (``compute.require_gpus``)."""
 
 from __future__ import annotations
 
@@ -32,3 +33,16 @@ def log_to_file(path: str) -> None:
     )
     logging.captureWarnings(True)
     atexit.register(lambda: logging.getLogger("rulelog").info(PEAK_MEMORY_LINE.format(peak_memory_mb())))
+
+
+def start_job(snakemake) -> None:
+    """What every rule script does first: log to the rule's log file, and declare the GPUs the job's resources ask for
+    (``gpu``), so that a GPU job that sees no CUDA device stops now, with the reason in its log, not after hours on the CPU."""
+    from ..compute import NoGPUError, require_gpus
+
+    log_to_file(snakemake.log[0])
+    try:
+        require_gpus(snakemake.resources.get("gpu", 0))
+    except NoGPUError as error:
+        logging.getLogger("rulelog").error("%s", error)
+        raise SystemExit(1) from None
