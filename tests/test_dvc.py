@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -125,21 +127,60 @@ def _holds(node, key: str, value) -> bool:
     return isinstance(node, list) and any(_holds(item, key, value) for item in node)
 
 
-def test_dvc_experiment_with_a_changed_key(smoke_repo, tmp_path):
-    """The README's experiment commands: `dvc exp run -S` re-runs the phases that read the key, `dvc exp show` lists
-    the experiment with its params, `dvc metrics diff` shows the numbers that moved."""
-    run(smoke_repo, "dvc", "push", "-q")
-    target = tmp_path / "repo"
-    run(tmp_path, "git", "clone", "-q", str(smoke_repo), str(target))
-    run(target, "dvc", "pull", "-q")
-    run(target, "bin/sync-after-pull", *SMOKE)
-    before = _lock(target)
-    run(target, "dvc", "exp", "run", "-q", "-n", "floor-09", "-S", "config/smoke.yaml:evaluation.auc_precision_floor=0.9")
-    after = _lock(target)
-    assert {stage for stage in after if after[stage] != before[stage]} == {"tables"}
-    shown = run(target, "dvc", "exp", "show", "--json").stdout
-    assert "floor-09" in shown and _holds(json.loads(shown), "auc_precision_floor", 0.9), shown[:3000]
-    diff = json.loads(run(target, "dvc", "metrics", "diff", "--json").stdout)["results/metrics.json"]
-    moved = {key for key, change in diff.items() if "auc50" in key and change.get("diff")}
-    assert moved, "AUC50 over precision >= 0.9 differs from AUC50 over 0.5 for some row"
-    assert not any(change.get("diff") for key, change in diff.items() if "auc_norm" in key and "auc50" not in key)
+def readme_dvc_commands() -> list[str]:
+    """The DVC lines of the README's "DVC, SLURM, reruns and tests" block, as printed (comments and the SLURM lines left
+    out), for another config as the README says: ``--configfile`` to bin/sync-after-pull and snakemake, the file in -S."""
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    block = readme.split("## DVC, SLURM, reruns and tests", 1)[1].split("```bash\n", 1)[1].split("```", 1)[0]
+    block = block.split("# the paper's scale on SLURM", 1)[0]
+    lines = [line.split("   # ")[0].strip() for line in block.splitlines() if line.strip() and not line.startswith("#")]
+    return [re.sub(r"(bin/sync-after-pull|\.venv/bin/snakemake -n)", rf"\1 {' '.join(SMOKE)}", line).replace("config/config.yaml:", "config/smoke.yaml:")
+            for line in lines]
+
+
+def plain_shell(home: Path) -> dict[str, str]:
+    """The environment of a user's plain shell (env -i, a minimal PATH, a HOME with a git identity): no activated
+    environment, no PATH to .venv; the tests' own offline and analytics variables only."""
+    home.mkdir(parents=True, exist_ok=True)
+    (home / ".gitconfig").write_text("[user]\n\tname = A User\n\temail = user@example.org\n", encoding="utf-8")
+    return {"PATH": "/usr/bin:/bin", "HOME": str(home), "LANG": "C.UTF-8", "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1",
+            "DVC_NO_ANALYTICS": "1"}
+
+
+def test_the_readmes_dvc_commands_as_typed(smoke_repo, tmp_path):
+    """A lab publishes its run and a colleague pulls it and runs an experiment, each with the README's commands in a
+    plain shell (bash -c, nothing on PATH but /usr/bin:/bin), against a real local DVC remote: after the pull Snakemake has
+    nothing to do; `dvc exp run -S` re-runs only the phase that reads the key, and `dvc metrics diff` shows what moved."""
+    from conftest import copy_run
+
+    publish, pull, experiment = readme_dvc_commands()
+    assert publish.startswith(".venv/bin/dvc commit") and "dvc pull" in pull and "dvc exp run -S" in experiment
+    shell = plain_shell(tmp_path / "home")
+    # the lab: its finished run, its code committed, a remote of its own, the environment bin/setup made (.venv)
+    lab = copy_run(smoke_repo, tmp_path / "lab")
+    (lab / ".venv").symlink_to(Path(sys.prefix))
+    remote = tmp_path / "remote"
+    for command in (["git", "init", "-q"], ["dvc", "init", "-q"], ["dvc", "config", "core.analytics", "false"],
+                    ["dvc", "remote", "add", "-d", "store", str(remote)],
+                    [sys.executable, "-m", "directional_inference.workflow.dvc_pipeline", *SMOKE]):
+        run(lab, *command)
+    run(lab, "git", "add", "-A")
+    run(lab, "git", "commit", "-q", "-m", "the lab's workflow and config")
+    run(lab, "bash", "-c", publish, env=shell)
+    assert any(remote.rglob("*")) and "dvc.lock" in run(lab, "git", "show", "--stat", "HEAD").stdout
+    # the colleague: a fresh clone, the same environment (bin/setup finds it current and installs nothing)
+    colleague = tmp_path / "colleague"
+    run(tmp_path, "git", "clone", "-q", str(lab), str(colleague))
+    (colleague / ".venv").symlink_to(Path(sys.prefix))
+    result = run(colleague, "bash", "-c", pull, env=shell)
+    assert "Nothing to be done" in result.stdout + result.stderr, result.stdout[-3000:]
+    before = _lock(colleague)
+    result = run(colleague, "bash", "-c", experiment, env=shell)
+    after = _lock(colleague)
+    assert {stage for stage in after if after[stage] != before[stage]} == {"tables"}  # only the phase that reads the key
+    key, value = experiment.split("-S config/smoke.yaml:", 1)[1].split()[0].split("=")
+    shown = json.loads(run(colleague, "bash", "-c", ".venv/bin/dvc exp show --json", env=shell).stdout)
+    assert _holds(shown, key.rsplit(".", 1)[1], float(value)), json.dumps(shown)[:3000]
+    diff = json.loads(run(colleague, "bash", "-c", ".venv/bin/dvc metrics diff --json", env=shell).stdout)["results/metrics.json"]
+    assert any("auc50" in name and change.get("diff") for name, change in diff.items()), result.stdout[-3000:]
+    assert not any(change.get("diff") for name, change in diff.items() if "auc_norm" in name and "auc50" not in name)

@@ -166,9 +166,9 @@ def torch_cuda_name(device) -> str:
 
 # inputs
 
-def input_findings(config: Mapping, *, timeout: float = REACH_TIMEOUT) -> list[Finding]:
-    """Where each configured dataset's files come from: a mirror that lists them, else their canonical URLs (one request
-    per host); and the user inputs the config names."""
+def input_findings(config: Mapping, root: Path, *, timeout: float = REACH_TIMEOUT) -> list[Finding]:
+    """Where each configured dataset not yet fetched (no ``resources/<dataset>``) comes from: a mirror that lists its
+    files, else their canonical URLs (one request per host); and the user inputs the config names."""
     from ..resources.inputs import MIRROR_ENV, Mirror, inputs_of, mirror_roots
     from .config_checks import user_input_problems
 
@@ -182,15 +182,17 @@ def input_findings(config: Mapping, *, timeout: float = REACH_TIMEOUT) -> list[F
     if missing_roots:
         findings.append(Finding("mirror", NOTE, f"{MIRROR_ENV} or config 'mirror' names {', '.join(missing_roots)}, which holds no MANIFEST.tsv: "
                                 "its inputs come from their canonical URLs"))
-    datasets = list((config.get("resources") or {}).get("datasets") or [])
+    datasets = [d for d in (config.get("resources") or {}).get("datasets") or [] if not (root / "resources" / d).is_dir()]
+    if not datasets:
+        findings.append(Finding("inputs", OK, "every configured dataset is in resources/ already"))
     from_urls: dict[str, list] = {}
     for dataset in datasets:
         items = inputs_of(dataset)
         if mirrors and all(any(mirror.lists(item) for mirror in mirrors) for item in items):
             continue
         from_urls[dataset] = items
-    if mirrors:
-        findings.append(Finding("inputs", OK, f"{len(datasets) - len(from_urls)} of {len(datasets)} datasets in the mirror "
+    if mirrors and datasets:
+        findings.append(Finding("inputs", OK, f"{len(datasets) - len(from_urls)} of the {len(datasets)} datasets to fetch in the mirror "
                                 f"{', '.join(str(m.root) for m in mirrors)}"))
     hosts: dict[str, str] = {}
     for items in from_urls.values():
@@ -398,7 +400,7 @@ def doctor(args: list[str], root: Path, *, device_trial: bool = False) -> tuple[
             findings += device_trial_findings(gpus or 0, Path(scratch))
     if config is None:
         return findings, heading
-    findings += input_findings(config)
+    findings += input_findings(config, root)
     findings += dvc_findings(root)
     findings += hub_findings(config)
     try:

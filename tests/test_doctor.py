@@ -1,0 +1,120 @@
+"""bin/doctor, the preflight: for the run its arguments describe, each thing the machine lacks is a FAIL line with its
+fix, and the command exits 1; a machine with everything exits 0. Each test runs the command in a copy of the workflow."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+import yaml
+
+from conftest import REPO, SMOKE, copy_workflow, tool_environment
+from directional_inference.workflow.doctor import FAIL, OK, disk_findings
+
+NOWHERE = "http://127.0.0.1:9"  # a closed port: no URL can be reached through it
+
+
+@pytest.fixture(scope="module")
+def checkout(tmp_path_factory) -> Path:
+    return copy_workflow(tmp_path_factory.mktemp("doctor") / "repo")
+
+
+def doctor(workdir: Path, *args: str, **environment: str) -> tuple[int, str]:
+    env = tool_environment() | environment
+    for name, value in environment.items():
+        if value is None:
+            env.pop(name)
+    result = subprocess.run([str(workdir / "bin" / "doctor"), *args], cwd=workdir, capture_output=True, text=True,
+                            env=env | {"PATH": f"{Path(os.sys.executable).parent}:{env['PATH']}"})
+    return result.returncode, result.stdout + result.stderr
+
+
+def lines_of(report: str, status: str, topic: str) -> list[str]:
+    """The report's lines of ``status`` about ``topic``, each with its fix line joined."""
+    rows = report.splitlines()
+    return [row + " " + (rows[k + 1].strip() if k + 1 < len(rows) and rows[k + 1].strip().startswith("fix:") else "")
+            for k, row in enumerate(rows) if row.split()[:2] == [status, topic]]
+
+
+@pytest.fixture(scope="module")
+def venv_link(checkout):
+    """bin/doctor runs this checkout's .venv: the suite's environment."""
+    import sys
+
+    link = checkout / ".venv"
+    if not link.exists():
+        link.symlink_to(Path(sys.prefix))
+    return link
+
+
+def test_a_machine_with_what_the_smoke_run_needs_passes(checkout, venv_link, mirrors):
+    code, report = doctor(checkout, *SMOKE)
+    assert code == 0, report
+    assert "Nothing found that would stop the run." in report and f"\n  {FAIL}" not in report
+    assert lines_of(report, OK, "plan") and lines_of(report, OK, "disk") and lines_of(report, OK, "packages")
+
+
+def test_no_mirror_and_no_network_fails_naming_the_mirror_variable(checkout, venv_link):
+    code, report = doctor(checkout, *SMOKE, BOOQA_MIRROR=str(checkout / "no-such-mirror"), https_proxy=NOWHERE, HTTPS_PROXY=NOWHERE)
+    assert code == 1, report
+    [failed] = lines_of(report, FAIL, "inputs")
+    assert "levyholt" in failed and "raw.githubusercontent.com cannot be reached" in failed and "fix: set BOOQA_MIRROR" in failed
+
+
+def test_a_remote_whose_plugin_is_missing_fails_naming_the_setup_option(checkout, venv_link):
+    dvc = checkout / ".dvc"
+    dvc.mkdir(exist_ok=True)
+    (dvc / "config").write_text("[core]\n    remote = store\n['remote \"store\"']\n    url = s3://a-bucket/results\n", encoding="utf-8")
+    try:
+        code, report = doctor(checkout, *SMOKE)
+    finally:
+        shutil.rmtree(dvc)
+    assert code == 1, report
+    [failed] = lines_of(report, FAIL, "dvc")
+    assert "s3://a-bucket/results needs the DVC plugin dvc-s3" in failed and "fix: bin/setup --remote s3" in failed
+    extras = __import__("tomllib").loads((REPO / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+    assert extras["dvc-s3"][0].startswith("dvc-s3==")  # the option's extra exists
+
+
+def test_an_unpinned_hub_model_at_paper_scale_fails_naming_the_key(checkout, venv_link, tmp_path):
+    from directional_inference.workflow.plan_page import stand_in_inputs
+
+    inputs = tmp_path / "inputs.yaml"
+    inputs.write_text(yaml.safe_dump(stand_in_inputs(tmp_path)), encoding="utf-8")  # the inputs set, no pin
+    code, report = doctor(checkout, "results/table5.csv", "--configfile", "config/paper.yaml", str(inputs))
+    assert code == 1, report
+    unpinned = lines_of(report, FAIL, "models")
+    assert unpinned and all("without a commit" in line and "pin it as" in line for line in unpinned), report
+    assert any("config key models." in line for line in unpinned)
+    [plan] = lines_of(report, FAIL, "plan")  # Snakemake's own parse-time check refuses it too
+    assert "pin" in plan
+
+
+def test_paper_scale_needs_more_disk_than_its_storage_peak_and_says_so(checkout, venv_link, tmp_path):
+    from directional_inference.workflow.plan_page import planning_overlay
+
+    paper = yaml.safe_load((REPO / "config" / "paper.yaml").read_text())
+    overlay = tmp_path / "inputs.yaml"
+    overlay.write_text(yaml.safe_dump(planning_overlay(tmp_path, paper)), encoding="utf-8")
+    code, report = doctor(checkout, "results/table5.csv", "--configfile", "config/paper.yaml", str(overlay), "--workflow-profile", "profiles/slurm")
+    [disk] = [line for line in report.splitlines() if line.split()[1:2] == ["disk"]]
+    needed = float(disk.split("needs about ")[1].split(" GB")[0].replace(",", ""))
+    free = shutil.disk_usage(checkout).free / 1e9
+    # Table 5's searches with the profile's 100 trials at once: the plan's storage peak (docs/paper-plan.json), and more
+    peak = json.loads((REPO / "docs" / "paper-plan.json").read_text())["plans"]["table5"]["storage_peak"]["gb"]
+    assert f"the searches' storage peak {peak:,.0f} GB (100 trials at once)" in disk and needed >= peak, disk
+    assert disk.split()[0] == (OK if free >= needed else FAIL)
+    assert free >= needed or code == 1, report
+
+
+def test_too_little_disk_fails_with_the_figures(tmp_path):
+    free = shutil.disk_usage(tmp_path).free
+    jobs = [{"rule": "merge_relations", "resources": {"disk_mb": str(int(free / 1e6 * 2))}}]
+    [finding] = disk_findings(tmp_path, jobs, {"resources": {"datasets": []}}, concurrency=1)
+    assert finding.status == FAIL and "the largest job scratch" in finding.found and "scratch_root" in finding.fix
+    [enough] = disk_findings(tmp_path, [{"rule": "merge_relations", "resources": {"disk_mb": "1"}}], {"resources": {"datasets": []}}, concurrency=1)
+    assert enough.status == OK
