@@ -15,6 +15,7 @@ What counts as a mention:
 
 from __future__ import annotations
 
+import functools
 import re
 from pathlib import Path
 
@@ -77,12 +78,35 @@ def anchors(path: Path) -> set[str]:
 
 def program_source(command: str) -> Path | None:
     """The source of one of this repository's programs named at the start of a command line."""
-    if found := re.search(r"(?:^|\s)(?:\.venv/bin/python\s+|python\s+)?((?:bin|benchmarks)/[\w-]+(?:\.py)?)", command):
+    if found := re.search(r"(?:^|[\s`])(?:\.venv/bin/python\s+|python\s+)?((?:bin|benchmarks)/[\w-]+(?:\.py)?)", command):
         return REPO / found.group(1)
     if found := re.search(r"python -m (directional_inference(?:\.\w+)+)", command):
         module = REPO / "src" / Path(*found.group(1).split("."))
         return module.with_suffix(".py") if module.with_suffix(".py").is_file() else module / "__main__.py"
     return None
+
+
+# the programs that pass the arguments they do not read to Snakemake
+SNAKEMAKE_WRAPPERS = {"plan", "doctor", "sync-after-pull", "snakemake"}
+
+
+def program_code(program: Path) -> str:
+    """A program's source, with the module it runs (``python -m directional_inference...``) where it is a wrapper."""
+    code = program.read_text(encoding="utf-8")
+    for module in re.findall(r"-m (directional_inference(?:\.\w+)+)", code):
+        path = REPO / "src" / Path(*module.split("."))
+        code += path.with_suffix(".py").read_text(encoding="utf-8") if path.with_suffix(".py").is_file() else ""
+    return code
+
+
+@functools.lru_cache(maxsize=1)
+def snakemake_flags() -> frozenset[str]:
+    """Every flag of the pinned Snakemake, as its --help lists them (its executor plugins' included)."""
+    import subprocess
+    import sys
+
+    shown = subprocess.run([str(Path(sys.executable).with_name("snakemake")), "--help"], capture_output=True, text=True, check=True).stdout
+    return frozenset(re.findall(r"(?<![\w-])(--[a-z][a-z0-9-]*)", shown))
 
 
 # names of things outside the repository that the docs quote (CPU flags), and the Chinese subsets' names, which the code
@@ -128,12 +152,17 @@ def problems(text: str, source: Path, *, rules: set[str], keys: set[str], words:
             if not (REPO / path).exists():
                 found.append(f"{source.name}: path `{token}` does not exist")
     for command in (part for line in text.splitlines() for part in re.split(r"&&|;|\|", line.split(" #")[0])):
+        if ".venv/bin/snakemake" in command:
+            found += [f"{source.name}: snakemake has no flag {flag}" for flag in re.findall(r"(?<![\w-])(--[a-z][a-z0-9-]*)", command.split(".venv/bin/snakemake", 1)[1])
+                      if flag not in snakemake_flags()]
         program = program_source(command)
         if program is None or not program.is_file():
             continue
-        code = program.read_text(encoding="utf-8")
-        for flag in re.findall(r"(?<![\w-])(--[a-z][a-z0-9-]*)", command):
-            if flag not in code and program.name != "plan":  # bin/plan passes every other flag to Snakemake
+        code = program_code(program)
+        named = re.search(re.escape(str(program.relative_to(REPO)).removesuffix("/__main__.py").removesuffix(".py")), command)
+        for flag in re.findall(r"(?<![\w-])(--[a-z][a-z0-9-]*)", command[named.end() if named else 0:]):
+            # bin/plan, bin/doctor, bin/sync-after-pull and bin/snakemake pass every other flag to Snakemake
+            if flag not in code and not (program.name in SNAKEMAKE_WRAPPERS and flag in snakemake_flags()):
                 found.append(f"{source.name}: {program.relative_to(REPO)} has no flag {flag}")
     for target in re.findall(r"\]\(([^)\s]+)\)", text):
         if re.match(r"[a-z]+://", target) or target.startswith("mailto:"):
@@ -166,6 +195,10 @@ def test_the_check_catches_a_planted_unknown_rule_key_path_flag_and_link(code):
     assert any("training.epochz" in p for p in found)
     assert any("nothing.py" in p for p in found)
     assert any("--multipel" in p for p in found) and any("--fast" in p for p in found)
+    assert any("--device-chek" in p for p in problems("`bin/doctor --device-chek`", REPO / "docs" / "planted.md", **code))
+    assert any("--coers" in p for p in problems("`.venv/bin/snakemake --coers 2`", REPO / "docs" / "planted.md", **code))
+    assert not problems("`srun --gpus 1 bin/doctor --device-check --configfile x.yaml`; `bin/plan --forcerun a`; "
+                        "`.venv/bin/snakemake --cores 2 --workflow-profile profiles/slurm`", REPO / "docs" / "planted.md", **code)
     assert any("no-such-section" in p for p in found)
     assert not problems("rule `merge_relations` reads `training.epochs` in `src/directional_inference/engine.py`; "
                         "benchmarks/paper_scale.py --multiple 3; [operations](operations.md#running-on-slurm)",
@@ -289,3 +322,53 @@ def test_a_number_typed_into_a_generated_block_of_the_results_page_is_caught(tmp
     (tmp_path / "results.md").write_text(planted, encoding="utf-8")
     monkeypatch.setattr(results_page, "RESULTS_PAGE", tmp_path / "results.md")
     assert results_page.stale_documents() == [tmp_path / "results.md"]
+
+
+# Where the messages that docs/troubleshooting.md quotes come from: this repository's programs, and the tools it runs
+MESSAGE_SOURCES = ("src", "bin", "rules", "scripts", "Snakefile")
+TOOL_PACKAGES = ("snakemake", "snakemake_executor_plugin_slurm", "dvc", "pip")
+
+
+def joined_source(path: Path) -> str:
+    """A source file with Python's adjacent string literals joined (a message split over lines reads as one)."""
+    text = path.read_text(encoding="utf-8", errors="replace")
+    return re.sub(r"[\"']\s*\n\s*[frb]*[\"']", "", text)
+
+
+def quoted_messages(document: str) -> list[str]:
+    """The messages a document quotes: lines ``> `message` `` (``<...>`` where a part varies)."""
+    return re.findall(r"^> `([^`]+)`\s*$", document, flags=re.M)
+
+
+def message_printed(message: str, sources: list[str]) -> bool:
+    """Whether a quoted message is one the code prints: its fixed parts (between ``<...>``) all in one source, in order;
+    ``[Errno N] text`` is the operating system's (``os.strerror``)."""
+    import os
+
+    if errno := re.fullmatch(r"\[Errno (\d+)\] (.+)", message):
+        return os.strerror(int(errno.group(1))) == errno.group(2)
+    parts = [part for part in re.split(r"<[^<>]+>", message) if part.strip()]
+    pattern = re.compile(".*?".join(re.escape(part) for part in parts), flags=re.S)
+    return any(pattern.search(source) for source in sources)
+
+
+@pytest.fixture(scope="module")
+def message_sources() -> list[str]:
+    import importlib.util
+
+    files = [path for name in MESSAGE_SOURCES for path in ([REPO / name] if (REPO / name).is_file() else sorted((REPO / name).rglob("*")))
+             if path.is_file() and path.suffix in ("", ".py", ".smk", ".sh")]
+    for package in TOOL_PACKAGES:
+        root = Path(importlib.util.find_spec(package).origin).parent
+        files += sorted(root.rglob("*.py"))
+    return [joined_source(path) for path in files]
+
+
+def test_the_troubleshooting_page_quotes_messages_the_code_prints(message_sources):
+    messages = quoted_messages((REPO / "docs" / "troubleshooting.md").read_text(encoding="utf-8"))
+    assert len(messages) >= 15
+    assert [m for m in messages if not message_printed(m, message_sources)] == []
+    # and the check can fail: a message reworded, or one nobody prints
+    assert not message_printed("but torch sees no GPU device", message_sources)
+    assert not message_printed("[Errno 28] Disk quota exceeded", message_sources)
+    assert message_printed("cannot obtain input file '<d>/<f>': <reason>. Looked in: <m>; URL: <u>.", message_sources)
