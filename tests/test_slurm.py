@@ -6,17 +6,21 @@ the daemons. Without them the test is skipped, unless BOOQA_REQUIRE_SLURM=1 (CI)
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
 import subprocess
+import sys
 import tempfile
 from pathlib import Path
 
 import pandas as pd
 import pytest
+import yaml
 
-from conftest import REPO, SMOKE, copy_workflow, run_snakemake
+from conftest import REPO, SMOKE, copy_workflow, run, run_snakemake, tool_environment
+from directional_inference.workflow.phases import PHASES
 
 pytestmark = pytest.mark.workflow
 CLUSTER = REPO / "tests" / "slurm" / "cluster.sh"
@@ -77,3 +81,25 @@ def test_smoke_workflow_runs_through_the_slurm_profile(slurm_cluster, tmp_path, 
     assert not [line for lines in calls.values() for line in lines if "--gpus" in line or "--gres" in line]
     table = pd.read_csv(workdir / "results" / "table1.csv")
     assert len(table) == 9 and table["auc_norm"].notna().all()
+
+    # DVC through the same profile, as docs/operations.md says: SNAKEMAKE_PROFILE sends the stages' jobs to SLURM
+    for command in (["git", "init", "-q"], ["dvc", "init", "-q"], ["dvc", "config", "core.analytics", "false"],
+                    [sys.executable, "-m", "directional_inference.workflow.dvc_pipeline", *SMOKE], ["dvc", "commit", "-f", "-q"]):
+        run(workdir, *command)
+    profile = tmp_path / "profile"
+    profile.mkdir()
+    settings = yaml.safe_load((workdir / "profiles" / "slurm" / "config.yaml").read_text(encoding="utf-8"))
+    settings |= {"slurm-status-command": "squeue", "slurm-init-seconds-before-status-checks": 1,
+                 "default-resources": {"mem_mb": 2000, "runtime": 30}}
+    (profile / "config.yaml").write_text(yaml.safe_dump(settings), encoding="utf-8")
+    smoke = workdir / "config" / "smoke.yaml"
+    changed = yaml.safe_load(smoke.read_text(encoding="utf-8"))
+    changed["evaluation"]["auc_precision_floor"] = 0.9  # a key of the tables phase only
+    smoke.write_text(yaml.safe_dump(changed, sort_keys=False), encoding="utf-8")
+    submitted_before = len((slurm_cluster / "sbatch-calls.log").read_text().splitlines())
+    run(workdir, "dvc", "repro", "-q", env=tool_environment() | {"SNAKEMAKE_PROFILE": str(profile)})
+    submitted = [re.search(r"--comment rule_(\w+?)(?:_wildcards_\S*)?(?:\s|$)", line).group(1)
+                 for line in (slurm_cluster / "sbatch-calls.log").read_text().splitlines()[submitted_before:]]
+    tables = next(phase for phase in PHASES if phase.name == "tables")
+    assert "make_levyholt_table" in submitted and set(submitted) <= set(tables.rules), submitted
+    assert json.loads(run(workdir, "dvc", "status", "--json").stdout or "{}") == {}
