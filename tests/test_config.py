@@ -437,7 +437,8 @@ def test_default_profile_is_loaded_and_every_profile_reruns_incomplete_jobs(work
     result = run_snakemake(workflow_copy, "-n", "--configfile", "config/smoke.yaml")
     assert "Using workflow specific profile profiles/default" in result.stdout + result.stderr
     for profile in ("default", "local", "slurm"):
-        assert yaml.safe_load((REPO / "profiles" / profile / "config.yaml").read_text())["rerun-incomplete"] is True, profile
+        settings = yaml.safe_load((REPO / "profiles" / profile / "config.yaml").read_text())
+        assert settings["rerun-incomplete"] is True and settings["show-failed-logs"] is True, profile
 
 
 def test_training_budgets_of_each_scale():

@@ -107,7 +107,7 @@ def torch_findings(gpus: int | None, cluster: bool) -> list[Finding]:
         return [Finding("torch", OK, f"{found}; {asked}")]
     if cluster:
         return [Finding("torch", NOTE, f"{found}; {asked}, on the compute nodes, not here",
-                        "check a GPU node once: srun --gpus 1 bin/doctor <the same arguments> (each GPU job also stops at once where it sees no GPU)")]
+                        "check a GPU node once: srun --gpus 1 bin/doctor --device-check <the same arguments> (each GPU job also stops at once where it sees no GPU)")]
     build = "install a CUDA build of torch (TORCH_INDEX=https://download.pytorch.org/whl/cu128 bin/setup, or the index of your driver's CUDA)" \
         if torch.version.cuda is None else "check the driver (nvidia-smi) against the torch build's CUDA version, and CUDA_VISIBLE_DEVICES"
     return [Finding("torch", FAIL, f"{found}; {asked}, and torch sees none here", f"{build}; or set training.gpus: 0 to run on the CPU")]
