@@ -129,12 +129,13 @@ def _holds(node, key: str, value) -> bool:
 
 def readme_dvc_commands() -> list[str]:
     """The DVC lines of the README's "DVC, SLURM, reruns and tests" block, as printed (comments and the SLURM lines left
-    out), for another config as the README says: ``--configfile`` to bin/sync-after-pull and snakemake, the file in -S."""
+    out), for another config as the README says: ``--configfile`` to bin/doctor, bin/sync-after-pull and snakemake, the file
+    in -S."""
     readme = (REPO / "README.md").read_text(encoding="utf-8")
     block = readme.split("## DVC, SLURM, reruns and tests", 1)[1].split("```bash\n", 1)[1].split("```", 1)[0]
     block = block.split("# the paper's scale on SLURM", 1)[0]
     lines = [line.split("   # ")[0].strip() for line in block.splitlines() if line.strip() and not line.startswith("#")]
-    return [re.sub(r"(bin/sync-after-pull|\.venv/bin/snakemake -n)", rf"\1 {' '.join(SMOKE)}", line).replace("config/config.yaml:", "config/smoke.yaml:")
+    return [re.sub(r"(bin/doctor|bin/sync-after-pull|\.venv/bin/snakemake -n)", rf"\1 {' '.join(SMOKE)}", line).replace("config/config.yaml:", "config/smoke.yaml:")
             for line in lines]
 
 
@@ -174,6 +175,7 @@ def test_the_readmes_dvc_commands_as_typed(smoke_repo, tmp_path):
     (colleague / ".venv").symlink_to(Path(sys.prefix))
     result = run(colleague, "bash", "-c", pull, env=shell)
     assert "Nothing to be done" in result.stdout + result.stderr, result.stdout[-3000:]
+    assert "Nothing found that would stop the run." in result.stdout and "dvc.lock records them" in result.stdout  # the preflight
     before = _lock(colleague)
     result = run(colleague, "bash", "-c", experiment, env=shell)
     after = _lock(colleague)

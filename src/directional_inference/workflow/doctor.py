@@ -185,6 +185,9 @@ def input_findings(config: Mapping, root: Path, *, timeout: float = REACH_TIMEOU
     datasets = [d for d in (config.get("resources") or {}).get("datasets") or [] if not (root / "resources" / d).is_dir()]
     if not datasets:
         findings.append(Finding("inputs", OK, "every configured dataset is in resources/ already"))
+    elif _locked_by_dvc(root, "resources"):
+        return findings + [Finding("inputs", NOTE, f"{', '.join(datasets)}: not in resources/ yet; dvc.lock records them, so "
+                                   "'.venv/bin/dvc pull' brings them from the DVC remote (a run without the pull downloads them)")]
     from_urls: dict[str, list] = {}
     for dataset in datasets:
         items = inputs_of(dataset)
@@ -214,6 +217,17 @@ def input_findings(config: Mapping, root: Path, *, timeout: float = REACH_TIMEOU
     problems = user_input_problems(config)
     findings += [Finding("inputs", FAIL, problem) for problem in problems]
     return findings
+
+
+def _locked_by_dvc(root: Path, output: str) -> bool:
+    """Whether the checkout's dvc.lock records ``output`` among a stage's outputs (a pull would bring it)."""
+    import yaml
+
+    lock = root / "dvc.lock"
+    if not lock.is_file():
+        return False
+    stages = (yaml.safe_load(lock.read_text(encoding="utf-8")) or {}).get("stages") or {}
+    return any(out.get("path") == output for stage in stages.values() for out in stage.get("outs") or [])
 
 
 def _hosts_of(items) -> set[str]:
