@@ -35,6 +35,8 @@ from directional_inference.levyholt.english import subset_conventions
 from directional_inference.levyholt.entries import ALL_SUBSETS, SPLITS
 from directional_inference.workflow.phases import MODEL_CARDS, PHASES, phase
 from directional_inference.sns import VARIANTS
+from directional_inference.sns.published import planned_trials, selection_origin
+from directional_inference.sns.training import model_batching
 from directional_inference.workflow.job_resources import expected_input_mb, imported_input_mb, resource_function
 from directional_inference.relations.imported import relation_files
 from directional_inference.relations.shards import extraction_shards
@@ -101,8 +103,33 @@ def model_budget(variant, subset):
     return training_budget(config["training"], config["levyholt"], variant, subset)
 
 
-def trial_ids(variant, subset):
-    return list(range(model_budget(variant, subset)["trials"]))
+# Where trial k's hyper-parameters come from (training.trial_source): this workflow's seeded draw, or the k-th set of the
+# authors' training scripts (sns/authors.py); a file each, so that a change of source re-runs every trial.
+TRIAL_SOURCE = config["training"]["trial_source"]
+TRIALS_FILE = "results/models/authors_trials.csv" if TRIAL_SOURCE == "authors" else "results/models/hyperparameters.csv"
+
+
+def trial_ids(lm, variant, subset):
+    """The trials of one search: 0..trials-1 of its budget or, under training.search: published, the authors' published
+    trial where the setting has one (sns/published.py)."""
+    return planned_trials(config["training"]["search"], lm, config["models"][lm], variant, subset, model_budget(variant, subset)["trials"])
+
+
+def search_of(wildcards):
+    """(language model, variant, training subset) of a trial's or a selection's search (Table 3's H-only model trained on
+    BoOQA dev: hyponly/booqa)."""
+    return wildcards.lm, wildcards.get("variant", "hyponly"), wildcards.get("subset", "booqa")
+
+
+def search_trial_ids(wildcards):
+    return trial_ids(*search_of(wildcards))
+
+
+def search_origin(wildcards):
+    """What a search's selection records of where its trials came from (sns.published.selection_origin)."""
+    lm, variant, subset = search_of(wildcards)
+    return selection_origin(TRIAL_SOURCE, config["training"]["search"], lm, config["models"][lm], variant, subset,
+                            model_budget(variant, subset)["epochs"])
 
 
 def model_run(wildcards):
@@ -263,13 +290,12 @@ def trial_settings(wildcards):
     """TrainingSettings of one trial: training.* with the model's budget and its batch size and accumulation factor
     for its variant (the authors' scripts: large models take smaller batches and scaled accumulation)."""
     training = config["training"]
-    batching = training["model_batching"].get(wildcards.lm, {})
-    prefix = "symmetric_" if is_symmetric(wildcards) else ""
+    batch_size, factor = model_batching(training["model_batching"], wildcards.lm, is_symmetric(wildcards), training["batch_size"])
     budget = model_budget(wildcards.get("variant", "hyponly"), wildcards.get("subset", "booqa"))
     return {
         "epochs": budget["epochs"],
-        "batch_size": batching.get(f"{prefix}batch_size", training["batch_size"]),
-        "accumulation_factor": batching.get(f"{prefix}accumulation_factor", 1.0),
+        "batch_size": batch_size,
+        "accumulation_factor": factor,
         "max_length": training["max_length"],
         "seed": config["seed"],
         "symmetric": is_symmetric(wildcards),

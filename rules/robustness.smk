@@ -8,7 +8,7 @@ include: "helpers/robustness.smk"
 rule train_booqa_hyponly_trial:
     input:
         model="resources/models/{lm}",
-        hyperparameters="results/models/hyperparameters.csv",
+        hyperparameters=TRIALS_FILE,
         train="results/{lang}/booqa_hyponly/train.tsv",
         dev="results/{lang}/booqa_hyponly/dev.tsv",
     output:
@@ -22,7 +22,7 @@ rule train_booqa_hyponly_trial:
         settings=trial_settings,
         samples=trial_samples,
         search="results/robustness/{lang}/{lm}",
-        search_trials=len(trial_ids("hyponly", "booqa")),
+        search_trials=search_trial_ids,
         selection_floor=config["training"]["selection_precision_floor"],
         torch_threads=config["training"]["threads"],
     log:
@@ -43,12 +43,14 @@ rule train_booqa_hyponly_trial:
 rule select_booqa_hyponly_model:
     input:
         unpack(robustness_trial_outputs),
-        hyperparameters="results/models/hyperparameters.csv",
+        hyperparameters=TRIALS_FILE,
     output:
         selection="results/robustness/{lang}/{lm}/selection.csv",
         best=directory("results/robustness/{lang}/{lm}/best"),
     params:
         floor=config["training"]["selection_precision_floor"],
+        trials=search_trial_ids,
+        origin=search_origin,
     log:
         phase_log("robustness", "select_booqa_hyponly_model", "{lang}/{lm}"),
     benchmark:

@@ -28,10 +28,29 @@ rule draw_hyperparameters:
         "../scripts/draw_hyperparameters.py"
 
 
+rule read_authors_trials:
+    input:
+        scripts="resources/levyholt-authors",
+    output:
+        "results/models/authors_trials.csv",
+    log:
+        phase_log("training", "read_authors_trials", "all"),
+    benchmark:
+        phase_benchmark("training", "read_authors_trials", "all")
+    threads: 1
+    resources:
+        mem_mb=500,
+        runtime=5,
+    conda:
+        "../envs/workflow.yaml"
+    script:
+        "../scripts/read_authors_trials.py"
+
+
 rule train_sns_trial:
     input:
         model="resources/models/{lm}",
-        hyperparameters="results/models/hyperparameters.csv",
+        hyperparameters=TRIALS_FILE,
         train=levyholt_train_file,
         dev=levyholt_dev_file,
     output:
@@ -46,7 +65,7 @@ rule train_sns_trial:
         settings=trial_settings,
         samples=trial_samples,
         search="results/models/{lm}/{variant}/{subset}",
-        search_trials=lambda wildcards: len(trial_ids(wildcards.variant, wildcards.subset)),
+        search_trials=search_trial_ids,
         selection_floor=config["training"]["selection_precision_floor"],
         torch_threads=config["training"]["threads"],
     log:
@@ -68,12 +87,14 @@ rule train_sns_trial:
 rule select_sns_model:
     input:
         unpack(trial_outputs),
-        hyperparameters="results/models/hyperparameters.csv",
+        hyperparameters=TRIALS_FILE,
     output:
         selection="results/models/{lm}/{variant}/{subset}/selection.csv",
         best=directory("results/models/{lm}/{variant}/{subset}/best"),
     params:
         floor=config["training"]["selection_precision_floor"],
+        trials=search_trial_ids,
+        origin=search_origin,
     log:
         phase_log("training", "select_sns_model", "{lm}/{variant}/{subset}"),
     benchmark:

@@ -371,6 +371,58 @@ def test_relation_problems_are_one_message_each():
     ]
 
 
+def test_the_authors_trials_and_the_published_mode_are_checked_naming_the_key():
+    """Defaults: this workflow's seeded trials and the full search (no default number moves); paper scale takes the
+    authors' trials. Published needs the authors' trials, the authors' trials their scripts and at most 500 trials."""
+    from directional_inference.workflow.config_checks import config_problems
+
+    default, paper = load_config(), load_config("paper.yaml")
+    for config in (default, paper):
+        validate(config, str(SCHEMA))
+    assert (default["training"]["trial_source"], default["training"]["search"]) == ("seeded", "full")
+    assert (paper["training"]["trial_source"], paper["training"]["search"]) == ("authors", "full")
+    config = copy.deepcopy(default)
+    config["training"]["search"] = "published"
+    assert config_problems(config) == [
+        "config key training.search is published, but training.trial_source is seeded: the published trials are the authors' (their "
+        "trial k is the k-th set of their scripts); set training.trial_source: authors"]
+    config["training"].update(trial_source="authors", trials=501, budgets=[{"models": ["hyponly/*"], "trials": 600}])
+    config["resources"]["datasets"] = [d for d in config["resources"]["datasets"] if d != "levyholt-authors"]
+    assert config_problems(config) == [
+        "config key training.trial_source is authors, but resources.datasets does not list levyholt-authors, the input that holds the "
+        "authors' training scripts: add it, or set training.trial_source: seeded",
+        "config key training.trials is 501, but the authors' scripts hold 500 hyper-parameter sets (training.trial_source: authors): "
+        "ask for at most 500",
+        "config key training.budgets[0].trials is 600, but the authors' scripts hold 500 hyper-parameter sets (training.trial_source: "
+        "authors): ask for at most 500",
+    ]
+
+
+def test_paper_scale_table5_in_the_published_mode_trains_the_published_trials_and_searches_the_rest(workflow_copy, tmp_path):
+    """Table 5 under paper.yaml with training.search: published: one trial for each published setting it reads
+    (RoBERTa-base S&S Full 29, Directional 63, Symmetric 41; XLM-R Chinese Full 63, the README's checkpoint paths) and
+    the full search of 100 for 'S&S Full, which has none: 104 trials instead of 500, each reading the authors' sets
+    (results/models/authors_trials.csv, from their scripts; trials 29, 41 and 63 hold the values of
+    tests/test_authors.py)."""
+    from collections import Counter
+
+    (tmp_path / "published.yaml").write_text("training: {search: published}\n")
+    result = run_snakemake(workflow_copy, "-n", "--cores", "64", "results/table5.csv", "--configfile", "config/paper.yaml",
+                           str(paper_overlay(tmp_path)), str(tmp_path / "published.yaml"))
+    trials = re.findall(r"output: results/models/([\w-]+/\w+/\w+)/trial-(\d+)/dev_scores.parquet", result.stdout)
+    planned = Counter(search for search, _ in trials)
+    assert planned == {"roberta-base/sns/full": 1, "roberta-base/sns/directional": 1, "roberta-base/sns/symmetric": 1,
+                       "xlm-roberta-base/sns/zh_full": 1, "roberta-base/sns_sym/full": 100} and sum(planned.values()) == 104
+    assert {search: int(k) for search, k in trials if planned[search] == 1} == {
+        "roberta-base/sns/full": 29, "roberta-base/sns/directional": 63, "roberta-base/sns/symmetric": 41, "xlm-roberta-base/sns/zh_full": 63}
+    assert sorted(int(k) for search, k in trials if search == "roberta-base/sns_sym/full") == list(range(100))
+    jobs = re.split(r"^\[.*\]$", result.stdout, flags=re.M)  # a job's lines follow its time stamp
+    training = [job for job in jobs if re.search(r"^rule train_sns_trial:", job, re.M)]
+    assert len(training) == 104 and all("results/models/authors_trials.csv" in job for job in training)
+    assert not re.search(r"^rule draw_hyperparameters:", result.stdout, re.M)
+    assert re.search(r"^rule read_authors_trials:\n\s+input: resources/levyholt-authors\n", result.stdout, re.M)
+
+
 def test_bad_config_stops_before_planning_with_one_line_per_problem(workflow_copy):
     bad = workflow_copy / "bad-values.yaml"
     bad.write_text(yaml.safe_dump({

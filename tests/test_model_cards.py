@@ -68,3 +68,30 @@ def test_card_flags_an_undertrained_model_and_one_without_test_sets(tmp_path):
     assert "| still improving at its last evaluation | **yes: possibly undertrained** |" in card
     assert "not scored on a test set of its own" in card and "randomly initialised, built offline for the tests" in card
     assert "# H-only S&S on BoOQA dev (English) (tiny, smoke scale)" in card and "datasets:\n- booqa\n" in card
+
+
+def test_card_and_table_cell_say_whether_a_model_is_the_authors_published_choice_or_this_workflows_selection(tmp_path):
+    """The authors' trials add how the model was chosen: the published trial 29 of levyholt_en_dirp, published epoch 4 of
+    0-4 (the tables count epochs from 0, as PyTorch Lightning's checkpointepoch=4), its best point here in epoch 1;
+    or this workflow's selection among the authors' trials 0-1."""
+    from directional_inference.tables.common import read_model_record
+
+    run, base, _ = search(tmp_path, still_improving=False)
+    selection = {"trial": 29, "evaluations": 25, "selected": 1, "train_pairs": 4388, "dev_pairs": 1098, "best_epoch": 1, "best_batch": 548,
+                 "stopped_epoch": 4, "stopped_batch": 731, "stop_reason": "maximum of 5 epochs", "still_improving": 0, "precision": "fp32",
+                 "trial_source": "authors", "chosen_by": "published", "published_search": "levyholt_en_dirp", "published_epoch": 4,
+                 "epochs": 5, "best_in_published_epoch": 0}
+    pd.DataFrame([selection]).to_csv(run / "selection.csv", index=False)
+    (run / "trial-0").rename(run / "trial-29")
+    card_path = tmp_path / "README.md"
+    write_model_card(card_path, alias="roberta-base", variant="sns", trained_on="LevyHolt `full`", dataset="levyholt", scale="paper", model_dir=run,
+                     base_dir=base, score_files={}, evaluation=Evaluation(resamples=50, seed=1))
+    card = card_path.read_text(encoding="utf-8")
+    published = ("the authors' published choice: their trial 29 of levyholt_en_dirp, published epoch 4 of 0-4; best dev point here in "
+                 "epoch 1, not the published epoch")
+    assert f"| hyper-parameter search | {published}, after 25 dev evaluations |" in card
+    assert "It is the authors' published trial, trained again at the `paper` scale" in card and "selected by its best dev AUC" not in card
+    assert read_model_record(run).training.startswith(f"{published}; 4388 train / 1098 dev pairs; best dev point epoch 1 batch 548")
+    two = [{**selection, "chosen_by": "dev_auc", "published_search": "", "published_epoch": "", "trial": k, "selected": int(k == 1)} for k in (0, 1)]
+    pd.DataFrame(two).to_csv(run / "selection.csv", index=False)
+    assert read_model_record(run).training.startswith("this workflow's selection: trial 1 of the authors' trials 0-1 (2), by its best dev AUC; 4388 train")

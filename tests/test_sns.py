@@ -235,6 +235,55 @@ def test_selection_takes_the_best_dev_auc_and_records_every_trial(tmp_path):
     assert list(table["best_is_last"]) == [1, 1, 1] and list(table["still_improving"]) == [1, 1, 1]
 
 
+def test_a_seeded_search_keeps_its_selection_columns_and_the_authors_trials_add_how_the_model_was_chosen(tmp_path, caplog):
+    """This workflow's own seeded trials: selection.csv exactly as before (no origin). The authors' trials: the origin
+    columns; a published search (one trial, the published one) says whether its best point (epoch 1 here) falls in the
+    published epoch, and one that holds any other trials is refused."""
+    from directional_inference.errors import WorkflowError
+    from directional_inference.sns.search import ORIGIN_COLUMNS, SELECTION_COLUMNS
+
+    for k, scores in enumerate([np.linspace(0, 1, 8), PERFECT]):
+        write_trial(tmp_path / "seeded", k, scores)
+    select(tmp_path / "seeded", 2)
+    assert tuple(pd.read_csv(tmp_path / "seeded" / "selection.csv").columns) == SELECTION_COLUMNS
+    for k, scores in enumerate([np.linspace(0, 1, 8), PERFECT]):
+        write_trial(tmp_path / "full", k, scores)
+    trials = [Hyperparameters(k, 1e-5, 0.01, 1) for k in range(2)]
+    files = lambda search, ks: [[str(search / f"trial-{k}" / n) for k in ks] for n in ("dev_scores.parquet", "evaluations.csv", "training.json", "model")]  # noqa: E731
+    select_best_trial(trials, *files(tmp_path / "full", range(2)), 0.51, tmp_path / "full" / "selection.csv", tmp_path / "full" / "best",
+                      origin={"trial_source": "authors", "epochs": 2, "published": None})
+    table = pd.read_csv(tmp_path / "full" / "selection.csv", keep_default_na=False)
+    assert tuple(table.columns) == SELECTION_COLUMNS + ORIGIN_COLUMNS
+    assert list(table["chosen_by"]) == ["dev_auc"] * 2 and list(table["published_search"]) == ["", ""] and list(table["epochs"]) == [2, 2]
+    published = {"trial_source": "authors", "epochs": 2, "published": {"search": "levyholt_en_dirp", "trial": 29, "epoch": 4}}
+    write_trial(tmp_path / "pub", 29, PERFECT)
+    with caplog.at_level("INFO"):
+        assert select_best_trial([Hyperparameters(29, 2.2321402e-05, 0.0789954262, 7)], *files(tmp_path / "pub", [29]), 0.51,
+                                 tmp_path / "pub" / "selection.csv", tmp_path / "pub" / "best", origin=published) == 29
+    table = pd.read_csv(tmp_path / "pub" / "selection.csv")
+    assert table.loc[0, ["trial", "chosen_by", "published_search", "published_epoch", "best_epoch", "best_in_published_epoch", "selected"]].tolist() == [
+        29, "published", "levyholt_en_dirp", 4, 1, 0, 1]
+    assert "best dev point in epoch 1, NOT the published epoch (published epoch 4" in caplog.text
+    with pytest.raises(WorkflowError, match=r"published trial 29 \(levyholt_en_dirp\) holds trials \[0, 1\], not that trial alone"):
+        select_best_trial(trials, *files(tmp_path / "full", range(2)), 0.51, tmp_path / "x.csv", tmp_path / "xbest", origin=published)
+
+
+def test_a_search_plans_its_trials_by_number(tmp_path):
+    """A published search trains one trial (29) of the file's 100: the trials are taken by number, and a number the file
+    lacks is named; keep_best_weights takes the numbers too."""
+    from directional_inference.errors import InputFormatError
+    from directional_inference.sns.search import keep_best_weights, trials_numbered
+
+    trials = [Hyperparameters(k, 1e-5, 0.01, 1) for k in range(100)]
+    assert trials_numbered(trials, [29], "t.csv") == [trials[29]]
+    with pytest.raises(InputFormatError, match=r"t.csv, field 'trial': no trial 100 \(the file holds 100 trials\)"):
+        trials_numbered(trials, [100], "t.csv")
+    write_trial(tmp_path, 29, PERFECT)
+    write_trial(tmp_path, 3, PERFECT)  # another trial's weights in the folder (an earlier full search): not this search's
+    assert keep_best_weights(tmp_path, [29], 0.51, tmp_path / "trial-29" / "training.json") == 29
+    assert (tmp_path / "trial-3" / "model" / "config.json").is_file()
+
+
 def test_a_finished_trial_keeps_weights_only_if_no_finished_trial_of_its_search_ranks_above_it(tmp_path):
     """Trials 1 and 2 are perfect (they tie: the lower, 1, ranks first), 0 reversed; 3 is perfect but of another
     configuration, 4 has weights but no dev scores yet (still finishing), 5 lies beyond this search's 5 trials."""

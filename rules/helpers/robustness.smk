@@ -2,7 +2,7 @@
 
 
 def robustness_trial_outputs(wildcards):
-    return trial_files(f"results/robustness/{wildcards.lang}/{wildcards.lm}", trial_ids("hyponly", "booqa"))
+    return trial_files(f"results/robustness/{wildcards.lang}/{wildcards.lm}", search_trial_ids(wildcards))
 
 
 def wildcard_lang(wildcards):

@@ -64,7 +64,7 @@ def model_card_inputs(wildcards):
     """What a model card reads: the search's selection, the selected model and its trials' dev scores, its sanity
     check, the base model's SOURCE.json and, for a model scored on LevyHolt test sets, its scores."""
     run = model_run(wildcards)
-    inputs = search_card_inputs(run, wildcards.lm, trial_ids(wildcards.variant, wildcards.subset))
+    inputs = search_card_inputs(run, wildcards.lm, search_trial_ids(wildcards))
     if wildcards.variant != "hyponly":
         inputs["sanity"] = f"{run}/sanity.csv"
     if (wildcards.variant, wildcards.subset) in scored_models():
@@ -80,7 +80,7 @@ def model_card_scores(wildcards):
 
 def booqa_hyponly_card_inputs(wildcards):
     """What the card of Table 3's BoOQA-trained H-only model reads: its search and its score on BoOQA test."""
-    inputs = search_card_inputs(f"results/robustness/{wildcards.lang}/{wildcards.lm}", wildcards.lm, trial_ids("hyponly", "booqa"))
+    inputs = search_card_inputs(f"results/robustness/{wildcards.lang}/{wildcards.lm}", wildcards.lm, search_trial_ids(wildcards))
     return inputs | {"scores": f"results/robustness/{wildcards.lang}/scores/{wildcards.lm}/booqa.parquet"}
 
 

@@ -21,7 +21,7 @@ def drawn_trials():
 
 
 def trial_outputs(wildcards):
-    return trial_files(model_run(wildcards), trial_ids(wildcards.variant, wildcards.subset))
+    return trial_files(model_run(wildcards), search_trial_ids(wildcards))
 
 
 def trained_model_files():
@@ -32,7 +32,7 @@ def trained_model_files():
 
 
 def training_phase_targets():
-    return ["results/models/hyperparameters.csv"] + trained_model_files()
+    return [TRIALS_FILE] + trained_model_files()
 
 
 PHASE_TARGETS["training"] = training_phase_targets

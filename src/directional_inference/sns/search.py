@@ -10,7 +10,7 @@ import logging
 import math
 import os
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 from ..atomic import atomic_directory, write_text_atomic
@@ -54,10 +54,29 @@ def read_trials(path: str | os.PathLike) -> list[Hyperparameters]:
     return trials
 
 
+def trials_numbered(trials: Sequence[Hyperparameters], numbers: Sequence[int], source: str | os.PathLike) -> list[Hyperparameters]:
+    """The trials of ``trials`` (read from ``source``) with the numbers ``numbers``, in that order: the trials one
+    search trains (all of them, or under training.search: published one)."""
+    by_number = {trial.trial: trial for trial in trials}
+    if missing := [k for k in numbers if k not in by_number]:
+        raise InputFormatError(str(source), None, "trial", f"no trial {missing[0]} (the file holds {len(trials)} trials)")
+    return [by_number[k] for k in numbers]
+
+
 SELECTION_COLUMNS = ("trial", "learning_rate", "weight_decay", "grad_accumulation", "best_epoch", "best_batch", "best_step", "evaluations",
                      "dev_auc_selection", "dev_auc50", "dev_auc_norm", "dev_best_f1", "train_pairs", "dev_pairs", "precision",
                      "stopped_epoch", "stopped_batch", "stopped_step", "stop_reason", "best_is_last", "still_improving", "selected")
+# added where the trials are not this workflow's own seeded draw (sns.published.selection_origin)
+ORIGIN_COLUMNS = ("trial_source", "chosen_by", "published_search", "published_epoch", "epochs", "best_in_published_epoch")
 EVALUATION_COLUMNS = ("epoch", "batch", "step", "dev_auc_selection", "dev_auc_norm")
+
+
+def origin_cells(origin: Mapping, best_epoch: int) -> list:
+    """The ``ORIGIN_COLUMNS`` cells of a trial whose best dev point is in ``best_epoch`` (empty where nothing is published)."""
+    published = origin.get("published")
+    if not published:
+        return [origin["trial_source"], "dev_auc", "", "", origin["epochs"], ""]
+    return [origin["trial_source"], "published", published["search"], published["epoch"], origin["epochs"], int(best_epoch == published["epoch"])]
 
 
 def write_evaluations(path: str | os.PathLike, evaluations: Sequence[dict], best: dict) -> None:
@@ -100,8 +119,9 @@ def _search_part(record: dict) -> dict:
     return {key: record.get(key) for key in ("settings", "selection_floor", "train", "dev", "model")}
 
 
-def keep_best_weights(search_dir: str | os.PathLike, trials: int, floor: float, own_record: str | os.PathLike) -> int:
-    """Of the finished trials 0..``trials``-1 of the search in ``search_dir`` that still hold weights, keep those of the
+def keep_best_weights(search_dir: str | os.PathLike, trials: int | Iterable[int], floor: float, own_record: str | os.PathLike) -> int:
+    """Of the finished trials of the search in ``search_dir`` (``trials``: its trial numbers, or their count for
+    0..``trials``-1) that still hold weights, keep those of the
     best by the selection's own key and empty the others' weight directories (a note names the trial that beat them);
     returns the trial kept. Called by each trial once its outputs are written, under the search's file lock, so that a
     search holds one set of weights besides those of trials still running: the best trial is never emptied, since no
@@ -115,7 +135,7 @@ def keep_best_weights(search_dir: str | os.PathLike, trials: int, floor: float, 
     with open(search / SEARCH_LOCK, "a", encoding="utf-8") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         keys = {}
-        for trial in range(trials):
+        for trial in (range(trials) if isinstance(trials, int) else sorted(trials)):
             directory = search / f"trial-{trial}"
             scores, record, weights = directory / "dev_scores.parquet", directory / "training.json", directory / "model"
             if scores.is_file() and record.is_file() and holds_weights(weights):
@@ -141,6 +161,7 @@ def select_best_trial(
     floor: float,
     selection_csv: str | os.PathLike,
     best_dir: str | os.PathLike,
+    origin: Mapping | None = None,
 ) -> int:
     """Pick the trial whose best dev point has the highest dev AUC over precision >= ``floor`` (ties: the lower trial).
 
@@ -148,7 +169,10 @@ def select_best_trial(
     sizes and number format, where and why it stopped, whether its best point was its last evaluation, the chosen trial
     marked; ``still_improving`` says that it ran out of epochs while still improving, so it may be undertrained) and
     copies the chosen weights to ``best_dir`` (the other trials' weights are gone already, see ``keep_best_weights``);
-    returns the chosen trial number.
+    returns the chosen trial number. ``origin`` (``sns.published.selection_origin``; None for this workflow's own
+    seeded trials) adds ``ORIGIN_COLUMNS``: the trials' source, how the model was chosen (``published``: the authors'
+    published trial, the search's only one; ``dev_auc``), the published search and epoch (from 0), the maximum of epochs
+    and whether the best dev point falls in the published epoch.
     """
     import shutil
 
@@ -169,20 +193,28 @@ def select_best_trial(
         raise WorkflowError(f"{chosen_weights}: trial {rows[best][0].trial} ranks first in its search but its weights were removed or "
                             "belong to another run of it (an earlier run of another trial ranked above it and was then run again "
                             f"with another result); remove {trial_dir} and run the same command again to train it anew")
-    table = [list(SELECTION_COLUMNS)]
+    published = (origin or {}).get("published")
+    if published and [row[0].trial for row in rows] != [published["trial"]]:
+        raise WorkflowError(f"{selection_csv}: the search of the authors' published trial {published['trial']} ({published['search']}) "
+                            f"holds trials {[row[0].trial for row in rows]}, not that trial alone")
+    table = [list(SELECTION_COLUMNS) + (list(ORIGIN_COLUMNS) if origin else [])]
     for index, (t, m, point, count, record) in enumerate(rows):
         stopped = record["stopped"]
         table.append([t.trial, repr(t.learning_rate), repr(t.weight_decay), t.grad_accumulation, int(point["epoch"]), int(point["batch"]),
                       int(point["step"]), count, f"{m['auc_selection']:.6f}", f"{m['auc50']:.6f}", f"{m['auc_norm']:.6f}",
                       f"{m['best_f1']:.6f}", record["train_pairs"], record["dev_pairs"], record["precision"], stopped["epoch"],
                       stopped["batch"], stopped["step"], record["stop_reason"], int(record["best_is_last"]),
-                      int(record["still_improving"]), int(index == best)])
+                      int(record["still_improving"]), int(index == best)] + (origin_cells(origin, int(point["epoch"])) if origin else []))
     with atomic_directory(best_dir) as tmp:
         for path in sorted(chosen_weights.iterdir()):
             shutil.copyfile(path, tmp / path.name)
     buffer = io.StringIO()
     csv.writer(buffer, lineterminator="\n").writerows(table)
     write_text_atomic(selection_csv, buffer.getvalue())
+    if published:
+        epoch = int(rows[best][2]["epoch"])
+        log.info("the authors' published trial %d of %s: best dev point in epoch %d, %s (published epoch %d, epochs from 0)", published["trial"],
+                 published["search"], epoch, "the published epoch" if epoch == published["epoch"] else "NOT the published epoch", published["epoch"])
     chosen = rows[best][4]
     if chosen["still_improving"]:
         log.warning("POSSIBLY UNDERTRAINED: the selected trial %d ran out of epochs while its last dev evaluation still improved on "

@@ -31,7 +31,7 @@ import math
 import os
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
@@ -73,6 +73,15 @@ class TrainingSettings:
 
     def accumulation(self, hp: Hyperparameters) -> int:
         return max(1, math.floor(self.accumulation_factor * hp.grad_accumulation))
+
+
+def model_batching(batching: Mapping, alias: str, symmetric: bool, batch_size: int) -> tuple[int, float]:
+    """Batch size and accumulation factor of the model ``alias`` (``training.model_batching``; 'S&S: its ``symmetric_``
+    values): the authors' large models take smaller batches and floor(factor x steps) accumulation, the others
+    ``batch_size`` and factor 1."""
+    entry = batching.get(alias, {})
+    prefix = "symmetric_" if symmetric else ""
+    return entry.get(f"{prefix}batch_size", batch_size), entry.get(f"{prefix}accumulation_factor", 1.0)
 
 
 @dataclass

@@ -158,7 +158,10 @@ class ModelRecord:
 
 
 def read_model_record(model_dir: str | Path) -> ModelRecord:
-    """The record of the selected trial in ``model_dir/selection.csv``, with ``sanity.csv`` where there is one."""
+    """The record of the selected trial in ``model_dir/selection.csv``, with ``sanity.csv`` where there is one; where the
+    trials are the authors', the training cell first says whether the model is their published choice or this
+    workflow's selection."""
+    from ..sns.published import describe_selection
     from ..sns.sanity import describe, read_summary
 
     selection = pd.read_csv(Path(model_dir) / "selection.csv")
@@ -166,6 +169,8 @@ def read_model_record(model_dir: str | Path) -> ModelRecord:
     undertrained = bool(row["still_improving"])
     training = (f"{row['train_pairs']} train / {row['dev_pairs']} dev pairs; best dev point epoch {row['best_epoch']} batch "
                 f"{row['best_batch']}, stopped epoch {row['stopped_epoch']} batch {row['stopped_batch']} ({row['stop_reason']})")
+    if origin := describe_selection(row, list(selection["trial"])):  # the authors' trials: whose choice the model is
+        training = f"{origin}; {training}"
     if undertrained:
         training += "; POSSIBLY UNDERTRAINED (still improving at its last evaluation)"
     sanity_file = Path(model_dir) / "sanity.csv"

@@ -38,11 +38,13 @@ def metric_cells(metrics: dict) -> str:
 
 
 def model_card(*, alias: str, variant: str, trained_on: str, dataset: str, scale: str, source: dict, training: dict,
-               selection: pd.Series, trials: int, dev: dict, tests: dict[str, dict], sanity: str | None, model_dir: str) -> str:
+               selection: pd.Series, trials: int, dev: dict, tests: dict[str, dict], sanity: str | None, model_dir: str,
+               origin: str | None = None) -> str:
     """The card's Markdown. ``trained_on``: the training set, in words (Markdown); ``dataset``: its Hugging Face tag;
     ``training``: best/training.json; ``selection``: the selected row of selection.csv, one of ``trials``; ``dev`` and
     ``tests`` (test set -> metrics): ``tables.common.measure`` results; ``sanity``: ``sns.sanity.describe`` (None for
-    H-only models, which never see a premise)."""
+    H-only models, which never see a premise); ``origin``: ``sns.published.describe_selection`` (the authors' trials:
+    their published choice or this workflow's selection; None for this workflow's own seeded trials)."""
     label, what = VARIANTS[variant]
     lang = training.get("settings", {}).get("lang", "en")
     settings, hp = training.get("settings", {}), training.get("hp", {})
@@ -59,10 +61,15 @@ def model_card(*, alias: str, variant: str, trained_on: str, dataset: str, scale
         ("best dev point", f"epoch {best.get('epoch')}, batch {best.get('batch')} (step {best.get('step')})"),
         ("stopped", f"epoch {stopped.get('epoch')}, batch {stopped.get('batch')}: {training.get('stop_reason')}"),
         ("still improving at its last evaluation", undertrained),
-        ("hyper-parameter search", f"{trials} trial(s); trial {int(selection['trial'])} selected by its best dev AUC, "
+        ("hyper-parameter search", f"{origin}, after {int(selection['evaluations'])} dev evaluations" if origin else
+                                   f"{trials} trial(s); trial {int(selection['trial'])} selected by its best dev AUC, "
                                    f"after {int(selection['evaluations'])} dev evaluations"),
     ]
     table = "\n".join(f"| {name} | {value} |" for name, value in rows)
+    provenance = (f"It is the authors' published trial, trained again at the `{scale}` scale (the paper searched 100 trials "
+                  "with RoBERTa and BERT and published the trial it kept)" if selection.get("chosen_by") == "published" else
+                  f"It comes from a hyper-parameter search of {trials}\ntrial(s) at the `{scale}` scale (the paper searched 100 "
+                  "trials with RoBERTa and BERT)")
     header = "| set | entries | AUCnorm, tie-aware [95% interval] | AUCnorm, authors' semantics | chance AUCnorm [95% range] | signal |\n|---|---|---|---|---|---|"
     numbers = [f"| dev (selection) | {dev['n']} {metric_cells(dev)}"]
     numbers += [f"| test: {name} | {m['n']} {metric_cells(m)}" for name, m in tests.items()]
@@ -116,8 +123,7 @@ For: reproducing and probing the paper's LevyHolt and BoOQA experiments; scoring
 as the paper's prompts, in {'English' if lang == 'en' else 'Chinese'}.
 
 Not for: general natural-language inference or textual entailment outside predicate pairs; any language but its
-own; decisions about people; claims beyond the numbers above. It comes from a hyper-parameter search of {trials}
-trial(s) at the `{scale}` scale (the paper searched 100 trials with RoBERTa and BERT), so it shows what this base
+own; decisions about people; claims beyond the numbers above. {provenance}, so it shows what this base
 model learns from this data at this budget, not the best the method can do.
 """
 
@@ -128,6 +134,7 @@ def write_model_card(path: str | Path, *, alias: str, variant: str, trained_on: 
     resources/models/, whose SOURCE.json says where it came from (a tiny model built offline for the tests has none)."""
     from ..resources.models import SOURCE_FILE
     from ..atomic import write_text_atomic
+    from ..sns.published import describe_selection
     from ..sns.sanity import describe, read_summary
 
     model_dir = Path(model_dir)
@@ -142,4 +149,5 @@ def write_model_card(path: str | Path, *, alias: str, variant: str, trained_on: 
     sanity_file = model_dir / "sanity.csv"
     sanity = describe(read_summary(sanity_file)) if sanity_file.is_file() else None
     write_text_atomic(path, model_card(alias=alias, variant=variant, trained_on=trained_on, dataset=dataset, scale=scale, source=source, training=training,
-                                       selection=row, trials=len(selection), dev=dev, tests=tests, sanity=sanity, model_dir=str(model_dir)))
+                                       selection=row, trials=len(selection), dev=dev, tests=tests, sanity=sanity, model_dir=str(model_dir),
+                                       origin=describe_selection(row, list(selection["trial"]))))

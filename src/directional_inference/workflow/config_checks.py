@@ -61,6 +61,7 @@ def config_problems(config: Mapping) -> list[str]:
     if dotted_value(config, "llm.released_predictions") and "llm-nli-analysis" not in (dotted_value(config, "resources.datasets") or []):
         problems.append("config key llm.released_predictions is true, but resources.datasets does not list llm-nli-analysis, the input "
                         "that holds them: add it, or set llm.released_predictions to false")
+    problems += authors_trial_problems(config)
     for index, item in enumerate(dotted_value(config, "llm.predictions") or []):
         if isinstance(item, Mapping) and item.get("path") and not Path(item["path"]).is_file():
             problems.append(f"config key llm.predictions[{index}].path is {item['path']}, which is not a file")
@@ -69,6 +70,27 @@ def config_problems(config: Mapping) -> list[str]:
         from ..levyholt.experiments import unequal_budgets
 
         problems += [f"config key training.budgets: {problem}" for problem in unequal_budgets(config["training"], config["levyholt"])]
+    return problems
+
+
+def authors_trial_problems(config: Mapping) -> list[str]:
+    """training.trial_source: authors needs the authors' scripts and at most as many trials as they hold sets;
+    training.search: published needs the authors' trials (their trial k is their k-th set)."""
+    from ..sns.authors import DATASET, SETS
+
+    source, problems = dotted_value(config, "training.trial_source"), []
+    if dotted_value(config, "training.search") == "published" and source != "authors":
+        problems.append(f"config key training.search is published, but training.trial_source is {source}: the published trials are the "
+                        "authors' (their trial k is the k-th set of their scripts); set training.trial_source: authors")
+    if source != "authors":
+        return problems
+    if DATASET not in (dotted_value(config, "resources.datasets") or []):
+        problems.append(f"config key training.trial_source is authors, but resources.datasets does not list {DATASET}, the input that "
+                        "holds the authors' training scripts: add it, or set training.trial_source: seeded")
+    counts = [("training.trials", dotted_value(config, "training.trials"))]
+    counts += [(f"training.budgets[{i}].trials", b.get("trials")) for i, b in enumerate(dotted_value(config, "training.budgets") or [])]
+    problems += [f"config key {key} is {count}, but the authors' scripts hold {SETS} hyper-parameter sets (training.trial_source: "
+                 f"authors): ask for at most {SETS}" for key, count in counts if isinstance(count, int) and count > SETS]
     return problems
 
 

@@ -35,7 +35,7 @@ STAGE_SNAKEMAKE = "bin/snakemake"
 # Every stage's command and outputs come from the phase list (rules/phases.smk reads it too).
 STAGE_MODULES = ("workflow/phases.py",)
 # Files a module reads from beside itself: a dep wherever the module is.
-PACKAGE_DATA = {"resources/inputs.py": ("resources/data/inputs.tsv",)}
+PACKAGE_DATA = {"resources/inputs.py": ("resources/data/inputs.tsv",), "sns/published.py": ("sns/data/published_choices.tsv",)}
 _ABSENT = object()  # a key the config file does not set
 
 

@@ -73,11 +73,11 @@ PHASES = (
     ),
     Phase(
         "training",
-        rules=("draw_hyperparameters", "train_sns_trial", "select_sns_model", "check_sns_model"),
+        rules=("draw_hyperparameters", "read_authors_trials", "train_sns_trial", "select_sns_model", "check_sns_model"),
         outs=("results/models",),
         upstream=("resources", "levyholt"),
         params=("seed", "training"),
-        planning_modules=("levyholt/experiments.py",),
+        planning_modules=("levyholt/experiments.py", "sns/published.py"),
     ),
     Phase(
         "graphs",
@@ -101,7 +101,7 @@ PHASES = (
         upstream=("resources", "booqa", "training"),
         params=("seed", "training"),
         shared_scripts=("train_sns_trial", "select_sns_model", "score_levyholt"),
-        planning_modules=("levyholt/experiments.py",),
+        planning_modules=("levyholt/experiments.py", "sns/published.py"),
     ),
     Phase(
         "booqa_evaluation",
@@ -138,7 +138,7 @@ PHASES = (
                 "graphs.measures", "graphs.fuzzy_backoff", "graphs.fuzzy_top", "graphs.fuzzy_min_count", "graphs.from_files", "relations.spacy_model", "llm"),
         metrics=("results/metrics.json",),
         plots=("results/pr_curves.csv", "results/booqa_pr_curves.csv"),
-        planning_modules=("levyholt/experiments.py", "resources/models.py", "evaluation/methods.py"),
+        planning_modules=("levyholt/experiments.py", "resources/models.py", "evaluation/methods.py", "sns/published.py"),
     ),
 )
 
