@@ -3,6 +3,7 @@ values checked against numbers typed by hand from the files; the large models' b
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -132,3 +133,41 @@ def test_the_command_binds_each_option_to_its_array_whatever_the_order(tmp_path)
     path.write_text(SCRIPT.replace('--learning_rate "${lrs[', '--learning_rate "${lambdas[').replace('--weight_decay "${lambdas[', '--weight_decay "${lrs['),
                     encoding="utf-8")
     assert parse_script(path).trial(0) == Hyperparameters(0, 0.01, 0.1, 1)
+
+
+def test_a_smoke_run_trains_the_authors_trial_29_and_the_published_trial_alone(tmp_path):
+    """At smoke scale, tiny models under the authors' aliases: in the published mode RoBERTa-base S&S Full trains trial
+    29 alone, with learning rate 2.2321402e-05, weight decay 0.0789954262 and accumulation 7 (generic_train_enr_base.sh,
+    typed), and its selection says it is the authors' published choice (published epoch 4; the smoke run's one epoch
+    holds its best point, so not the published epoch); RoBERTa-large 'S&S Full (no published choice: its search of 30)
+    trains trial 29 with paper.yaml's batching, batch 1 and accumulation 42 (generic_symmetric_train_enr_large.sh)."""
+    import json
+
+    import pandas as pd
+
+    from conftest import copy_workflow, run_snakemake
+
+    workdir = copy_workflow(tmp_path / "workflow")
+    tiny = {"tiny": {"architecture": "bert", "hidden_size": 32, "layers": 2, "heads": 2, "vocab_size": 2000}}
+    paper = yaml.safe_load((REPO / "config" / "paper.yaml").read_text(encoding="utf-8"))
+    overlay = {"models": {"roberta-base": tiny, "roberta-large": tiny},
+               "training": {"language_models": ["roberta-base", "roberta-large"], "trial_source": "authors", "search": "published",
+                            "trials": 30, "model_batching": {"roberta-large": paper["training"]["model_batching"]["roberta-large"]}}}
+    (workdir / "authors.yaml").write_text(yaml.safe_dump(overlay), encoding="utf-8")
+    targets = ["results/models/roberta-base/sns/full/selection.csv", "results/models/roberta-large/sns_sym/full/trial-29/training.json"]
+    args = ["--configfile", "config/smoke.yaml", "authors.yaml", "--cores", "2"]
+    planned = run_snakemake(workdir, "-n", *targets, *args).stdout
+    assert re.findall(r"output: results/models/roberta-base/sns/full/trial-(\d+)/dev_scores", planned) == ["29"]
+    run_snakemake(workdir, *targets, *args)
+    models = workdir / "results" / "models"
+    assert [p.name for p in sorted((models / "roberta-base" / "sns" / "full").glob("trial-*"))] == ["trial-29"]
+    for search, batch, accumulation in (("roberta-base/sns/full", 16, 7), ("roberta-large/sns_sym/full", 1, 42)):
+        record = json.loads((models / search / "trial-29" / "training.json").read_text(encoding="utf-8"))
+        hp, settings = Hyperparameters(**record["hp"]), record["settings"]
+        assert hp == Hyperparameters(29, 2.2321402e-05, 0.0789954262, 7), search
+        assert settings["batch_size"] == batch and TrainingSettings(**settings).accumulation(hp) == accumulation, search
+    selection = pd.read_csv(models / "roberta-base" / "sns" / "full" / "selection.csv")
+    assert selection[["trial", "chosen_by", "published_search", "published_epoch", "epochs", "best_epoch", "best_in_published_epoch"]].values.tolist() == [
+        [29, "published", "levyholt_en_dirp", 4, 1, 0, 0]]
+    log = (workdir / "logs" / "training" / "select_sns_model" / "roberta-base" / "sns" / "full.log").read_text(encoding="utf-8")
+    assert "the authors' published trial 29 of levyholt_en_dirp: best dev point in epoch 0, NOT the published epoch" in log
