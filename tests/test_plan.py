@@ -89,6 +89,47 @@ def test_the_plan_counts_every_job_of_the_dry_run(tmp_path):
     assert int(gpus) == 0 and float(cpu_hours) == pytest.approx(int(jobs) * int(threads) * float(longest), rel=0.01)
 
 
+def test_the_full_search_is_laid_over_the_last_configfile_list():
+    """Snakemake keeps the last --configfile list, so the full search's overlay joins it rather than starting its own."""
+    from directional_inference.workflow.plan import with_configfile
+
+    assert with_configfile(["t.csv"], "f.yaml") == ["t.csv", "--configfile", "f.yaml"]
+    assert with_configfile(["t.csv", "--configfile", "a.yaml", "b.yaml", "-n"], "f.yaml") == ["t.csv", "--configfile", "a.yaml", "b.yaml", "f.yaml", "-n"]
+    assert with_configfile(["--configfile=a.yaml", "t.csv"], "f.yaml") == ["--configfile", "a.yaml", "f.yaml", "t.csv"]
+    assert with_configfile(["--configfile", "a.yaml", "--cores", "2", "--configfiles", "b.yaml"], "f.yaml") == [
+        "--configfile", "a.yaml", "--cores", "2", "--configfiles", "b.yaml", "f.yaml"]
+
+
+def test_the_published_choices_are_printed_beside_the_full_search():
+    """Three trials of one search and one of another (4 h each, one GPU), beside a download (4 h, no GPU): 4 trials in
+    2 searches, one of them cut to one trial, 16 GPU-hours; the full search's figures beside them."""
+    from directional_inference.workflow.plan import format_search_comparison, planned_job_details, search_totals
+
+    trial, fetch = planned_job_details(DRY_RUN)[0], planned_job_details(DRY_RUN)[2]
+    jobs = [{**trial, "wildcards": {"lm": "rb", "variant": v, "subset": "full", "trial": str(k)}} for v, k in
+            (("sns_sym", 0), ("sns_sym", 1), ("sns_sym", 2), ("sns", 29))] + [fetch]
+    published = search_totals(jobs, {}, None)
+    assert published == {"trials": 4, "searches": 2, "one_trial": 1, "trial_gpu_hours": 16.0, "gpu_hours": 16.0}
+    full = {**published, "trials": 6, "one_trial": 0, "trial_gpu_hours": 24.0, "gpu_hours": 24.0}
+    table = format_search_comparison(published, full, None).splitlines()
+    assert table[0].startswith("The published choices (training.search: published) beside the full search")
+    assert re.fullmatch(r"training trials\s+4\s+6", table[2]) and re.fullmatch(r"searches cut to the published trial\s+1\s+0", table[3])
+    assert re.fullmatch(r"GPU-hours requested, every job\s+16\.0\s+24\.0", table[5])
+
+
+def test_bin_plan_prints_the_published_choices_beside_the_full_search(tmp_path):
+    """bin/plan at smoke scale with tiny models under the authors' aliases in the published mode: RoBERTa-base's three
+    published S&S settings of Table 5 train one trial each, its 'S&S Full its search of 3; the full search trains 12."""
+    workdir = copy_workflow(tmp_path / "workflow")
+    tiny = "{tiny: {architecture: bert, hidden_size: 32, layers: 2, heads: 2, vocab_size: 2000}}"
+    (workdir / "published.yaml").write_text(f"models: {{roberta-base: {tiny}}}\nevaluation: {{lm_encoder: roberta-base}}\n"
+                                            "training: {language_models: [roberta-base], trial_source: authors, search: published, trials: 3}\n")
+    plan = subprocess.run([sys.executable, "-m", "directional_inference.workflow.plan", "results/table5.csv", "--configfile", "config/smoke.yaml",
+                           "published.yaml"], cwd=workdir, capture_output=True, text=True, env=tool_environment(), check=True).stdout
+    assert "The published choices (training.search: published) beside the full search" in plan
+    assert re.search(r"^training trials\s+6\s+12$", plan, re.M) and re.search(r"^searches cut to the published trial\s+3\s+0$", plan, re.M)
+
+
 def test_a_plan_that_cannot_be_made_says_why(tmp_path):
     workdir = copy_workflow(tmp_path / "workflow")
     result = subprocess.run([sys.executable, "-m", "directional_inference.workflow.plan", "--configfile", "config/paper.yaml"], cwd=workdir,
@@ -104,7 +145,8 @@ def _hand_plan(sns_gpu: float) -> dict:
                                       "BoOQA scoring": {"gpu_hours": 180.0, "of_which_requests": 16.0},
                                       "LevyHolt scoring and model checks": {"gpu_hours": 0.8, "of_which_requests": 0.8}},
                 "wall_clock_h": 72.5}
-    return {"jobs": 7, "searches": [["rb", "sns", "full"], ["rb", "hyponly", "full"]], "trials_per_search": [2],
+    return {"jobs": 7, "searches": [["rb", "sns", "full"], ["rb", "hyponly", "full"]], "trials_per_search": [2], "trials": 4,
+            "single_trial_searches": [],
             "rules": {"train_sns_trial": {**rule, "jobs": 4, "threads": 4, "gpus": 1, "mem_gb": 6.0, "longest_h": 4.0, "cpu_hours": 64.0, "gpu_hours": 16.0},
                       "fetch_dataset": {**rule, "jobs": 2, "local": True, "threads": 1, "mem_gb": 1.0, "longest_h": 4.0, "cpu_hours": 0.2},
                       "build_corpus": {**rule, "jobs": 1, "threads": 1, "mem_gb": 4.0, "longest_h": 2.0, "cpu_hours": 0.3, "disk_gb": 71.2}},
@@ -120,12 +162,20 @@ def test_the_paper_scale_blocks_sum_a_hand_made_plan():
     snapshot = {"gpus": 8, "concurrency": 100, "appendix_f_table5_gpu_hours": 485.0,
                 "rates": {d: rates for d in ("rtx2080ti", "cuda-nvidia-h200", "cpu-intel-xeon-processor-family-6-model-167-2-threads")},
                 "plans": {name: _hand_plan(400.0) for name in FORECAST_ROWS}}
+    published = _hand_plan(250.0)
+    published.update(jobs=6, trials=3, single_trial_searches=[["rb", "sns", "full"]])
+    published["rules"]["train_sns_trial"].update(jobs=3, cpu_hours=48.0, gpu_hours=12.0)
+    snapshot["plans"]["table5_published"] = published
     block = table5_block(snapshot).splitlines()
     assert block[0] == ("7 jobs. Requested: **64.5 CPU-hours, 16.0 GPU-hours**; no job asks for more than 6 GB of memory; "
                         "the largest local disk request is 71 GB (`build_corpus`).")
     assert block[4] == "| `train_sns_trial` (1 searches x 2 trials: rb S&S Full) | 4 | 4 | 1 | 6 GB | 4 h | 64.0 | 16.0 |"
     assert block[5] == "| the other 2 rules | 3 | 1 | 0 | 1-4 GB | 4 h | 0.5 | 0.0 |"
     assert "2 jobs of local rules" in block[7] and "0.2 of the CPU-hours" in block[7]
+    # the published choices: one trial fewer (48 + 0.2 + 0.3 CPU-hours, 12 GPU-hours), rb S&S Full cut to its trial
+    assert block[9] == ("With the authors' published choices (`training.search: published`, [method notes](method-notes.md)): **3 training trials "
+                        "instead of 4**, one each for rb S&S Full, and the full search for rb H-only Full (no published choice); 6 jobs requesting "
+                        "48.5 CPU-hours and 12.0 GPU-hours (the full search: 64.5 and 16.0).")
     forecast = forecast_block(snapshot)
     assert "| Table 5 | RTX 2080Ti (from Appendix F) | **580.8** | 400.0 |  | 180.0 (16.0 requests) |  | 0.8 (requests) | 72.5 h | 16.0 | about 485 |" in forecast
     assert "Table 5 is +20% against Appendix F" in forecast

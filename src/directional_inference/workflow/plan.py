@@ -6,6 +6,9 @@ wall-clock on ``--gpus`` GPUs, the searches' storage peak at ``--concurrency`` t
 
     bin/plan results/table5.csv --configfile config/paper.yaml [--device rtx2080ti --gpus 8] [any Snakemake argument]
 
+Under ``training.search: published`` it plans the full search of the same targets too and prints the two side by side:
+training trials, GPU-hours requested and, with ``--device``, forecast.
+
 The figures are requests, so upper bounds: ``runtime`` is what a job asks the scheduler for (the corpus-wide rules:
 the scale benchmark's time per MB of input with a margin of 3, ``job_resources.py``; the others: a fixed limit per
 rule), not a forecast of its time; CPU-hours are runtime x threads of every job, GPU-hours runtime x GPUs of the jobs
@@ -324,6 +327,52 @@ def dry_run_jobs(args: list[str], workdir: str | os.PathLike) -> list[dict]:
     return planned_job_details(result.stdout, local_rules(workdir))
 
 
+def with_configfile(args: list[str], path: str | os.PathLike) -> list[str]:
+    """Snakemake arguments ``args`` with the config file ``path`` laid over theirs: added to their last ``--configfile``
+    list (Snakemake keeps the last one given), or as one of its own."""
+    flags = [i for i, arg in enumerate(args) if arg.split("=", 1)[0] in ("--configfile", "--configfiles")]
+    if not flags:
+        return [*args, "--configfile", str(path)]
+    at = flags[-1]
+    flag, _, value = args[at].partition("=")
+    head = args[:at] + [flag] + ([value] if value else [])
+    end = at + 1  # --configfile=a takes that one file; --configfile a b ... every word up to the next option
+    while not value and end < len(args) and not args[end].startswith("-"):
+        end += 1
+    return head + args[at + 1:end] + [str(path)] + args[end:]
+
+
+def search_totals(jobs: list[dict], config: dict, device: str | None) -> dict:
+    """What a plan's training costs, for the comparison of the published choices with the full search: its training
+    trials and searches, the GPU-hours every job requests and, on ``device``, the forecast GPU-hours."""
+    trials = [job for job in jobs if job["rule"] in TRIAL_RULES]
+    per_search: dict[tuple[str, str, str], int] = {}
+    for job in trials:
+        per_search[search_of(job)] = per_search.get(search_of(job), 0) + 1
+    totals = {"trials": len(trials), "searches": len(per_search), "one_trial": sum(n == 1 for n in per_search.values()),
+              "trial_gpu_hours": sum(c.gpu_hours for c in cost_by_rule((j["rule"], j["local"], j["threads"], j["resources"]) for j in trials)),
+              "gpu_hours": sum(c.gpu_hours for c in cost_by_rule((j["rule"], j["local"], j["threads"], j["resources"]) for j in jobs))}
+    if device:
+        forecasts = job_forecasts(jobs, config, device)
+        totals["forecast_gpu_hours"] = sum(hours for _, _, gpu, hours in forecasts if gpu)
+        totals["forecast_trial_gpu_hours"] = sum(hours for job, (_, _, gpu, hours) in zip(jobs, forecasts) if gpu and job["rule"] in TRIAL_RULES)
+    return totals
+
+
+def format_search_comparison(published: dict, full: dict, device: str | None) -> str:
+    """The published choices' plan beside the full search's (``search_totals`` of each), for the same targets."""
+    rows = [("training trials", "trials", "{:,}"), ("searches cut to the published trial", "one_trial", "{:,}"),
+            ("GPU-hours requested, training trials", "trial_gpu_hours", "{:,.1f}"), ("GPU-hours requested, every job", "gpu_hours", "{:,.1f}")]
+    if device:
+        rows += [(f"forecast GPU-hours on {device}, training trials", "forecast_trial_gpu_hours", "{:,.1f}"),
+                 (f"forecast GPU-hours on {device}, every job", "forecast_gpu_hours", "{:,.1f}")]
+    width = max(len(label) for label, _, _ in rows)
+    lines = ["The published choices (training.search: published) beside the full search (training.search: full), the same targets:",
+             f"{'':<{width}} {'published':>10} {'full':>10}"]
+    lines += [f"{label:<{width}} {form.format(published[key]):>10} {form.format(full[key]):>10}" for label, key, form in rows]
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
     """``bin/plan [--device KIND] [--gpus N] [--concurrency N] <Snakemake arguments>``."""
     args = list(sys.argv[1:] if argv is None else argv)
@@ -343,10 +392,27 @@ def main(argv: list[str] | None = None) -> int:
         print("Nothing to be done: every requested output is up to date.")
         return 0
     print(format_plan(costs))
+    config = run_config(args, Path.cwd())
     if options["--device"]:
         targets = [arg for arg in args if not arg.startswith("-") and arg.endswith((".csv", ".png", ".md", ".json", ".parquet"))]
         print()
-        print(format_forecast(jobs, run_config(args, Path.cwd()), options["--device"], int(options["--gpus"]), int(options["--concurrency"]), targets))
+        print(format_forecast(jobs, config, options["--device"], int(options["--gpus"]), int(options["--concurrency"]), targets))
+    if config["training"]["search"] == "published":
+        import tempfile
+
+        with tempfile.TemporaryDirectory(prefix="plan-full-") as scratch:
+            full_search = Path(scratch) / "full-search.yaml"
+            full_search.write_text("training: {search: full}\n", encoding="utf-8")
+            full_args = with_configfile(args, full_search)
+            try:
+                full_jobs = dry_run_jobs(full_args, Path.cwd())
+            except PlanError as error:
+                sys.stderr.write(error.message)
+                return error.returncode
+            full_config = run_config(full_args, Path.cwd())
+        print()
+        print(format_search_comparison(search_totals(jobs, config, options["--device"]), search_totals(full_jobs, full_config, options["--device"]),
+                                       options["--device"]))
     return 0
 
 

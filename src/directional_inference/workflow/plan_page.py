@@ -39,9 +39,14 @@ PLANS: dict[str, tuple[tuple[str, ...], dict]] = {
     "table_llm": (("results/table_llm.csv",), {}),
     "all": ((), {}),
     "all_every_setting": ((), {"training": {"every_setting_for_every_model": True}}),
+    # the authors' published choices (training.search: published): a published setting trains its trial alone
+    "table5_published": (("results/table5.csv",), {"training": {"search": "published"}}),
+    "all_published": ((), {"training": {"search": "published"}}),
 }
-FORECAST_ROWS = {"table5": "Table 5", "table1": "Table 1", "table2": "Table 2", "table3": "Table 3", "table6": "Table 6",
-                 "table_llm": "`table_llm.csv` (the LLMs on the test sets, S&S beside them)", "all": "the whole default target"}
+FORECAST_ROWS = {"table5": "Table 5", "table5_published": "Table 5, the authors' published choices", "table1": "Table 1",
+                 "table2": "Table 2", "table3": "Table 3", "table6": "Table 6",
+                 "table_llm": "`table_llm.csv` (the LLMs on the test sets, S&S beside them)", "all": "the whole default target",
+                 "all_published": "the whole default target, the authors' published choices"}
 DEVICES = ("rtx2080ti", "cuda-nvidia-h200", "cpu-intel-xeon-processor-family-6-model-167-2-threads")
 GPUS, CONCURRENCY = 8, 100  # the wall-clock's GPUs; trials in flight (profiles/slurm's jobs)
 VARIANTS = {"sns": "S&S", "sns_sym": "'S&S", "hyponly": "H-only"}
@@ -125,6 +130,7 @@ def plan_record(jobs: list[dict], config: dict) -> dict:
     return {"jobs": len(jobs), "rules": rules,
             "requested_by_kind": dict(sorted(kinds.items())),
             "searches": [list(search) for search in training_searches(jobs)], "trials_per_search": sorted(set(trials.values())),
+            "trials": sum(trials.values()), "single_trial_searches": sorted(list(search) for search, n in trials.items() if n == 1),
             "storage_peak": peak and {k: v if isinstance(v, int) else _round(v) for k, v in peak.items()}, "forecasts": forecasts}
 
 
@@ -199,7 +205,29 @@ def table5_block(snapshot: Mapping) -> str:
     local = [r for r in rules.values() if r["local"]]
     lines += ["", f"Of these, {sum(r['jobs'] for r in local)} jobs of local rules (downloads and copies) run where Snakemake runs, on "
                   f"no cluster allocation: {_hours(sum(r['cpu_hours'] for r in local))} of the CPU-hours are their time limits."]
+    if "table5_published" in snapshot["plans"]:
+        lines += ["", published_sentence(plan, snapshot["plans"]["table5_published"])]
     return "\n".join(lines) + "\n"
+
+
+def published_sentence(full: Mapping, published: Mapping) -> str:
+    """The published choices' plan beside the full search's: trials, jobs and requested hours, and which searches it
+    cuts to the authors' trial."""
+    cpu, gpu = _totals(published)
+    full_cpu, full_gpu = _totals(full)
+    single = published["single_trial_searches"]
+    searched = [s for s in published["searches"] if s not in single]
+    if not searched:
+        others = ""
+    elif len(searched) > 3:
+        others = f", and the full search for the {len(searched)} other settings"
+    else:
+        others = ", and the full search for " + " and ".join(_search_label(*s) for s in searched) + " (no published choice)"
+    return (f"With the authors' published choices (`training.search: published`, [method notes](method-notes.md)): "
+            f"**{published['trials']:,} training trials instead of {full['trials']:,}**, one each for "
+            + ", ".join(_search_label(*s) for s in single) + others
+            + f"; {published['jobs']:,} jobs requesting {_hours(cpu)} CPU-hours and {_hours(gpu)} GPU-hours (the full search: "
+            f"{_hours(full_cpu)} and {_hours(full_gpu)}).")
 
 
 def all_block(snapshot: Mapping) -> str:
@@ -218,7 +246,8 @@ def all_block(snapshot: Mapping) -> str:
             f"{'/'.join(map(str, plan['trials_per_search']))} trials ("
             + ", ".join(f"{lm} {n}" for lm, n in sorted(per_model.items(), key=lambda kv: (-kv[1], kv[0]))) + "). "
             f"With `training.every_setting_for_every_model: true` (every English model trains every setting): {len(every['searches'])} "
-            f"searches, {every['jobs']:,} jobs, {_hours(every_cpu)} CPU-hours and {_hours(every_gpu)} GPU-hours requested.\n")
+            f"searches, {every['jobs']:,} jobs, {_hours(every_cpu)} CPU-hours and {_hours(every_gpu)} GPU-hours requested."
+            + (f"\n\n{published_sentence(plan, snapshot['plans']['all_published'])}" if "all_published" in snapshot["plans"] else "") + "\n")
 
 
 KINDS = ("S&S trials", "H-only trials", "BoOQA scoring", "LLM jobs", "LevyHolt scoring and model checks")
@@ -241,7 +270,8 @@ def forecast_block(snapshot: Mapping) -> str:
     gpus = snapshot["gpus"]
     lines = ["| target | device | forecast GPU-hours | " + " | ".join(KINDS) + f" | wall-clock on {gpus} GPUs, at least | requested GPU-hours | Appendix F |",
              "|---|---|---|" + "---|" * len(KINDS) + "---|---|---|"]
-    appendix = {"table5": f"about {snapshot['appendix_f_table5_gpu_hours']:g}", "table_llm": "none (2023 paper)"}
+    appendix = {"table5": f"about {snapshot['appendix_f_table5_gpu_hours']:g}", "table_llm": "none (2023 paper)",
+                "table5_published": "none (Appendix F: the full searches)"}
     for name, label in FORECAST_ROWS.items():
         plan = snapshot["plans"][name]
         for device in DEVICES:
