@@ -21,7 +21,7 @@ def test_stages_follow_the_phase_list():
     stages = yaml.safe_load(render(REPO))["stages"]
     assert list(stages) == [p.name for p in PHASES]
     training = stages["training"]
-    assert training["cmd"].endswith("--allowed-rules draw_hyperparameters train_sns_trial select_sns_model check_sns_model training_phase -- training_phase")
+    assert training["cmd"].endswith("--allowed-rules draw_hyperparameters read_authors_trials train_sns_trial select_sns_model check_sns_model training_phase -- training_phase")
     assert training["deps"][:2] == ["resources", "results/levyholt"]
     assert "scripts/train_sns_trial.py" in training["deps"] and "src/directional_inference/sns/training.py" in training["deps"]
     assert training["params"] == [{"config/config.yaml": ["seed", "training"]}]
@@ -112,8 +112,9 @@ def test_stage_depends_on_every_module_its_scripts_import(name):
     assert scripts, name
     imported = _bytecode_imports(scripts, item.planning_modules)  # the rules' helpers read planning_modules
     assert imported <= _module_deps(stage), sorted(imported - _module_deps(stage))
-    # nothing else: the phase list (the stage itself comes from it) and the table inputs.py reads
-    extra = {f"{PACKAGE_DIR}/workflow/phases.py"} | ({f"{PACKAGE_DIR}/resources/data/inputs.tsv"} if f"{PACKAGE_DIR}/resources/inputs.py" in imported else set())
+    # nothing else: the phase list (the stage itself comes from it) and the tables inputs.py and published.py read
+    tables = {"resources/inputs.py": "resources/data/inputs.tsv", "sns/published.py": "sns/data/published_choices.tsv"}
+    extra = {f"{PACKAGE_DIR}/workflow/phases.py"} | {f"{PACKAGE_DIR}/{data}" for module, data in tables.items() if f"{PACKAGE_DIR}/{module}" in imported}
     assert _module_deps(stage) == imported | extra
 
 
