@@ -148,3 +148,19 @@ def test_the_paper_llms_from_the_hub_are_downloaded_by_a_local_rule_and_read_in_
     assert all(model == (f"resources/llms/{alias}" if alias in hub else f"results/llm/models/{alias}") for alias, model in scoring), scoring
     booqa_llm = [files for rule, files in inputs if rule in ("score_booqa", "score_booqa_part") and any(f.startswith(("resources/llms/", "results/llm/models/")) for f in files)]
     assert booqa_llm and all("results/llm/models/smollm2" in files for files in booqa_llm)  # Table 5's LLM row: the first scorer
+
+
+def test_with_no_network_a_download_fails_and_is_seen(tmp_path):
+    """canonical_urls.NoNetwork, which the smoke run's second step runs in: a URL opened by the standard library and a
+    request of the hub client are refused, and both show, with no offline switch keeping the hub client quiet."""
+    from canonical_urls import NoNetwork
+
+    code = ("import urllib.request, huggingface_hub\n"
+            "for ask in (lambda: urllib.request.urlopen('https://example.org/x', timeout=10), lambda: huggingface_hub.HfApi().model_info('org/m')):\n"
+            "    try:\n        ask()\n        print('reached')\n    except Exception as exc:\n        print(type(exc).__name__)\n")
+    with NoNetwork() as network:
+        env = network.environment(tool_environment())
+        result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=tmp_path, timeout=120)
+    assert "reached" not in result.stdout and result.returncode == 0, result.stdout + result.stderr
+    assert "HF_HUB_OFFLINE" not in env and all(env[name].startswith("http://127.0.0.1:") for name in ("https_proxy", "HTTPS_PROXY"))
+    assert network.asked[0] == "CONNECT example.org:443" and "CONNECT huggingface.co:443" in network.asked, network.asked
