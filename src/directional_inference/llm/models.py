@@ -116,7 +116,7 @@ def prepare_llm(spec, destination: str | os.PathLike, *, texts: list[str] | None
 
 
 def _copy_model_files(where: Path, destination: Path, source: dict) -> Path:
-    """The files of a model directory (a hub snapshot's links followed) copied to ``destination``, with SOURCE.json."""
+    """The files of a local model directory copied to ``destination``, with SOURCE.json."""
     with atomic_directory(destination) as tmp:
         for path in sorted(where.iterdir()):
             if path.is_file() and not path.name.startswith(".") and path.name != "SOURCE.json":
