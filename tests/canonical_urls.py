@@ -27,8 +27,6 @@ from directional_inference.resources.inputs import MIRROR_ENV, ExternalInput, Mi
 
 PROXY_VARIABLES = ("https_proxy", "HTTPS_PROXY", "http_proxy", "HTTP_PROXY")
 NO_PROXY_VARIABLES = ("no_proxy", "NO_PROXY")
-# switches that keep a library off the network by itself: off where a test must see every attempt
-OFFLINE_VARIABLES = ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE")
 
 
 class _Origin(BaseHTTPRequestHandler):
@@ -167,13 +165,14 @@ class _Refusal(BaseHTTPRequestHandler):
 
 class NoNetwork(_LocalServer):
     """A network that answers nothing, as a cluster's compute node has it: every proxy variable points at a proxy that
-    refuses each request and records it (``asked``), no mirror, and no library's offline switch on, so that an attempt
-    reaches the proxy and shows. Start with ``with NoNetwork() as network:``; run with ``network.environment()``."""
+    refuses each request and records it (``asked``), and no mirror. The environment keeps the suite's offline switches
+    (HF_HUB_OFFLINE, TRANSFORMERS_OFFLINE): transformers writes the switch into a tokenizer it saves
+    (``local_files_only``), so a run without them would not make the same bytes. Start with
+    ``with NoNetwork() as network:``; run with ``network.environment()``."""
 
     def __init__(self) -> None:
         self.asked: list[str] = []
         super().__init__(type("Refusal", (_Refusal,), {"stand_in": self}))
 
     def environment(self, base: dict[str, str] | None = None) -> dict[str, str]:
-        env = behind_proxy(os.environ if base is None else base, self.server.server_address[1])
-        return {name: value for name, value in env.items() if name not in OFFLINE_VARIABLES}
+        return behind_proxy(os.environ if base is None else base, self.server.server_address[1])

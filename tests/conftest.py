@@ -149,7 +149,7 @@ def smoke_repo(tmp_path_factory, mirrors) -> Path:
     downloaded from its URL (a local stand-in serves them, from the mirror's files; canonical_urls.py). It runs in two
     steps, as on a cluster: the resources phase (every download, each a local rule, and the cheap rules that build on
     them) where the URLs are reached, then every other job with no network at all (a proxy that refuses and records
-    every request, no mirror, no offline switch; canonical_urls.NoNetwork)."""
+    every request, and no mirror; canonical_urls.NoNetwork)."""
     from canonical_urls import CanonicalURLs, NoNetwork
 
     workdir = copy_workflow(tmp_path_factory.mktemp("smoke") / "repo")
