@@ -6,7 +6,7 @@ include: "helpers/resources.smk"
 
 # Downloads and copies of user files run where Snakemake runs (on a cluster: the login or submit node, which reaches
 # the network and the user's directories), never as cluster jobs: compute nodes often have no internet. Every download
-# of the workflow is one of these rules (tests/test_config.py finds the rules whose scripts reach network code).
+# of the workflow is one of these rules (tests/test_cluster_jobs.py finds the rules whose scripts reach network code).
 localrules:
     fetch_dataset,
     fetch_newscrawl_year,
