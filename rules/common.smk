@@ -1,5 +1,7 @@
 # The globals, wildcard constraints and helpers that several phase files use (no rules here; a helper that one phase
 # file uses lives in that file). rules/setup.smk has checked the config and put the package on the path.
+import re
+
 from directional_inference.booqa.settings import booqa_settings
 from directional_inference.evaluation.methods import (
     BOOQA_TABLES,
@@ -29,7 +31,7 @@ from directional_inference.levyholt.experiments import (
 from directional_inference.resources.inputs import datasets as downloadable_datasets
 from directional_inference.tables.findings import CLAIMS, runnable_claims
 from directional_inference.tables.findings import score_path as claim_score_path
-from directional_inference.resources.models import model_kind
+from directional_inference.resources.models import is_hub_llm, model_kind
 from directional_inference.levyholt.chinese import CHINESE_PREFIX, CHINESE_SUBSETS
 from directional_inference.levyholt.english import subset_conventions
 from directional_inference.levyholt.entries import ALL_SUBSETS, SPLITS
@@ -225,6 +227,20 @@ def lm_encoder(lang):
 
 LLM_LANGUAGES = ["en"] if config["llm"]["scorers"] else []  # the 2023 prompts are English
 BOOQA_LLM = config["llm"]["scorers"][0] if config["llm"]["scorers"] else None  # the LLM of Table 5's LLM row
+# The LLMs of llm.scorers from the hub: downloaded where Snakemake runs (fetch_llm, a local rule) and read in place; every
+# other LLM of llm.models is made from local files by prepare_llm (a GGUF file, a directory, a tiny model)
+HUB_LLMS = [alias for alias in config["llm"]["scorers"] if is_hub_llm(config["llm"]["models"][alias])]
+LOCAL_LLMS = sorted(alias for alias, spec in config["llm"]["models"].items() if not is_hub_llm(spec))
+
+
+def llm_directory(alias):
+    """The directory the scoring jobs read an LLM of llm.scorers from: its download (a hub id) or what prepare_llm made."""
+    return f"resources/llms/{alias}" if alias in HUB_LLMS else f"results/llm/models/{alias}"
+
+
+def alias_pattern(aliases):
+    """A wildcard constraint matching exactly these aliases (none: a pattern no alias matches)."""
+    return "|".join(re.escape(alias) for alias in aliases) or "NO_ALIAS"
 
 
 def runnable_methods(lang):

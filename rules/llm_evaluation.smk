@@ -51,12 +51,15 @@ rule join_llm_predictions:
         "../scripts/join_llm_predictions.py"
 
 
-# A causal LM of llm.models, saved once (a GGUF file de-quantized, a hub model snapshot, or a tiny model built).
+# A causal LM of llm.models made from local files, saved once (a GGUF file de-quantized, a local directory copied, or a
+# tiny model built); a hub LLM is downloaded by fetch_llm (resources) and read where it lies.
 rule prepare_llm:
     input:
         texts="resources/levyholt",
     output:
         directory("results/llm/models/{llm}"),
+    wildcard_constraints:
+        llm=alias_pattern(LOCAL_LLMS),
     params:
         spec=lambda wildcards: config["llm"]["models"][wildcards.llm],
         seed=config["seed"],
@@ -77,7 +80,7 @@ rule prepare_llm:
 # A causal LM of llm.scorers scores every pair of the whole Directional test with each prompt of llm.prompts.
 rule score_llm_levyholt:
     input:
-        model="results/llm/models/{llm}",
+        model=lambda wildcards: llm_directory(wildcards.llm),
         test="results/levyholt/whole/directional/test.tsv",
     output:
         "results/llm/predictions/{llm}.tsv",
@@ -106,7 +109,7 @@ rule score_llm_levyholt:
 # The same on this run's test sets of llm.test_sets (Full, Symmetric: Table 1; SherLIiC: Table 6).
 rule score_llm_run_test:
     input:
-        model="results/llm/models/{llm}",
+        model=lambda wildcards: llm_directory(wildcards.llm),
         test="results/levyholt/{test}/test.tsv",
     output:
         "results/llm/run_predictions/{test}/{llm}.tsv",

@@ -5,12 +5,14 @@ include: "helpers/resources.smk"
 
 
 # Downloads and copies of user files run where Snakemake runs (on a cluster: the login or submit node, which reaches
-# the network and the user's directories), never as cluster jobs: compute nodes often have no internet.
+# the network and the user's directories), never as cluster jobs: compute nodes often have no internet. Every download
+# of the workflow is one of these rules (tests/test_cluster_jobs.py finds the rules whose scripts reach network code).
 localrules:
     fetch_dataset,
     fetch_newscrawl_year,
     gather_newscrawl,
     fetch_model,
+    fetch_llm,
     collect_clue_news,
     collect_chinese_levyholt,
 
@@ -152,6 +154,29 @@ rule fetch_model:
         "../envs/workflow.yaml"
     script:
         "../scripts/fetch_model.py"
+
+
+# A hub LLM of llm.scorers, downloaded straight into its place (no hub cache, no second copy); the scoring jobs read it
+# there. The LLMs made from local files (a GGUF file, a directory, a tiny model) are prepare_llm's (llm_evaluation).
+rule fetch_llm:
+    output:
+        directory("resources/llms/{llm}"),
+    wildcard_constraints:
+        llm=alias_pattern(HUB_LLMS),
+    params:
+        name=lambda wildcards: config["llm"]["models"][wildcards.llm],
+    log:
+        phase_log("resources", "fetch_llm", "{llm}"),
+    benchmark:
+        phase_benchmark("resources", "fetch_llm", "{llm}")
+    threads: 1
+    resources:
+        mem_mb=4000,
+        runtime=240,
+    conda:
+        "../envs/workflow.yaml"
+    script:
+        "../scripts/fetch_llm.py"
 
 
 rule build_tiny_model:

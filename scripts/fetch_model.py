@@ -1,7 +1,8 @@
-"""Rule fetch_model: the weights and tokenizer of a configured model into resources/models/<alias>/."""
+"""Rule fetch_model: the weights and tokenizer of a configured model into resources/models/<alias>/ (a hub model
+downloaded straight into place)."""
 
-from directional_inference.resources.models import snapshot_model
+from directional_inference.resources.hub import save_model
 from directional_inference.workflow.rulelog import start_job
 
 start_job(snakemake)
-snapshot_model(snakemake.params.name, snakemake.output[0])
+save_model(snakemake.params.name, snakemake.output[0])

@@ -1,4 +1,5 @@
-"""A local stand-in for the inputs' canonical URLs, so a test can run the workflow as a machine that reaches them.
+"""A local stand-in for the inputs' canonical URLs, so a test can run the workflow as a machine that reaches them; and
+a network that answers nothing (``NoNetwork``), as a cluster's compute node has it.
 
 The workflow is run with no mirror (``BOOQA_MIRROR`` unset) and with ``https_proxy`` pointing at this server, exactly
 as on a machine behind a proxy: for each ``CONNECT host:443`` it answers the TLS handshake itself, with a certificate
@@ -25,6 +26,7 @@ from directional_inference.resources.fetch import find_in_mirrors
 from directional_inference.resources.inputs import MIRROR_ENV, ExternalInput, Mirror, input_table
 
 PROXY_VARIABLES = ("https_proxy", "HTTPS_PROXY", "http_proxy", "HTTP_PROXY")
+NO_PROXY_VARIABLES = ("no_proxy", "NO_PROXY")
 
 
 class _Origin(BaseHTTPRequestHandler):
@@ -83,7 +85,36 @@ class _Proxy(BaseHTTPRequestHandler):
         pass
 
 
-class CanonicalURLs:
+def behind_proxy(base: dict[str, str], port: int) -> dict[str, str]:
+    """``base`` as a machine whose every request goes through the proxy at ``port`` of this host: no mirror, no host
+    exempt from the proxy."""
+    env = {name: value for name, value in base.items() if name != MIRROR_ENV and name not in NO_PROXY_VARIABLES}
+    return env | {name: f"http://127.0.0.1:{port}" for name in PROXY_VARIABLES}
+
+
+class _LocalServer:
+    """A server on a free port of this host, serving from a thread of this process while in its ``with`` block, and
+    recording requests under a lock."""
+
+    def __init__(self, handler: type[BaseHTTPRequestHandler]) -> None:
+        self._lock = threading.Lock()
+        self.server = socketserver.ThreadingTCPServer(("127.0.0.1", 0), handler)
+        self.server.daemon_threads = True
+
+    def record(self, where: list[str], request: str) -> None:
+        with self._lock:
+            where.append(request)
+
+    def __enter__(self):
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+class CanonicalURLs(_LocalServer):
     """Start with ``with CanonicalURLs(mirrors, directory) as urls:``; run the workflow with ``urls.environment()``."""
 
     def __init__(self, mirrors: Sequence[Mirror], directory: Path) -> None:
@@ -95,10 +126,7 @@ class CanonicalURLs:
         self.served: list[str] = []
         self.refused: list[str] = []
         self._contexts: dict[str, ssl.SSLContext] = {}
-        self._lock = threading.Lock()
-        handler = type("Proxy", (_Proxy,), {"stand_in": self})
-        self.server = socketserver.ThreadingTCPServer(("127.0.0.1", 0), handler)
-        self.server.daemon_threads = True
+        super().__init__(type("Proxy", (_Proxy,), {"stand_in": self}))
 
     def source_of(self, url: str) -> Path | None:
         item = self.items.get(url)
@@ -112,26 +140,39 @@ class CanonicalURLs:
                 self._contexts[host] = context
             return self._contexts[host]
 
-    def record(self, where: list[str], url: str) -> None:
-        with self._lock:
-            where.append(url)
-
     def environment(self, base: dict[str, str] | None = None) -> dict[str, str]:
         """``base`` (default: this process's environment) as a machine that reaches the URLs has it: no mirror, the
         proxy set, the stand-in's CA trusted."""
-        env = dict(os.environ if base is None else base)
-        env.pop(MIRROR_ENV, None)
-        for name in ("no_proxy", "NO_PROXY"):
-            env.pop(name, None)
-        address = f"http://127.0.0.1:{self.server.server_address[1]}"
-        env.update({name: address for name in PROXY_VARIABLES})
+        env = behind_proxy(os.environ if base is None else base, self.server.server_address[1])
         env["SSL_CERT_FILE"] = str(self.ca_file)
         return env
 
-    def __enter__(self) -> CanonicalURLs:
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-        return self
 
-    def __exit__(self, *exc) -> None:
-        self.server.shutdown()
-        self.server.server_close()
+class _Refusal(BaseHTTPRequestHandler):
+    """Any request to the proxy (a CONNECT for HTTPS, a plain HTTP method): recorded, then refused."""
+
+    stand_in: NoNetwork
+
+    def refuse(self) -> None:
+        self.stand_in.record(self.stand_in.asked, f"{self.command} {self.path}")
+        self.send_error(403, "no network here")
+
+    do_CONNECT = do_GET = do_HEAD = do_POST = do_PUT = refuse  # noqa: N815 (the http.server names)
+
+    def log_message(self, format: str, *args) -> None:  # noqa: A002
+        pass
+
+
+class NoNetwork(_LocalServer):
+    """A network that answers nothing, as a cluster's compute node has it: every proxy variable points at a proxy that
+    refuses each request and records it (``asked``), and no mirror. The environment keeps the suite's offline switches
+    (HF_HUB_OFFLINE, TRANSFORMERS_OFFLINE): transformers writes the switch into a tokenizer it saves
+    (``local_files_only``), so a run without them would not make the same bytes. Start with
+    ``with NoNetwork() as network:``; run with ``network.environment()``."""
+
+    def __init__(self) -> None:
+        self.asked: list[str] = []
+        super().__init__(type("Refusal", (_Refusal,), {"stand_in": self}))
+
+    def environment(self, base: dict[str, str] | None = None) -> dict[str, str]:
+        return behind_proxy(os.environ if base is None else base, self.server.server_address[1])

@@ -3,6 +3,7 @@ a local stand-in for their canonical URLs (canonical_urls.py)."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -128,6 +129,16 @@ def run_snakemake(workdir: Path, *args: str, check: bool = True, env: dict[str, 
 
 # Where the smoke run records the URLs its inputs came from (beside its repository): one per line, served or refused.
 SERVED_URLS, REFUSED_URLS = "canonical-urls-served.txt", "canonical-urls-refused.txt"
+# Where it records its two steps (beside its repository): the rule of each job each step ran, and what the jobs of the
+# second step asked of the network
+SMOKE_STEPS = "smoke-steps.json"
+
+
+def rules_run(output: str) -> list[str]:
+    """The rule of every job a Snakemake run printed (``rule <name>:`` or ``localrule <name>:``), in order."""
+    from directional_inference.workflow.plan import JOB_HEADER
+
+    return [found.group(2) for line in output.splitlines() if (found := JOB_HEADER.match(line))]
 
 
 @pytest.fixture(scope="session")
@@ -135,8 +146,11 @@ def smoke_repo(tmp_path_factory, mirrors) -> Path:
     """A git + DVC repository of the workflow whose smoke run is complete and committed to DVC (once per session).
 
     The run is the README's on a machine that reaches the inputs' canonical URLs: no mirror variable, every input
-    downloaded from its URL (a local stand-in serves them, from the mirror's files; canonical_urls.py)."""
-    from canonical_urls import CanonicalURLs
+    downloaded from its URL (a local stand-in serves them, from the mirror's files; canonical_urls.py). It runs in two
+    steps, as on a cluster: the resources phase (every download, each a local rule, and the cheap rules that build on
+    them) where the URLs are reached, then every other job with no network at all (a proxy that refuses and records
+    every request, and no mirror; canonical_urls.NoNetwork)."""
+    from canonical_urls import CanonicalURLs, NoNetwork
 
     workdir = copy_workflow(tmp_path_factory.mktemp("smoke") / "repo")
     remote = tmp_path_factory.mktemp("dvc-remote")
@@ -148,9 +162,14 @@ def smoke_repo(tmp_path_factory, mirrors) -> Path:
     run(workdir, "dvc", "remote", "add", "-d", "local", str(remote))
     run(workdir, sys.executable, "-m", "directional_inference.workflow.dvc_pipeline", *SMOKE)
     with CanonicalURLs(mirrors, workdir.parent) as urls:
-        run_snakemake(workdir, "--cores", "2", *SMOKE, *SMOKE_THREADS, env=urls.environment(tool_environment()))
+        downloads = run_snakemake(workdir, "--cores", "2", "resources_phase", *SMOKE, *SMOKE_THREADS, env=urls.environment(tool_environment()))
+    with NoNetwork() as network:
+        rest = run_snakemake(workdir, "--cores", "2", *SMOKE, *SMOKE_THREADS, env=network.environment(tool_environment()))
     (workdir.parent / SERVED_URLS).write_text("".join(f"{url}\n" for url in urls.served), encoding="utf-8")
     (workdir.parent / REFUSED_URLS).write_text("".join(f"{url}\n" for url in urls.refused), encoding="utf-8")
+    steps = {"downloads": rules_run(downloads.stdout + downloads.stderr), "without_network": rules_run(rest.stdout + rest.stderr),
+             "asked_without_network": network.asked}
+    (workdir.parent / SMOKE_STEPS).write_text(json.dumps(steps, indent=1) + "\n", encoding="utf-8")
     run(workdir, "dvc", "commit", "-f", "-q")
     run(workdir, "git", "add", "-A")
     run(workdir, "git", "commit", "-q", "-m", "smoke run")

@@ -184,6 +184,22 @@ def test_a_model_directory_is_prepared_as_it_is_and_counted_from_its_headers(tin
     assert weight_count(prepared) == sum(p.numel() for p in model.parameters()) > 0
 
 
+def test_a_hub_llm_is_never_prepared_in_a_job(tmp_path):
+    """A hub id is fetch_llm's (a local rule, resources/llms/<alias>): prepare_llm, a cluster job, refuses it without
+    reading the hub, and imports none of the package's hub code."""
+    import subprocess
+    import sys
+
+    from directional_inference.llm.models import prepare_llm
+
+    with pytest.raises(ModelUnavailableError, match="'org/llm@v1' is a Hugging Face hub name.*fetch_model and fetch_llm"):
+        prepare_llm("org/llm@v1", tmp_path / "prepared")
+    assert not (tmp_path / "prepared").exists()
+    code = ("import sys, directional_inference.llm.models, directional_inference.llm.scorer; "
+            "print('directional_inference.resources.hub' in sys.modules)")
+    assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip() == "False"
+
+
 def test_model_names_say_where_weights_come_from():
     assert model_source("HuggingFaceTB/SmolLM2-360M-Instruct@abc") == {"kind": "transformers", "name": "HuggingFaceTB/SmolLM2-360M-Instruct@abc"}
     assert model_source("/models/x.Q4_K_M.gguf") == {"kind": "gguf", "path": "/models/x.Q4_K_M.gguf"}

@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 from transformers import AutoModelForSequenceClassification, AutoTokenizer
 
-from conftest import REFUSED_URLS, SERVED_URLS, run_snakemake
+from conftest import REFUSED_URLS, SERVED_URLS, SMOKE_STEPS, run_snakemake
 from directional_inference.resources.inputs import inputs_of
 from directional_inference.resources.wordnet import open_wordnet
 
@@ -45,6 +45,23 @@ def test_without_a_mirror_every_input_came_from_its_canonical_url(smoke_run):
     assert len(fetched) > 100 and {url.split("/")[2] for url in fetched} == {"raw.githubusercontent.com", "files.pythonhosted.org"}
     assert sorted(served) == sorted(fetched)
     assert (smoke_run.parent / REFUSED_URLS).read_text() == ""
+
+
+def test_the_downloads_ran_first_and_every_other_job_without_the_network(smoke_run):
+    """The run in two steps, as on a cluster: the resources phase (its target, resources_phase) ran every local rule of
+    the run and only the resources phase's rules; the second step, with a network that answers nothing, ran every
+    other job, none of a local rule, and its jobs asked the network for nothing."""
+    from directional_inference.workflow.phases import phase
+    from directional_inference.workflow.plan import local_rules
+
+    steps = json.loads((smoke_run.parent / SMOKE_STEPS).read_text())
+    local, resources = local_rules(smoke_run), phase("resources")
+    downloads, rest = set(steps["downloads"]), set(steps["without_network"])
+    assert {"fetch_dataset", "fetch_model"} <= downloads <= set(resources.rules) | {resources.target_rule}
+    assert downloads - local <= {"build_wordnet", "build_tiny_model", resources.target_rule}  # the cheap rules on the downloads
+    assert not rest & local, rest & local
+    assert {"prepare_llm", "score_llm_levyholt", "train_sns_trial", "score_booqa", "all"} <= rest
+    assert steps["asked_without_network"] == []
 
 
 def test_wordnet_root_works(smoke_run):

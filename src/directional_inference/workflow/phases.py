@@ -36,10 +36,12 @@ PHASES = (
     Phase(
         "resources",
         rules=("fetch_dataset", "fetch_newscrawl_year", "gather_newscrawl", "build_wordnet", "collect_clue_news",
-               "collect_chinese_levyholt", "fetch_model", "build_tiny_model"),
+               "collect_chinese_levyholt", "fetch_model", "fetch_llm", "build_tiny_model"),
         outs=("resources",),
         upstream=(),
-        params=("resources", "models", "seed"),
+        # llm.models, llm.scorers: which hub LLMs fetch_llm downloads
+        params=("resources", "models", "seed", "llm.models", "llm.scorers"),
+        planning_modules=("resources/models.py",),  # which LLMs are hub ids (fetch_llm)
     ),
     Phase(
         "corpus",
@@ -113,6 +115,7 @@ PHASES = (
                 "evaluation.lm_encoder", "evaluation.lm_retrieval", "evaluation.lm_pooling", "evaluation.lm_window", "evaluation.tfidf_top_articles",
                 "evaluation.tfidf_sentences_per_article", "graphs.fuzzy_backoff", "graphs.fuzzy_top", "graphs.fuzzy_min_count", "graphs.measures", "graphs.from_files",
                 "llm.scorers", "llm.batch_size", "llm.precision", "llm.answer_rule"),
+        planning_modules=("resources/models.py",),  # where the BoOQA LLM is read from (a hub id's download)
     ),
     Phase(
         "llm_evaluation",
@@ -120,6 +123,7 @@ PHASES = (
         outs=("results/llm",),
         upstream=("resources", "levyholt"),
         params=("seed", "llm", "training.threads"),
+        planning_modules=("resources/models.py",),  # which LLMs prepare_llm makes and which are read from their download
     ),
     Phase(
         "tables",
