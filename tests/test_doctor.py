@@ -121,3 +121,18 @@ def test_too_little_disk_fails_with_the_figures(tmp_path):
     assert finding.status == FAIL and "the largest job scratch" in finding.found and "scratch_root" in finding.fix
     [enough] = disk_findings(tmp_path, [{"rule": "merge_relations", "resources": {"disk_mb": "1"}}], {"resources": {"datasets": []}}, concurrency=1)
     assert enough.status == OK
+
+
+def test_inputs_already_fetched_need_no_mirror_nor_network(tmp_path, monkeypatch):
+    from directional_inference.workflow.doctor import input_findings
+
+    monkeypatch.setenv("BOOQA_MIRROR", str(tmp_path / "elsewhere"))
+    monkeypatch.setenv("https_proxy", NOWHERE)
+    config = {"resources": {"datasets": ["levyholt", "zh-news"]}}
+    for dataset in config["resources"]["datasets"]:
+        (tmp_path / "resources" / dataset).mkdir(parents=True)
+    findings = input_findings(config, tmp_path)
+    assert [(f.status, f.found) for f in findings if f.topic == "inputs"] == [(OK, "every configured dataset is in resources/ already")]
+    (tmp_path / "resources" / "zh-news").rmdir()
+    [failed] = [f for f in input_findings(config, tmp_path) if f.status == FAIL]
+    assert failed.found.startswith("zh-news: in no mirror")

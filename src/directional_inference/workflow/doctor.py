@@ -174,18 +174,19 @@ def input_findings(config: Mapping, root: Path, *, timeout: float = REACH_TIMEOU
 
     findings: list[Finding] = []
     mirrors, missing_roots = [], []
-    for root in mirror_roots(config.get("mirror")):
-        if (root / "MANIFEST.tsv").is_file():
-            mirrors.append(Mirror(root))
+    for mirror_root in mirror_roots(config.get("mirror")):
+        if (mirror_root / "MANIFEST.tsv").is_file():
+            mirrors.append(Mirror(mirror_root))
         else:
-            missing_roots.append(str(root))
+            missing_roots.append(str(mirror_root))
     if missing_roots:
         findings.append(Finding("mirror", NOTE, f"{MIRROR_ENV} or config 'mirror' names {', '.join(missing_roots)}, which holds no MANIFEST.tsv: "
                                 "its inputs come from their canonical URLs"))
     datasets = [d for d in (config.get("resources") or {}).get("datasets") or [] if not (root / "resources" / d).is_dir()]
+    findings += [Finding("inputs", FAIL, problem) for problem in user_input_problems(config)]
     if not datasets:
-        findings.append(Finding("inputs", OK, "every configured dataset is in resources/ already"))
-    elif _locked_by_dvc(root, "resources"):
+        return findings + [Finding("inputs", OK, "every configured dataset is in resources/ already")]
+    if _locked_by_dvc(root, "resources"):
         return findings + [Finding("inputs", NOTE, f"{', '.join(datasets)}: not in resources/ yet; dvc.lock records them, so "
                                    "'.venv/bin/dvc pull' brings them from the DVC remote (a run without the pull downloads them)")]
     from_urls: dict[str, list] = {}
@@ -194,7 +195,7 @@ def input_findings(config: Mapping, root: Path, *, timeout: float = REACH_TIMEOU
         if mirrors and all(any(mirror.lists(item) for mirror in mirrors) for item in items):
             continue
         from_urls[dataset] = items
-    if mirrors and datasets:
+    if mirrors:
         findings.append(Finding("inputs", OK, f"{len(datasets) - len(from_urls)} of the {len(datasets)} datasets to fetch in the mirror "
                                 f"{', '.join(str(m.root) for m in mirrors)}"))
     hosts: dict[str, str] = {}
@@ -214,8 +215,6 @@ def input_findings(config: Mapping, root: Path, *, timeout: float = REACH_TIMEOU
                                     f"set {MIRROR_ENV} to a mirror that holds them (python -m directional_inference.resources.mirror build DIR "
                                     "builds one on a machine that reaches the URLs), or run where the URLs can be reached "
                                     "(a proxy: https_proxy)"))
-    problems = user_input_problems(config)
-    findings += [Finding("inputs", FAIL, problem) for problem in problems]
     return findings
 
 
