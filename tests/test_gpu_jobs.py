@@ -51,6 +51,17 @@ def _ancestors(rule: str, edges: list[tuple[str, str]]) -> set[str]:
     return found
 
 
+def one_output_per_rule(dry_run: str, rules: set[str]) -> dict[str, str]:
+    """The first output of the first job of each of ``rules`` in a dry run's job blocks."""
+    found: dict[str, str] = {}
+    for block in re.split(r"\n(?=(?:local)?rule \w+:\n)", dry_run):
+        header = re.match(r"(?:local)?rule (\w+):\n", block)
+        output = re.search(r"^\s+output: ([^,\n]+)", block, flags=re.M)
+        if header and output and header.group(1) in rules:
+            found.setdefault(header.group(1), output.group(1).strip())
+    return found
+
+
 def _job_seconds(log: Path) -> float:
     """Seconds from a job log's first timestamped line to its last."""
     stamps = [datetime.strptime(line[:23], "%Y-%m-%d %H:%M:%S,%f") for line in log.read_text(encoding="utf-8").splitlines()
@@ -62,21 +73,26 @@ def test_every_gpu_rule_stops_at_once_without_a_gpu(smoke_repo, tmp_path):
     rules = gpu_rules()
     assert {"train_sns_trial", "score_booqa", "score_booqa_part", "score_llm_levyholt"} <= rules  # read as expected
     work = copy_run(smoke_repo, tmp_path / "run")
-    names, edges = parse_rulegraph(run_snakemake(work, "--rulegraph", "--quiet", *SMOKE).stdout)
-    present = rules & set(names)
     scripts = rule_scripts()
+    planned = run_snakemake(work, "--dry-run", "--cores", "2", *SMOKE, "--forcerun", *sorted(rules)).stdout
+    targets = one_output_per_rule(planned, rules)
+    present = set(targets)
     # a GPU rule the smoke run lacks runs the script of one it has (so the same start is tried)
     assert {scripts[rule] for rule in rules - present} <= {scripts[rule] for rule in present}, rules - present
-    environment = tool_environment() | {"CUDA_VISIBLE_DEVICES": ""}
-    # the rules nearest the end first: a failed job's outputs are removed, which must not take a later rule's inputs
-    for rule in sorted(present, key=lambda r: (-len(_ancestors(r, edges) & present), r)):
-        result = run_snakemake(work, "--cores", "1", *SMOKE, "--forcerun", rule, "--set-resources", f"{rule}:gpu=1", check=False, env=environment)
-        assert result.returncode != 0, f"{rule} ran without a GPU:\n{result.stderr[-3000:]}"
-        failed = re.findall(rf"Error in rule {rule}:", result.stderr)
-        assert len(failed) == 1, f"{rule}:\n{result.stderr[-3000:]}"
-        logs = sorted((work / "logs").glob(f"*/{rule}/**/*.log"), key=lambda p: p.stat().st_mtime)
-        message = logs[-1].read_text(encoding="utf-8")
-        assert "asks for 1 GPU(s)" in message and socket.gethostname() in message and "CUDA_VISIBLE_DEVICES=''" in message, message[-2000:]
-        assert f"torch {torch.__version__}" in message and "Traceback" not in message, message[-2000:]
-        assert _job_seconds(logs[-1]) < 60, message
+    # one job of each (their inputs exist), each asking for a GPU, with CUDA hidden: first those no other one reads from
+    # (a failed job's outputs are removed, and a job waits for a forced one upstream), then the rest
+    _, edges = parse_rulegraph(run_snakemake(work, "--rulegraph", "--quiet", *SMOKE).stdout)
+    upstream = set().union(*(_ancestors(rule, edges) for rule in present)) & present
+    for rules_now in (present - upstream, upstream):
+        result = run_snakemake(work, "--cores", "2", *SMOKE, "--force", "--keep-going", *(targets[rule] for rule in sorted(rules_now)),
+                               "--set-resources", *(f"{rule}:gpu=1" for rule in sorted(rules_now)), check=False,
+                               env=tool_environment() | {"CUDA_VISIBLE_DEVICES": ""})
+        assert result.returncode != 0, f"ran without a GPU:\n{result.stderr[-3000:]}"
+        for rule in sorted(rules_now):
+            assert len(re.findall(rf"Error in rule {rule}:", result.stderr)) == 1, f"{rule}:\n{result.stderr[-3000:]}"
+            logs = sorted((work / "logs").glob(f"*/{rule}/**/*.log"), key=lambda p: p.stat().st_mtime)
+            message = logs[-1].read_text(encoding="utf-8")
+            assert "asks for 1 GPU(s)" in message and socket.gethostname() in message and "CUDA_VISIBLE_DEVICES=''" in message, message[-2000:]
+            assert f"torch {torch.__version__}" in message and "Traceback" not in message, message[-2000:]
+            assert _job_seconds(logs[-1]) < 60, message
     assert os.environ.get("CUDA_VISIBLE_DEVICES") != ""  # the suite's own environment was left alone
