@@ -137,6 +137,8 @@ def test_the_readmes_dvc_commands_as_typed(smoke_repo, tmp_path):
     from conftest import copy_run
 
     publish, pull, experiment = readme_dvc_commands()
+    # the clones share this suite's environment: bin/setup must find it current, or it would re-install it from a clone
+    run(REPO, "bin/setup")
     assert publish.startswith(".venv/bin/dvc commit") and "dvc pull" in pull and "dvc exp run -S" in experiment
     shell = plain_shell(tmp_path / "home")
     # the lab: its finished run, its code committed, a remote of its own, the environment bin/setup made (.venv)
@@ -158,6 +160,8 @@ def test_the_readmes_dvc_commands_as_typed(smoke_repo, tmp_path):
     result = run(colleague, "bash", "-c", pull, env=shell)
     assert "Nothing to be done" in result.stdout + result.stderr, result.stdout[-3000:]
     assert "Nothing found that would stop the run." in result.stdout and "dvc.lock records them" in result.stdout  # the preflight
+    installed = run(colleague, ".venv/bin/python", "-c", "import directional_inference; print(directional_inference.__file__)").stdout
+    assert installed.startswith(str(REPO / "src")), installed  # bin/setup installed nothing
     before = _lock(colleague)
     table6_before = (colleague / "results" / "table6.csv").read_text()
     result = run(colleague, "bash", "-c", experiment, env=shell)
