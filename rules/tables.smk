@@ -109,8 +109,8 @@ rule make_findings:
 
 rule collect_metrics:
     input:
-        expand("results/{table}.csv", table=["table1", "table2", "table3", "table4", "table5", "table6", "table15", "table16", "table17",
-                                              "figure1", "figure2"]),
+        expand("results/{table}.csv", table=["table1", "table2", "table3", "table3_generality", "table4", "table5", "table6", "table15",
+                                              "table16", "table17", "table_llm", "figure1", "figure2"]),
     output:
         "results/metrics.json",
     log:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import modulefinder
+import re
 from pathlib import Path
 
 import pandas as pd
@@ -78,6 +79,29 @@ def test_metrics_summary_holds_every_table_number(tmp_path):
     summary = metrics_summary({"table5": tmp_path / "table5.csv", "table4": tmp_path / "table4.csv"})
     assert summary["table5"] == {"lm_rel": {"en_auc_norm": 17.8, "en_auc_norm_low": 12.1, "en_auc_norm_high": 23.0, "en_entries": 795}}
     assert summary["table4"] == {"en/dev": {"positives": 302, "negatives": 459, "positive_rate": 0.3968}}  # the paper's columns left out
+
+
+def test_metrics_json_holds_every_table_the_tables_phase_writes():
+    """Every table CSV of the tables phase is an input of collect_metrics with a row key, and on the default run's tables
+    every numeric column that is not the paper's is a metric, each row under its own key."""
+    from directional_inference.tables.summary import ROW_KEYS, metric_columns, metrics_summary
+
+    rules = (REPO / "rules" / "tables.smk").read_text()
+    written = set(re.findall(r'"results/((?:table|figure)\w*)\.csv"', rules))
+    block = rules.split("rule collect_metrics:")[1].split("output:")[0]
+    collected = set(re.findall(r'"((?:table|figure)\w*)"', block))
+    assert written and written - {"findings"} <= collected, written - collected
+    assert collected <= set(ROW_KEYS), collected - set(ROW_KEYS)
+    for path in sorted((REPO / "docs" / "default-run").glob("*.csv")):
+        if path.stem == "findings":
+            continue
+        frame = pd.read_csv(path)
+        numeric = {c for c in frame.columns if pd.api.types.is_numeric_dtype(frame[c]) and frame[c].notna().any()
+                   and not c.endswith("_paper") and c != "paper_table"}
+        assert numeric <= set(metric_columns(frame)), (path.name, numeric - set(metric_columns(frame)))
+        rows = metrics_summary({path.stem: path})[path.stem]
+        with_numbers = frame[[*numeric]].notna().any(axis=1).sum()
+        assert len(rows) == with_numbers, path.name  # one key per row that has a number: none overwritten
 
 
 def test_no_stage_lists_a_path_twice():

@@ -13,9 +13,11 @@ ROW_KEYS = {
     "table1": ("model", "train", "test"), "table2": ("model", "subset"), "table6": ("model", "train", "test"),
     "figure1": ("model", "subset"), "figure2": ("model", "subset"), "table3": ("trained_on", "tested_on"),
     "table4": ("language", "split"), "table5": ("method",), "table15": ("method",), "table16": ("method",), "table17": ("graph",),
+    "table3_generality": ("model", "trained_on", "tested_on"), "table_llm": ("test", "model", "setting", "source"),
 }
 # the columns of numbers a table reports (its own, not the paper's)
-METRIC_WORDS = ("auc", "difference", "positives", "negatives", "positive_rate", "coverage", "tied", "within_bundle", "entries", "n_test", "evidence")
+METRIC_WORDS = ("auc", "difference", "positives", "negatives", "positive_rate", "coverage", "tied", "within_bundle", "entries", "n_test", "evidence",
+                "rows", "spearman", "pairs", "above", "deeper")
 
 
 def metric_columns(frame: pd.DataFrame) -> list[str]:
