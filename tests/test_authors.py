@@ -170,4 +170,4 @@ def test_a_smoke_run_trains_the_authors_trial_29_and_the_published_trial_alone(t
     assert selection[["trial", "chosen_by", "published_search", "published_epoch", "epochs", "best_epoch", "best_in_published_epoch"]].values.tolist() == [
         [29, "published", "levyholt_en_dirp", 4, 1, 0, 0]]
     log = (workdir / "logs" / "training" / "select_sns_model" / "roberta-base" / "sns" / "full.log").read_text(encoding="utf-8")
-    assert "the authors' published trial 29 of levyholt_en_dirp: best dev point in epoch 0, NOT the published epoch" in log
+    assert "the authors' published trial 29 of levyholt_en_dirp: best dev point in epoch 1, NOT the published epoch" in log

@@ -59,7 +59,7 @@ def test_a_model_record_says_how_the_selected_model_was_trained_and_whether_it_i
     write_selection(tmp_path / "m", best_is_last=False)
     record = read_model_record(tmp_path / "m")  # no sanity.csv: an H-only model
     assert record.precision == "bf16" and record.sanity == "not applicable (hypothesis-only)" and not record.undertrained
-    assert record.training == ("4388 train / 1098 dev pairs; best dev point epoch 1 batch 274, stopped epoch 2 batch 137 "
+    assert record.training == ("4388 train / 1098 dev pairs; best dev point epoch 2 batch 274, stopped epoch 3 batch 137 "
                                "(patience: no better dev AUC in 3 evaluations)")
     cases = sanity_cases("en")
     (tmp_path / "m" / "sanity.csv").write_text(format_rows(judge(cases, [0.5] * len(cases))))

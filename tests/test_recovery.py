@@ -60,7 +60,7 @@ SCENARIOS = {
     "relation extraction": ("results/en/relations/0.parquet", lambda w: _log_says(w / "logs/relations/extract_relations/en/0.log")()),
     # one epoch of the tiny S&S model; killed after its first batch
     "training trial": ("results/models/tiny/sns/directional/trial-0/dev_scores.parquet",
-                       lambda w: _log_says(w / "logs/training/train_sns_trial/tiny/sns/directional/trial-0.log", "epoch 0 batch 0")()),
+                       lambda w: _log_says(w / "logs/training/train_sns_trial/tiny/sns/directional/trial-0.log", " batch 0/")()),  # the first batch's loss line
     # the tiny LLM on the whole Directional test (1,784 pairs, two prompts); killed once it has chosen its number format
     "LLM scoring": ("results/llm/predictions/tiny_llm.tsv",
                     lambda w: _log_says(w / "logs/llm_evaluation/score_llm_levyholt/tiny_llm.log", "number format")()),

@@ -263,7 +263,7 @@ def test_a_seeded_search_keeps_its_selection_columns_and_the_authors_trials_add_
     table = pd.read_csv(tmp_path / "pub" / "selection.csv")
     assert table.loc[0, ["trial", "chosen_by", "published_search", "published_epoch", "best_epoch", "best_in_published_epoch", "selected"]].tolist() == [
         29, "published", "levyholt_en_dirp", 4, 1, 0, 1]
-    assert "best dev point in epoch 1, NOT the published epoch (published epoch 4" in caplog.text
+    assert "best dev point in epoch 2, NOT the published epoch (published epoch 5, their checkpoint's epoch=4)" in caplog.text
     with pytest.raises(WorkflowError, match=r"published trial 29 \(levyholt_en_dirp\) holds trials \[0, 1\], not that trial alone"):
         select_best_trial(trials, *files(tmp_path / "full", range(2)), 0.51, tmp_path / "x.csv", tmp_path / "xbest", origin=published)
 

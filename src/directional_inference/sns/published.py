@@ -112,16 +112,18 @@ def selection_origin(trial_source: str, search: str, alias: str, spec, variant: 
 
 def describe_selection(row: Mapping, trials: Sequence[int]) -> str | None:
     """How the selected model of a search (its ``selection.csv`` row ``row``; ``trials``: every trial of the file) came
-    to be, in the epoch convention of the tables (from 0): the authors' published choice, or this workflow's selection
+    to be, epochs counted from 1 as in the tables (``sns.epochs``): the authors' published choice, or this workflow's selection
     among the authors' trials; None for this workflow's own seeded trials, whose records keep their wording."""
+    from .epochs import shown_epoch
+
     if "chosen_by" not in row:
         return None
     if row["chosen_by"] == "published":
-        epoch, last = int(row["published_epoch"]), int(row["epochs"]) - 1
+        epoch = int(row["published_epoch"])
         found = int(row["best_epoch"]) == epoch
-        return (f"the authors' published choice: their trial {int(row['trial'])} of {row['published_search']}, published epoch {epoch} "
-                f"of 0-{last}; best dev point here in epoch {int(row['best_epoch'])}, "
-                + ("the published epoch" if found else "not the published epoch"))
+        return (f"the authors' published choice: their trial {int(row['trial'])} of {row['published_search']}, published "
+                f"{shown_epoch(epoch, row['epochs'])} (their checkpoint's epoch={epoch}); best dev point here in "
+                f"{shown_epoch(row['best_epoch'])}, " + ("the published epoch" if found else "not the published epoch"))
     return (f"this workflow's selection: trial {int(row['trial'])} of the authors' trials {min(trials)}-{max(trials)} ({len(trials)}), "
             "by its best dev AUC")
 

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from ..atomic import atomic_directory, write_text_atomic
 from ..errors import InputFormatError, WorkflowError
+from .epochs import shown_epoch
 from .training import Hyperparameters
 
 log = logging.getLogger(__name__)
@@ -213,8 +214,9 @@ def select_best_trial(
     write_text_atomic(selection_csv, buffer.getvalue())
     if published:
         epoch = int(rows[best][2]["epoch"])
-        log.info("the authors' published trial %d of %s: best dev point in epoch %d, %s (published epoch %d, epochs from 0)", published["trial"],
-                 published["search"], epoch, "the published epoch" if epoch == published["epoch"] else "NOT the published epoch", published["epoch"])
+        log.info("the authors' published trial %d of %s: best dev point in %s, %s (published %s, their checkpoint's epoch=%d)",
+                 published["trial"], published["search"], shown_epoch(epoch), "the published epoch" if epoch == published["epoch"]
+                 else "NOT the published epoch", shown_epoch(published["epoch"]), published["epoch"])
     chosen = rows[best][4]
     if chosen["still_improving"]:
         log.warning("POSSIBLY UNDERTRAINED: the selected trial %d ran out of epochs while its last dev evaluation still improved on "

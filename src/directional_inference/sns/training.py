@@ -40,6 +40,7 @@ import numpy as np
 from ..atomic import atomic_directory, atomic_file, write_text_atomic
 from ..levyholt.entries import Entry
 from ..progress import ProgressLog
+from .epochs import shown_epoch
 from .model import PromptScorer
 
 log = logging.getLogger(__name__)
@@ -193,7 +194,7 @@ def train_prompt_model(
                 torch.cuda.set_rng_state_all(list(saved["cuda_rng"]))
             state = {key: saved[key] for key in ("epoch", "next_batch", "steps", "evaluations", "stop_reason")}
             state["best"] = saved["best"]
-            log.info("resumed from %s at epoch %d, batch %d", checkpoint, state["epoch"], state["next_batch"])
+            log.info("resumed from %s at %s, batch %d", checkpoint, shown_epoch(state["epoch"], settings.epochs), state["next_batch"])
         else:
             log.info("checkpoint %s belongs to another run (data, model or settings differ): starting afresh", checkpoint)
 
@@ -211,8 +212,9 @@ def train_prompt_model(
         if state["best"] is None or not usable_dev or metrics["auc_selection"] > state["best"]["point"]["dev_auc_selection"]:
             state["best"] = {"point": point, "dev_scores": torch.tensor(scores),
                              "model": {k: v.detach().clone().cpu() for k, v in model.state_dict().items()}}
-        log.info("dev evaluation at epoch %d, batch %d: AUC(p>=%.2f) %.4f, AUCnorm %.4f (best so far: epoch %d, batch %d)", epoch, batch,
-                 selection_floor, metrics["auc_selection"], metrics["auc_norm"], state["best"]["point"]["epoch"], state["best"]["point"]["batch"])
+        log.info("dev evaluation at %s, batch %d: AUC(p>=%.2f) %.4f, AUCnorm %.4f (best so far: %s, batch %d)", shown_epoch(epoch, settings.epochs),
+                 batch, selection_floor, metrics["auc_selection"], metrics["auc_norm"], shown_epoch(state["best"]["point"]["epoch"]),
+                 state["best"]["point"]["batch"])
 
     def patience_exhausted() -> bool:
         if not (settings.patience and usable_dev and state["best"] is not None):
@@ -242,7 +244,7 @@ def train_prompt_model(
                 optimizer.zero_grad()
                 state["steps"] += 1
             if batch_index == 0:
-                log.info("epoch %d batch %d/%d loss %.4f", epoch, batch_index, batches_per_epoch, loss.item() * accumulation)
+                log.info("%s batch %d/%d loss %.4f", shown_epoch(epoch, settings.epochs), batch_index, batches_per_epoch, loss.item() * accumulation)
             progress.advance()
             state["next_batch"] = batch_index + 1
             evaluated = (batch_index + 1) % check_every == 0 and (batch_index + 1) // check_every <= settings.evaluations_per_epoch
@@ -252,7 +254,7 @@ def train_prompt_model(
             if (batch_index + 1) % accumulation == 0 and (evaluated or state["steps"] % settings.checkpoint_every == 0):
                 last_saved = _save_when_due(last_saved, checkpoint, signature, model, optimizer, scheduler, state)
             if evaluated and patience_exhausted():
-                log.info("early stop at epoch %d, batch %d: %s", epoch, batch_index + 1, state["stop_reason"])
+                log.info("early stop at %s, batch %d: %s", shown_epoch(epoch, settings.epochs), batch_index + 1, state["stop_reason"])
                 break
         else:
             state["epoch"], state["next_batch"] = epoch + 1, 0
@@ -263,8 +265,9 @@ def train_prompt_model(
     best = state["best"]
     record = training_record(signature, state, usable_dev, settings, scorer.precision_reason, len(train), len(dev))
     if record["still_improving"]:
-        log.warning("POSSIBLY UNDERTRAINED: the last dev evaluation (epoch %d, batch %d) still improved on the best by more than %g "
-                    "(%s); more epochs may improve it", best["point"]["epoch"], best["point"]["batch"], settings.min_delta, record["stop_reason"])
+        log.warning("POSSIBLY UNDERTRAINED: the last dev evaluation (%s, batch %d) still improved on the best by more than %g "
+                    "(%s); more epochs may improve it", shown_epoch(best["point"]["epoch"], settings.epochs), best["point"]["batch"],
+                    settings.min_delta, record["stop_reason"])
     model.load_state_dict(best["model"])
     with atomic_directory(output_dir) as tmp:
         model.save_pretrained(tmp)

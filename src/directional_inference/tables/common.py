@@ -161,14 +161,15 @@ def read_model_record(model_dir: str | Path) -> ModelRecord:
     """The record of the selected trial in ``model_dir/selection.csv``, with ``sanity.csv`` where there is one; where the
     trials are the authors', the training cell first says whether the model is their published choice or this
     workflow's selection."""
+    from ..sns.epochs import shown_epoch
     from ..sns.published import describe_selection
     from ..sns.sanity import describe, read_summary
 
     selection = pd.read_csv(Path(model_dir) / "selection.csv")
     row = selection[selection["selected"] == 1].iloc[0]
     undertrained = bool(row["still_improving"])
-    training = (f"{row['train_pairs']} train / {row['dev_pairs']} dev pairs; best dev point epoch {row['best_epoch']} batch "
-                f"{row['best_batch']}, stopped epoch {row['stopped_epoch']} batch {row['stopped_batch']} ({row['stop_reason']})")
+    training = (f"{row['train_pairs']} train / {row['dev_pairs']} dev pairs; best dev point {shown_epoch(row['best_epoch'])} batch "
+                f"{row['best_batch']}, stopped {shown_epoch(row['stopped_epoch'])} batch {row['stopped_batch']} ({row['stop_reason']})")
     if origin := describe_selection(row, list(selection["trial"])):  # the authors' trials: whose choice the model is
         training = f"{origin}; {training}"
     if undertrained:

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from ..sns.epochs import shown_epoch
 from .common import Evaluation, measure, read_scores, with_interval
 
 VARIANTS = {
@@ -20,6 +21,11 @@ VARIANTS = {
     "hyponly": ("H-only S&S", "hypothesis-only prompt fine-tuning: the premise is masked, so the model learns what the "
                               "hypothesis alone gives away (an artefact probe, not an entailment model)"),
 }
+
+
+def _epoch(point: dict, settings: dict) -> str:
+    """A training record's point (from 0) as shown: epoch k of n."""
+    return "epoch -" if point.get("epoch") is None else shown_epoch(point["epoch"], settings.get("epochs"))
 
 
 def source_line(source: dict) -> str:
@@ -58,8 +64,8 @@ def model_card(*, alias: str, variant: str, trained_on: str, dataset: str, scale
         ("epochs (maximum) / dev evaluations per epoch", f"{settings.get('epochs')} / {settings.get('evaluations_per_epoch')}"),
         ("early stopping", f"patience {settings.get('patience')} evaluations, min_delta {settings.get('min_delta')}"),
         ("number format", f"{training.get('precision')} ({training.get('precision_reason', '')})"),
-        ("best dev point", f"epoch {best.get('epoch')}, batch {best.get('batch')} (step {best.get('step')})"),
-        ("stopped", f"epoch {stopped.get('epoch')}, batch {stopped.get('batch')}: {training.get('stop_reason')}"),
+        ("best dev point", f"{_epoch(best, settings)}, batch {best.get('batch')} (step {best.get('step')})"),
+        ("stopped", f"{_epoch(stopped, settings)}, batch {stopped.get('batch')}: {training.get('stop_reason')}"),
         ("still improving at its last evaluation", undertrained),
         ("hyper-parameter search", f"{origin}, after {int(selection['evaluations'])} dev evaluations" if origin else
                                    f"{trials} trial(s); trial {int(selection['trial'])} selected by its best dev AUC, "
