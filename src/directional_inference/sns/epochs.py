@@ -1,7 +1,7 @@
 """How an epoch is shown: counted from 1, as the paper counts them ("epoch 5 of 5"), in tables, model cards and logs.
 
 The record files keep the training loop's index, from 0: ``selection.csv`` (``best_epoch``, ``stopped_epoch``,
-``published_epoch``), the evaluations of ``training.json``, and the authors' checkpoint names (PyTorch Lightning's
+``published_epoch``), the evaluations of a trial's ``trial-{k}/training.json``, and the authors' checkpoint names (PyTorch Lightning's
 ``epoch=4`` is the fifth epoch)."""
 
 from __future__ import annotations

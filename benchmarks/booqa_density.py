@@ -1,0 +1,309 @@
+"""BoOQA's evidence density over a grid of window lengths and starring thresholds (issue 45), and the default it picks.
+
+    .venv/bin/python benchmarks/booqa_density.py run --run RUN --sweep DIR [--points NAME ...] [--tables 4 5] [--cores 2]
+    .venv/bin/python benchmarks/booqa_density.py record --sweep DIR     # -> benchmarks/results/booqa_density.json
+    .venv/bin/python benchmarks/booqa_density.py plot                   # -> benchmarks/results/booqa_density.png
+    .venv/bin/python benchmarks/booqa_density.py markdown [--markdown docs/results.md]   # the record as a table
+
+``RUN`` is a finished run of the default config (its relations, and for Table 5 its trained models). Each point of
+``GRID`` is built by the workflow itself, in a copy of ``RUN`` (results and resources linked, not copied) under
+``DIR/points/<name>``, with a config overlay that imports ``RUN``'s relations (``relations.imported``: the same rows,
+their windows recomputed from their dates for the point's ``window_days``) and sets the point's starring thresholds;
+Snakemake then re-makes only what depends on them (the corpus table, BoOQA, its evidence, graphs and scores, the
+tables), not the relation extraction or the trained models. An imported corpus lists only the articles that have a
+relation, so the bundles' per-window quotas can differ slightly from a run that reads the corpus: the record says
+whether the default point reproduces ``RUN``'s Table 4.
+
+``record`` reads each point's Table 4 (entries, positives and evidence per entry, per language and split), its
+candidate positives, and where it was made its Table 5 (every method's tie-aware AUCnorm with its interval, the chance
+range, the signal verdict), and applies the method notes' rule (``choose``) per language.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+RECORD = REPO / "benchmarks" / "results" / "booqa_density.json"
+FIGURE = REPO / "benchmarks" / "results" / "booqa_density.png"
+LANGUAGES = ("en", "zh")
+PAPER_EVIDENCE = 14  # pieces of evidence per entry that the paper's starring rule gives (method notes)
+MIN_TEST_ENTRIES = 300
+
+# (name, {lang: (window_days, starring_min_articles, starring_min_predicates)}); the default config's first
+GRID = [
+    ("default", {"en": (3, 2, 2), "zh": (122, 2, 1)}),
+    ("w30-s2", {"en": (30, 2, 2), "zh": (183, 2, 1)}),
+    ("w3-s5", {"en": (3, 5, 5), "zh": (122, 3, 3)}),
+    ("w30-s3", {"en": (30, 3, 3), "zh": (122, 5, 3)}),
+    ("w30-s5", {"en": (30, 5, 5), "zh": (183, 5, 3)}),
+    ("w30-s8", {"en": (30, 8, 8), "zh": (183, 5, 5)}),
+    ("w61-s5", {"en": (61, 5, 5), "zh": (366, 5, 5)}),
+]
+TABLE5_COLUMNS = ("auc_norm_tie_aware", "auc_norm_tie_aware_low", "auc_norm_tie_aware_high", "chance_auc_norm_low",
+                  "chance_auc_norm_high", "signal", "entries", "coverage")
+
+
+def overlay(point: dict, sweep: Path) -> dict:
+    """The config overlay of one point: imported relations, window lengths, starring thresholds (zh through overrides)."""
+    (en_w, en_a, en_p), (zh_w, zh_a, zh_p) = point["en"], point["zh"]
+    return {
+        "relations": {"imported": {lang: str(sweep / "relations" / lang) for lang in LANGUAGES}},
+        "corpus": {"en": {"window_days": en_w}, "zh": {"window_days": zh_w}},
+        "booqa": {"starring_min_articles": en_a, "starring_min_predicates": en_p,
+                  "overrides": {"zh": {"starring_min_articles": zh_a, "starring_min_predicates": zh_p}}},
+    }
+
+
+def export_relations(run: Path, sweep: Path) -> None:
+    """``RUN``'s merged relations without their window column, one file per language (windows come from dates)."""
+    import pyarrow.parquet as pq
+
+    for lang in LANGUAGES:
+        target = sweep / "relations" / lang / "relations.parquet"
+        if target.exists():
+            continue
+        table = pq.read_table(run / "results" / lang / "relations" / "merged.parquet")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        pq.write_table(table.drop(["window"]), str(target) + ".tmp")
+        os.replace(str(target) + ".tmp", target)
+
+
+def copy_run(run: Path, point_dir: Path) -> None:
+    """A working copy of ``RUN``: results and resources hard-linked (every job replaces its outputs, never writes into
+    them), Snakemake's records and the logs copied (Snakemake rewrites those in place), the environment shared."""
+    linked = {"results", "resources"}
+    shared = {".venv"}
+    point_dir.mkdir(parents=True)
+    for entry in run.iterdir():
+        target = point_dir / entry.name
+        if entry.name in shared:
+            target.symlink_to(entry.resolve())
+        elif entry.is_dir() and not entry.is_symlink():
+            shutil.copytree(entry, target, symlinks=True, copy_function=os.link if entry.name in linked else shutil.copy2)
+        else:
+            shutil.copy2(entry, target, follow_symlinks=False)
+
+
+def sync_run(run: Path, point_dir: Path) -> None:
+    """Adds what ``RUN`` made since the copy (its trained models, say) without touching what the point re-made."""
+    for folder, link in (("results", True), ("resources", True), (".snakemake/metadata", False), ("logs", False)):
+        source = run / folder
+        for directory, _, files in os.walk(source):
+            relative = Path(directory).relative_to(source)
+            for name in files:
+                target = point_dir / folder / relative / name
+                if not target.exists() and not target.is_symlink():
+                    target.parent.mkdir(parents=True, exist_ok=True)
+                    (os.link if link else shutil.copy2)(Path(directory) / name, target)
+
+
+def run_points(run: Path, sweep: Path, names: list[str], tables: list[str], cores: int) -> None:
+    import yaml
+
+    export_relations(run, sweep)
+    for name, point in GRID:
+        if names and name not in names:
+            continue
+        point_dir = sweep / "points" / name
+        if not point_dir.exists():
+            copy_run(run, point_dir)
+        else:
+            sync_run(run, point_dir)
+        (point_dir / "sweep.yaml").write_text(yaml.safe_dump(overlay(point, sweep), sort_keys=True))
+        targets = [f"results/table{t}.csv" for t in tables]
+        command = [str(point_dir / "bin" / "snakemake"), *targets, "--cores", str(cores),
+                   "--configfile", "config/config.yaml", "sweep.yaml"]
+        print(f"[{name}] {' '.join(command[1:])}", flush=True)
+        started = time.monotonic()
+        with open(point_dir / f"sweep-{'-'.join(tables)}.log", "w") as log:
+            done = subprocess.run(command, cwd=point_dir, stdout=log, stderr=subprocess.STDOUT)
+        seconds = round(time.monotonic() - started, 1)
+        times = json.loads((point_dir / "sweep-times.json").read_text()) if (point_dir / "sweep-times.json").exists() else {}
+        times["table" + "+".join(tables)] = seconds
+        (point_dir / "sweep-times.json").write_text(json.dumps(times, indent=1) + "\n")
+        print(f"[{name}] exit {done.returncode} after {seconds} s", flush=True)
+        if done.returncode:
+            sys.exit(f"point {name} failed: see {point_dir}/sweep-{'-'.join(tables)}.log")
+
+
+def point_figures(point_dir: Path) -> dict:
+    """Table 4 per language and split, candidate positives per language, Table 5's English rows where made."""
+    import pandas as pd
+
+    table4 = pd.read_csv(point_dir / "results" / "table4.csv")
+    splits = {f"{row.language}/{row.split}": {"entries": int(row.positives + row.negatives), "positives": int(row.positives),
+                                               "evidence_median": float(row.evidence_median), "evidence_mean": float(row.evidence_mean),
+                                               "evidence_single_share": float(row.evidence_single_share),
+                                               "evidence_none_share": float(row.evidence_none_share)}
+              for row in table4.itertuples()}
+    candidates = {lang: len(pd.read_parquet(point_dir / "results" / lang / "booqa" / "positives.parquet", columns=["pred"]))
+                  for lang in LANGUAGES}
+    figures = {"splits": splits, "candidate_positives": candidates}
+    times = json.loads((point_dir / "sweep-times.json").read_text())
+    if any("5" in key for key in times):  # a Table 5 the point made (a copy of RUN may hold RUN's own)
+        frame = pd.read_csv(point_dir / "results" / "table5.csv")
+        figures["table5_en"] = {row["method"]: {"label": row["label"], **{c: (None if pd.isna(row.get(f"en_{c}")) else row.get(f"en_{c}"))
+                                                                          for c in TABLE5_COLUMNS}}
+                                for _, row in frame.iterrows() if not pd.isna(row.get("en_auc_norm_tie_aware"))}
+    return figures
+
+
+def choose(points: dict[str, dict], lang: str) -> dict:
+    """The method notes' rule: among the points whose test split keeps at least ``MIN_TEST_ENTRIES`` entries, the one
+    whose test median evidence is closest to ``PAPER_EVIDENCE`` (ties: mean closer to it, then more entries); if none
+    keeps that many, the one with most test entries."""
+    tests = {name: figures["splits"][f"{lang}/test"] for name, figures in points.items()}
+    eligible = [name for name, test in tests.items() if test["entries"] >= MIN_TEST_ENTRIES]
+    if eligible:
+        chosen = min(eligible, key=lambda n: (abs(tests[n]["evidence_median"] - PAPER_EVIDENCE),
+                                              abs(tests[n]["evidence_mean"] - PAPER_EVIDENCE), -tests[n]["entries"], n))
+        reason = f"of {len(eligible)} settings with at least {MIN_TEST_ENTRIES} test entries, the test median evidence closest to {PAPER_EVIDENCE}"
+    else:
+        chosen = max(tests, key=lambda n: (tests[n]["entries"], n))
+        reason = f"no setting keeps {MIN_TEST_ENTRIES} test entries: the one with most"
+    return {"point": chosen, "reason": reason, "test": tests[chosen]}
+
+
+def record(sweep: Path) -> dict:
+    from directional_inference.compute import cpu_name
+
+    points = {}
+    for name, point in GRID:
+        point_dir = sweep / "points" / name
+        if not (point_dir / "sweep-times.json").exists():
+            continue
+        times = json.loads((point_dir / "sweep-times.json").read_text())
+        points[name] = {"settings": {lang: dict(zip(("window_days", "starring_min_articles", "starring_min_predicates"), point[lang]))
+                                     for lang in LANGUAGES}, "seconds": times, **point_figures(point_dir)}
+    result = {"cpu": cpu_name(), "cores": os.cpu_count(), "date": datetime.date.today().isoformat(),
+              "rule": " ".join(choose.__doc__.split()), "min_test_entries": MIN_TEST_ENTRIES, "paper_evidence": PAPER_EVIDENCE,
+              "points": points, "choice": {lang: choose(points, lang) for lang in LANGUAGES}}
+    RECORD.write_text(json.dumps(result, indent=1, ensure_ascii=False) + "\n")
+    return result
+
+
+BLOCK = ("<!-- booqa-density:start -->", "<!-- booqa-density:end -->")
+
+
+def _settings(settings: dict) -> str:
+    return f"{settings['window_days']} d, {settings['starring_min_articles']}/{settings['starring_min_predicates']}"
+
+
+def density_markdown(result: dict) -> str:
+    """The record as tables: per point and language, the test split's entries and evidence per entry, and the English
+    Table 5 rows (tie-aware AUCnorm [interval], chance range) where the point made them."""
+    points = result["points"]
+    lines = ["| setting | language: window, starring articles/predicates | candidate positives | test entries (positives) | "
+             "evidence median / mean | one piece / none | chosen |", "|---|---|---|---|---|---|---|"]
+    for name, point in points.items():
+        for lang in LANGUAGES:
+            test = point["splits"][f"{lang}/test"]
+            chosen = "**yes**" if result["choice"][lang]["point"] == name else ""
+            lines.append(f"| {name} | {lang}: {_settings(point['settings'][lang])} | {point['candidate_positives'][lang]:,} | "
+                         f"{test['entries']:,} ({test['positives']:,}) | {test['evidence_median']:g} / {test['evidence_mean']:.1f} | "
+                         f"{test['evidence_single_share']:.0%} / {test['evidence_none_share']:.0%} | {chosen} |")
+    text = (f"Generated from `benchmarks/results/booqa_density.json` by `benchmarks/booqa_density.py markdown` ({result['cpu']}, "
+            f"{result['cores']} cores, {result['date']}; rule: {result['rule']}).\n\n" + "\n".join(lines) + "\n")
+    made = [name for name, point in points.items() if "table5_en" in point]
+    if made:
+        methods = list(dict.fromkeys(m for name in made for m in points[name]["table5_en"]))
+        header = "| method | " + " | ".join(made) + " |"
+        rows = [header, "|---|" + "---|" * len(made)]
+        for method in methods:
+            cells = []
+            for name in made:
+                row = points[name]["table5_en"].get(method)
+                cells.append("-" if row is None else f"{row['auc_norm_tie_aware']:.1f} [{row['auc_norm_tie_aware_low']:.1f}, "
+                             f"{row['auc_norm_tie_aware_high']:.1f}]" + ("" if row["signal"] == "above chance" else " (no signal)"))
+            label = next(points[n]["table5_en"][method]["label"] for n in made if method in points[n]["table5_en"])
+            rows.append(f"| {label} | " + " | ".join(cells) + " |")
+        chance = [next(iter(points[n]["table5_en"].values())) for n in made]
+        rows.append("| chance range | " + " | ".join(f"{c['chance_auc_norm_low']:.1f}-{c['chance_auc_norm_high']:.1f}" for c in chance) + " |")
+        text += "\nTable 5, English, tie-aware AUCnorm % [95% interval], per setting:\n\n" + "\n".join(rows) + "\n"
+    return text
+
+
+def plot() -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    result = json.loads(RECORD.read_text())
+    points = result["points"]
+    figure, (density, signal) = plt.subplots(1, 2, figsize=(12, 4.5))
+    for lang, marker in zip(LANGUAGES, "os"):
+        xs = [p["splits"][f"{lang}/test"]["entries"] for p in points.values()]
+        ys = [p["splits"][f"{lang}/test"]["evidence_mean"] for p in points.values()]
+        density.scatter(xs, ys, marker=marker, label=f"{lang} test")
+        for name, x, y in zip(points, xs, ys):
+            density.annotate(name + (" *" if result["choice"][lang]["point"] == name else ""), (x, y), fontsize=7)
+    density.axhline(PAPER_EVIDENCE, ls="--", c="grey", lw=0.8, label="paper (about 14)")
+    density.axvline(MIN_TEST_ENTRIES, ls=":", c="grey", lw=0.8, label=f"{MIN_TEST_ENTRIES} test entries")
+    density.set(xlabel="test entries", ylabel="evidence per entry (mean)", title="BoOQA density (* chosen)")
+    density.legend(fontsize=7)
+    names = [n for n, p in points.items() if "table5_en" in p]
+    methods = sorted({m for n in names for m in points[n]["table5_en"]})
+    for k, method in enumerate(methods):
+        xs, ys, lows, highs = [], [], [], []
+        for i, name in enumerate(names):
+            row = points[name]["table5_en"].get(method)
+            if row:
+                xs.append(i + (k - len(methods) / 2) * 0.07)
+                ys.append(row["auc_norm_tie_aware"])
+                lows.append(row["auc_norm_tie_aware"] - row["auc_norm_tie_aware_low"])
+                highs.append(row["auc_norm_tie_aware_high"] - row["auc_norm_tie_aware"])
+        signal.errorbar(xs, ys, yerr=[lows, highs], fmt="o", ms=3, capsize=2, label=method)
+    for i, name in enumerate(names):
+        row = next(iter(points[name]["table5_en"].values()))
+        signal.fill_between([i - 0.4, i + 0.4], row["chance_auc_norm_low"], row["chance_auc_norm_high"], color="grey", alpha=0.25)
+    signal.set_xticks(range(len(names)), names, fontsize=7)
+    signal.set(ylabel="tie-aware AUCnorm (%)", title="Table 5, English (grey: chance range)")
+    signal.legend(fontsize=6, ncol=2)
+    figure.suptitle(f"{result['cpu']}, {result['date']}", fontsize=8)
+    figure.tight_layout()
+    figure.savefig(FIGURE, dpi=120)
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    commands = parser.add_subparsers(dest="command", required=True)
+    run = commands.add_parser("run")
+    run.add_argument("--run", type=Path, required=True)
+    run.add_argument("--sweep", type=Path, required=True)
+    run.add_argument("--points", nargs="*", default=[])
+    run.add_argument("--tables", nargs="+", default=["4"], choices=["4", "5"])
+    run.add_argument("--cores", type=int, default=2)
+    rec = commands.add_parser("record")
+    rec.add_argument("--sweep", type=Path, required=True)
+    commands.add_parser("plot")
+    show = commands.add_parser("markdown")
+    show.add_argument("--markdown", type=Path, default=None, help="a document with the booqa-density:start/end markers")
+    args = parser.parse_args(argv)
+    if args.command == "run":
+        run_points(args.run.resolve(), args.sweep.resolve(), args.points, args.tables, args.cores)
+    elif args.command == "record":
+        print(json.dumps(record(args.sweep.resolve())["choice"], indent=1))
+    elif args.command == "plot":
+        plot()
+    else:
+        from directional_inference.workflow.generated import splice_block
+
+        block = density_markdown(json.loads(RECORD.read_text()))
+        if args.markdown is None:
+            print(block)
+        else:
+            args.markdown.write_text(splice_block(args.markdown.read_text(), *BLOCK, block))
+
+
+if __name__ == "__main__":
+    main()
