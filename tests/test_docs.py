@@ -372,3 +372,40 @@ def test_the_troubleshooting_page_quotes_messages_the_code_prints(message_source
     assert not message_printed("but torch sees no GPU device", message_sources)
     assert not message_printed("[Errno 28] Disk quota exceeded", message_sources)
     assert message_printed("cannot obtain input file '<d>/<f>': <reason>. Looked in: <m>; URL: <u>.", message_sources)
+
+
+# --- One value per figure (issue 46): a pair of figures that read as one thing is one source, or labelled apart ----------
+
+def _block(document: str, start: str, end: str) -> str:
+    return document[document.index(start):document.index(end)]
+
+
+def test_table2_and_the_findings_show_one_value_each_labelled_with_its_metric_and_order():
+    """Pair 1: the findings show the tie-aware AUCnorm and the difference S&S minus 'S&S; Table 2's block shows the authors'
+    AUCnorm beside the tie-aware one and the difference 'S&S minus S&S. Both are read from the default run's records: the
+    findings' numbers are table2.csv's tie-aware columns and their difference its tie-aware difference negated (the two
+    bootstraps draw their tie orders apart, so a bound may move by a tenth), and every page names the metric and order."""
+    from directional_inference.workflow import results_page
+
+    findings = [r for r in results_page.read_rows(results_page.SNAPSHOT / "findings.csv") if r["source"] == "Table 2"]
+    table2 = results_page.read_rows(results_page.SNAPSHOT / "table2.csv")
+    table2 = {r["subset"]: r for r in table2 if r["model"] == table2[0]["model"]}
+    subsets = {"Paraphrases-DirTrue": "para_dirtrue", "Paraphrases-DirFalse": "para_dirfalse"}
+    assert len(findings) == len(subsets)
+    pages = results_page.rendered_documents()
+    page, readme = pages[results_page.RESULTS_PAGE], pages[results_page.README]
+    findings_block = _block(page, "<!-- findings:start -->", "<!-- findings:end -->")
+    table2_block = _block(page, "<!-- results:table2:start -->", "<!-- results:table2:end -->")
+    for r in findings:
+        t = table2[next(subset for name, subset in subsets.items() if name in r["claim"])]
+        assert (r["a"], r["b"]) == ("S&S", "'S&S")
+        assert [r["ours_a"], r["ours_a_low"], r["ours_a_high"]] == [t[f"sns_auc_norm_tie_aware{s}"] for s in ("", "_low", "_high")]
+        assert [r["ours_b"], r["ours_b_low"], r["ours_b_high"]] == [t[f"sym_sns_auc_norm_tie_aware{s}"] for s in ("", "_low", "_high")]
+        assert float(r["difference"]) == -float(t["difference_tie_aware"])
+        assert float(r["difference_low"]) == pytest.approx(-float(t["difference_tie_aware_high"]), abs=0.15)
+        assert float(r["difference_high"]) == pytest.approx(-float(t["difference_tie_aware_low"]), abs=0.15)
+        # the findings' 'S&S figure is the one Table 2's block shows in its tie-aware column
+        assert f"| {r['ours_b']} [{r['ours_b_low']}, {r['ours_b_high']}]" in table2_block
+        assert f"difference (S&S minus 'S&S) {r['difference']} [" in findings_block
+    assert "ours: tie-aware AUCnorm %" in findings_block and "Ours: tie-aware AUCnorm %" in readme
+    assert "| S&S, authors' | S&S, tie-aware | 'S&S, authors' | 'S&S, tie-aware | 'S&S minus S&S, authors' | 'S&S minus S&S, tie-aware |" in table2_block
