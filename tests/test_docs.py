@@ -409,3 +409,29 @@ def test_table2_and_the_findings_show_one_value_each_labelled_with_its_metric_an
         assert f"difference (S&S minus 'S&S) {r['difference']} [" in findings_block
     assert "ours: tie-aware AUCnorm %" in findings_block and "Ours: tie-aware AUCnorm %" in readme
     assert "| S&S, authors' | S&S, tie-aware | 'S&S, authors' | 'S&S, tie-aware | 'S&S minus S&S, authors' | 'S&S minus S&S, tie-aware |" in table2_block
+
+
+def test_the_directional_split_is_counted_in_converse_pairs_or_in_premise_hypothesis_pairs_and_says_which():
+    """Pair 3: the paper's Directional split "251 / 64 pairs" (converse pairs: a DirTrue pair and its DirFalse converse)
+    and the training records' "502 / 128 pairs" (premise-hypothesis pairs, one line each) are one split counted in two
+    units: the records' count is twice the paper's sub-group size, and every page that shows either names its unit."""
+    from directional_inference.levyholt.english import PAPER_SUBGROUP_SIZES
+    from directional_inference.workflow import results_page
+
+    table1 = results_page.read_rows(results_page.SNAPSHOT / "table1.csv")
+    directional = next(r for r in table1 if r["train"] == r["test"] == "directional")
+    train, dev = (int(n) for n in re.match(r"(\d+) train / (\d+) dev pairs", directional["training"]).groups())
+    paper = PAPER_SUBGROUP_SIZES["dirtrue"]
+    assert PAPER_SUBGROUP_SIZES["dirfalse"][:2] == paper[:2] and (train, dev) == (2 * paper[0], 2 * paper[1])
+    converse, lines = f"{paper[0]:,} / {paper[1]:,}", f"{train:,} / {dev:,}"
+    for doc in [*DOCS, REPO / "config" / "schema.yaml"]:
+        text = re.sub(r"\s+", " ", doc.read_text(encoding="utf-8"))
+        for found in re.finditer(re.escape(converse), text):
+            assert text[found.end():found.end() + 16].startswith(" converse pairs"), f"{doc.name}: {text[found.start() - 80:found.end() + 40]}"
+        for found in re.finditer(re.escape(lines) + r"\b", text):
+            near = text[found.start() - 160:found.end() + 160]
+            assert "premise-hypothesis" in near and converse in near, f"{doc.name}: {near}"
+    page = results_page.rendered_documents()[results_page.RESULTS_PAGE]
+    models = _block(page, "<!-- results:models:start -->", "<!-- results:models:end -->")
+    assert f"{train} train / {dev} dev pairs" in models and results_page.pairs_unit(table1) in models
+    assert f"its {lines} premise-hypothesis pairs are {converse} converse pairs" in results_page.pairs_unit(table1)

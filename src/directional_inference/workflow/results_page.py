@@ -157,6 +157,25 @@ def llm_markdown(table: list[dict]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def pairs_unit(table1: list[dict]) -> str:
+    """The unit of the training records' pair counts, said where they are shown: a pair is one line of a subset (premise,
+    hypothesis, label); Directional holds each of its converse pairs twice (a DirTrue pair and its DirFalse converse),
+    and the paper counts it in converse pairs (its sub-group sizes, ``levyholt.english.PAPER_SUBGROUP_SIZES``)."""
+    from ..levyholt.english import PAPER_SUBGROUP_SIZES
+
+    paper = PAPER_SUBGROUP_SIZES["dirtrue"]
+    line = "Pairs: premise-hypothesis pairs, one line of a subset each."
+    directional = next((r for r in table1 if r["train"] == r["test"] == "directional"), None)
+    counted = re.match(r"(\d+) train / (\d+) dev pairs", directional["training"]) if directional else None
+    if counted:
+        train, dev = (int(n) for n in counted.groups())
+        same = (train // 2, dev // 2) == paper[:2]
+        line += (f" Directional holds a pair and its converse (DirTrue and DirFalse) for each of its converse pairs: its "
+                 f"{train:,} / {dev:,} premise-hypothesis pairs are {train // 2:,} / {dev // 2:,} converse pairs"
+                 + (", as the paper counts them." if same else f" (the paper's: {paper[0]:,} / {paper[1]:,} converse pairs)."))
+    return line
+
+
 def models_markdown(table1: list[dict], table2: list[dict], table5: list[dict], table6: list[dict]) -> str:
     """The main model's fine-tuned models as the tables record them: number format, training (pairs, best dev point,
     where and why it stopped) and the sanity cases."""
@@ -171,7 +190,7 @@ def models_markdown(table1: list[dict], table2: list[dict], table5: list[dict], 
         models.append((f"'S&S {SUBSET_NAMES[r['subset']]} (Table 2)", r["precision"].split(" / ")[-1], r["sym_sns_training"], r["sym_sns_sanity"]))
     models += [("S&S SherLIiC (Table 6)", r["precision"], r["training"], r["sanity"]) for r in table6
                if r["model"] == main and r["train"] == r["test"] == "sherliic"]
-    lines = ["| model | format | training | sanity: identity / paraphrase / non-entailment |", "|---|---|---|---|"]
+    lines = [pairs_unit(table1), "", "| model | format | training | sanity: identity / paraphrase / non-entailment |", "|---|---|---|---|"]
     lines += [f"| {name} | {fmt} | {training} | {sanity} |" for name, fmt, training, sanity in models]
     return "\n".join(lines) + "\n"
 
