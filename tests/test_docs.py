@@ -435,3 +435,46 @@ def test_the_directional_split_is_counted_in_converse_pairs_or_in_premise_hypoth
     models = _block(page, "<!-- results:models:start -->", "<!-- results:models:end -->")
     assert f"{train} train / {dev} dev pairs" in models and results_page.pairs_unit(table1) in models
     assert f"its {lines} premise-hypothesis pairs are {converse} converse pairs" in results_page.pairs_unit(table1)
+
+
+def test_smollm2s_file_size_and_its_jobs_memory_are_labelled_apart():
+    """Pair 4: "538 MB" (the de-quantized SmolLM2 weights on disk) and "574 MB" (the peak memory of the job that writes
+    them) are two things: every megabyte figure of a `prepare_llm` mention says which it is, and the file size is its
+    parameters' fp32 bytes (the parameter count of the real-weights row of benchmarks/results/llm_scoring.json)."""
+    import json
+
+    rows = json.loads((REPO / "benchmarks" / "results" / "llm_scoring.json").read_text(encoding="utf-8"))["rows"]
+    parameters = next(r["parameters"] for r in rows if not r["random_weights"] and r["model"].startswith("SmolLM2-135M"))
+    text = re.sub(r"\s+", " ", (REPO / "docs" / "run-times.md").read_text(encoding="utf-8"))
+    labels = {"peak resident memory": 0, "on disk": 0}
+    for mention in re.finditer(r"`prepare_llm` [^;]*", text):
+        for figure in re.finditer(r"([\d,]+) MB", mention.group(0)):
+            label = next((name for name in labels if name in mention.group(0)[figure.end():figure.end() + 40]), None)
+            assert label, f"unlabelled: {mention.group(0)}"
+            labels[label] += 1
+            if label == "on disk":
+                assert int(figure.group(1).replace(",", "")) == round(parameters * 4 / 1e6), mention.group(0)
+    assert labels["peak resident memory"] >= 2 and labels["on disk"] >= 1
+
+
+def test_the_default_relations_and_the_synthetic_ones_are_one_generated_figure_each_and_labelled():
+    """Pair 5: 85,255 is the default's English relations the synthetic generator was fitted on
+    (benchmarks/synthetic_relations.json), 84,720 the synthetic relations the generator made at 1x (whole articles;
+    benchmarks/results/paper_scale.json). Each is generated into the scale block from its record, and every mention of
+    either in the docs says which it is."""
+    import json
+
+    module = benchmark_module("plot_paper_scale")
+    base = module.base_relations()
+    assert base == json.loads((REPO / "benchmarks" / "synthetic_relations.json").read_text(encoding="utf-8"))["measured"]["relations"]
+    records = json.loads((REPO / "benchmarks" / "results" / "paper_scale.json").read_text(encoding="utf-8"))
+    made = {r["relations"] for r in records if r["multiple"] == 1}
+    assert len(made) == 1 and made != {base}
+    block = module.spill_markdown(records)
+    assert f"A multiple is of the default's {base:,} English relations" in block and f"| synthetic relations made (after the merge) | {min(made):,} (" in block
+    for doc in DOCS:
+        text = re.sub(r"\s+", " ", doc.read_text(encoding="utf-8"))
+        for found in re.finditer(f"{base:,}", text):
+            assert "synthetic_relations.json" in text[found.start():found.end() + 200], f"{doc.name}: {text[found.start() - 100:found.end() + 100]}"
+        for found in re.finditer(f"{min(made):,}", text):
+            assert "synthetic relations made" in text[found.start() - 400:found.start()], f"{doc.name}: {text[found.start() - 200:found.end()]}"
