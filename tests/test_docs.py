@@ -227,7 +227,14 @@ def test_the_throughput_block_of_run_times_is_generated_from_the_records():
              "gpu_peak_mb": 2048, "parameters": 7e9, "random_weights": True, "date": "d"}
             for fmt, shots, rate in (("bf16", "zero-shot", 300.0), ("bf16", "few-shot", 250.0), ("bf16-weights", "zero-shot", 400.0),
                                      ("bf16-weights", "few-shot", 200.0))]
-    assert "| GPU X | m | 7.00 B | 8 | bf16-weights | 400.0 | 200.0 | 2.0 GB | d |" in module.throughput_markdown([], rows)
+    assert "| GPU X | m | 7.00 B | 8 | bf16-weights | 400.0 | 200.0 | 2.0 GB | torch not recorded, transformers not recorded | d |" in (
+        module.throughput_markdown([], rows))
+    # a row names the versions its record holds, and the note the rows measured with other versions than the pins
+    pinned = module.pinned_versions()
+    other = [row | {"device_name": "GPU Y", "torch": "0.1+cu1", "transformers": pinned["transformers"]} for row in rows]
+    shown = module.throughput_markdown([], other)
+    assert f"| torch 0.1+cu1, transformers {pinned['transformers']} | d |" in shown
+    assert shown.rstrip().endswith("Measured with other versions than the pins: GPU Y.")
 
 
 def test_the_footprint_block_of_run_times_is_generated_from_the_records():
@@ -478,3 +485,42 @@ def test_the_default_relations_and_the_synthetic_ones_are_one_generated_figure_e
             assert "synthetic_relations.json" in text[found.start():found.end() + 200], f"{doc.name}: {text[found.start() - 100:found.end() + 100]}"
         for found in re.finditer(f"{min(made):,}", text):
             assert "synthetic relations made" in text[found.start() - 400:found.start()], f"{doc.name}: {text[found.start() - 200:found.end()]}"
+
+
+def test_the_h200_figures_say_the_versions_their_records_were_measured_with():
+    """Pair 6: the H200 figures were measured with another torch than pyproject.toml pins. Wherever the docs show them
+    (the throughput tables of run times, the forecast's rate lines of paper scale, the scoring-memory paragraph), the
+    versions are those the record holds, or the page says the record names none; the pins come from pyproject.toml."""
+    import json
+
+    module = benchmark_module("throughput_table")
+    pins = module.pinned_versions()
+    assert set(pins) == {"torch", "transformers"}
+    results = REPO / "benchmarks" / "results"
+    rows = [*json.loads((results / "device_throughput.json").read_text(encoding="utf-8"))["rows"],
+            *json.loads((results / "llm_scoring.json").read_text(encoding="utf-8"))["rows"]]
+    h200 = [r for r in rows if r["device_name"] == "NVIDIA H200"]
+    assert h200 and all(r.get("torch") for r in h200)
+    block = module.current_block()
+    for line in (line for line in block.splitlines() if line.startswith("| NVIDIA H200 |")):
+        assert f"| torch {h200[0]['torch']}, transformers {h200[0].get('transformers') or 'not recorded'} |" in line, line
+    assert f"pins torch {pins['torch']}, transformers {pins['transformers']}" in block
+    if any(r["torch"].split("+")[0] != pins["torch"] for r in h200):
+        assert "Measured with other versions than the pins: NVIDIA H200" in block
+    # the forecast's H200 rates (docs/paper-scale.md, from docs/paper-plan.json) name the same record's versions
+    from directional_inference.workflow import plan_page
+    from directional_inference.workflow.forecast import measured_with
+
+    for size, rate in plan_page.read_snapshot()["rates"]["cuda-nvidia-h200"].items():
+        row = next(r for r in h200 if r.get("size") == size)
+        assert measured_with(row) in rate["source"]
+    page = (REPO / "docs" / "paper-scale.md").read_text(encoding="utf-8")
+    assert f"- H200 (measured): " in page and f"torch {h200[0]['torch']}" in page
+    # the scoring-memory record of the H200: the page says what versions it names, here none
+    record = json.loads((results / "scoring_memory_gpu.json").read_text(encoding="utf-8"))
+    text = re.sub(r"\s+", " ", (REPO / "docs" / "run-times.md").read_text(encoding="utf-8"))
+    said = text[text.index("On an H200 (`scoring_memory_gpu.json`"):][:200]
+    if record.get("torch"):
+        assert f"torch {record['torch']}" in said
+    else:
+        assert "names no torch or transformers version" in said
