@@ -20,6 +20,7 @@ import argparse
 import datetime as dt
 import json
 import time
+from importlib.metadata import version as package_version
 from pathlib import Path
 
 # the paper's English architectures, as their configs define them (transformers' defaults for BERT and RoBERTa base
@@ -106,7 +107,7 @@ def main() -> None:
                              if args.precision == "auto" else (args.precision, "as given"))
         row = {"device": kind, "device_name": device_name, "size": size, "architecture": name, "precision": precision,
                "precision_reason": reason, "batch_sentences": BATCH_SENTENCES, "tokens": args.tokens, "torch": torch.__version__,
-               "date": dt.date.today().isoformat(), **measure(name, device, precision, args.tokens, args.steps)}
+               "transformers": package_version("transformers"), "date": dt.date.today().isoformat(), **measure(name, device, precision, args.tokens, args.steps)}
         # the other architecture of the size, for the record (the forecast reads the RoBERTa row)
         other = "bert-base" if size == "base" else "bert-large"
         row["bert_" + "train_sentences_per_s"] = measure(other, device, precision, args.tokens, args.steps)["train_sentences_per_s"]

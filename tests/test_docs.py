@@ -227,7 +227,14 @@ def test_the_throughput_block_of_run_times_is_generated_from_the_records():
              "gpu_peak_mb": 2048, "parameters": 7e9, "random_weights": True, "date": "d"}
             for fmt, shots, rate in (("bf16", "zero-shot", 300.0), ("bf16", "few-shot", 250.0), ("bf16-weights", "zero-shot", 400.0),
                                      ("bf16-weights", "few-shot", 200.0))]
-    assert "| GPU X | m | 7.00 B | 8 | bf16-weights | 400.0 | 200.0 | 2.0 GB | d |" in module.throughput_markdown([], rows)
+    assert "| GPU X | m | 7.00 B | 8 | bf16-weights | 400.0 | 200.0 | 2.0 GB | torch not recorded, transformers not recorded | d |" in (
+        module.throughput_markdown([], rows))
+    # a row names the versions its record holds, and the note the rows measured with other versions than the pins
+    pinned = module.pinned_versions()
+    other = [row | {"device_name": "GPU Y", "torch": "0.1+cu1", "transformers": pinned["transformers"]} for row in rows]
+    shown = module.throughput_markdown([], other)
+    assert f"| torch 0.1+cu1, transformers {pinned['transformers']} | d |" in shown
+    assert shown.rstrip().endswith("Measured with other versions than the pins: GPU Y.")
 
 
 def test_the_footprint_block_of_run_times_is_generated_from_the_records():
@@ -372,3 +379,163 @@ def test_the_troubleshooting_page_quotes_messages_the_code_prints(message_source
     assert not message_printed("but torch sees no GPU device", message_sources)
     assert not message_printed("[Errno 28] Disk quota exceeded", message_sources)
     assert message_printed("cannot obtain input file '<d>/<f>': <reason>. Looked in: <m>; URL: <u>.", message_sources)
+
+
+# --- One value per figure (issue 46): a pair of figures that read as one thing is one source, or labelled apart ----------
+
+def _block(document: str, start: str, end: str) -> str:
+    return document[document.index(start):document.index(end)]
+
+
+def test_table2_and_the_findings_show_one_value_each_labelled_with_its_metric_and_order():
+    """Pair 1: the findings show the tie-aware AUCnorm and the difference S&S minus 'S&S; Table 2's block shows the authors'
+    AUCnorm beside the tie-aware one and the difference 'S&S minus S&S. Both are read from the default run's records: the
+    findings' numbers are table2.csv's tie-aware columns and their difference its tie-aware difference negated (the two
+    bootstraps draw their tie orders apart, so a bound may move by a tenth), and every page names the metric and order."""
+    from directional_inference.workflow import results_page
+
+    findings = [r for r in results_page.read_rows(results_page.SNAPSHOT / "findings.csv") if r["source"] == "Table 2"]
+    table2 = results_page.read_rows(results_page.SNAPSHOT / "table2.csv")
+    table2 = {r["subset"]: r for r in table2 if r["model"] == table2[0]["model"]}
+    subsets = {"Paraphrases-DirTrue": "para_dirtrue", "Paraphrases-DirFalse": "para_dirfalse"}
+    assert len(findings) == len(subsets)
+    pages = results_page.rendered_documents()
+    page, readme = pages[results_page.RESULTS_PAGE], pages[results_page.README]
+    findings_block = _block(page, "<!-- findings:start -->", "<!-- findings:end -->")
+    table2_block = _block(page, "<!-- results:table2:start -->", "<!-- results:table2:end -->")
+    for r in findings:
+        t = table2[next(subset for name, subset in subsets.items() if name in r["claim"])]
+        assert (r["a"], r["b"]) == ("S&S", "'S&S")
+        assert [r["ours_a"], r["ours_a_low"], r["ours_a_high"]] == [t[f"sns_auc_norm_tie_aware{s}"] for s in ("", "_low", "_high")]
+        assert [r["ours_b"], r["ours_b_low"], r["ours_b_high"]] == [t[f"sym_sns_auc_norm_tie_aware{s}"] for s in ("", "_low", "_high")]
+        assert float(r["difference"]) == -float(t["difference_tie_aware"])
+        assert float(r["difference_low"]) == pytest.approx(-float(t["difference_tie_aware_high"]), abs=0.15)
+        assert float(r["difference_high"]) == pytest.approx(-float(t["difference_tie_aware_low"]), abs=0.15)
+        # the findings' 'S&S figure is the one Table 2's block shows in its tie-aware column
+        assert f"| {r['ours_b']} [{r['ours_b_low']}, {r['ours_b_high']}]" in table2_block
+        assert f"difference (S&S minus 'S&S) {r['difference']} [" in findings_block
+    assert "ours: tie-aware AUCnorm %" in findings_block and "Ours: tie-aware AUCnorm %" in readme
+    assert "| S&S, authors' | S&S, tie-aware | 'S&S, authors' | 'S&S, tie-aware | 'S&S minus S&S, authors' | 'S&S minus S&S, tie-aware |" in table2_block
+
+
+def test_the_directional_split_is_counted_in_converse_pairs_or_in_premise_hypothesis_pairs_and_says_which():
+    """Pair 3: the paper's Directional split "251 / 64 pairs" (converse pairs: a DirTrue pair and its DirFalse converse)
+    and the training records' "502 / 128 pairs" (premise-hypothesis pairs, one line each) are one split counted in two
+    units: the records' count is twice the paper's sub-group size, and every page that shows either names its unit."""
+    from directional_inference.levyholt.english import PAPER_SUBGROUP_SIZES
+    from directional_inference.workflow import results_page
+
+    table1 = results_page.read_rows(results_page.SNAPSHOT / "table1.csv")
+    directional = next(r for r in table1 if r["train"] == r["test"] == "directional")
+    train, dev = (int(n) for n in re.match(r"(\d+) train / (\d+) dev pairs", directional["training"]).groups())
+    paper = PAPER_SUBGROUP_SIZES["dirtrue"]
+    assert PAPER_SUBGROUP_SIZES["dirfalse"][:2] == paper[:2] and (train, dev) == (2 * paper[0], 2 * paper[1])
+    converse, lines = f"{paper[0]:,} / {paper[1]:,}", f"{train:,} / {dev:,}"
+    for doc in [*DOCS, REPO / "config" / "schema.yaml"]:
+        text = re.sub(r"\s+", " ", doc.read_text(encoding="utf-8"))
+        for found in re.finditer(re.escape(converse), text):
+            assert text[found.end():found.end() + 16].startswith(" converse pairs"), f"{doc.name}: {text[found.start() - 80:found.end() + 40]}"
+        for found in re.finditer(re.escape(lines) + r"\b", text):
+            near = text[found.start() - 160:found.end() + 160]
+            assert "premise-hypothesis" in near and converse in near, f"{doc.name}: {near}"
+    page = results_page.rendered_documents()[results_page.RESULTS_PAGE]
+    models = _block(page, "<!-- results:models:start -->", "<!-- results:models:end -->")
+    assert f"{train} train / {dev} dev pairs" in models and results_page.pairs_unit(table1) in models
+    assert f"its {lines} premise-hypothesis pairs are {converse} converse pairs" in results_page.pairs_unit(table1)
+
+
+def test_smollm2s_file_size_and_its_jobs_memory_are_labelled_apart():
+    """Pair 4: "538 MB" (the de-quantized SmolLM2 weights on disk) and "574 MB" (the peak memory of the job that writes
+    them) are two things: every megabyte figure of a `prepare_llm` mention says which it is, and the file size is its
+    parameters' fp32 bytes (the parameter count of the real-weights row of benchmarks/results/llm_scoring.json)."""
+    import json
+
+    rows = json.loads((REPO / "benchmarks" / "results" / "llm_scoring.json").read_text(encoding="utf-8"))["rows"]
+    parameters = next(r["parameters"] for r in rows if not r["random_weights"] and r["model"].startswith("SmolLM2-135M"))
+    text = re.sub(r"\s+", " ", (REPO / "docs" / "run-times.md").read_text(encoding="utf-8"))
+    labels = {"peak resident memory": 0, "on disk": 0}
+    for mention in re.finditer(r"`prepare_llm` [^;]*", text):
+        for figure in re.finditer(r"([\d,]+) MB", mention.group(0)):
+            label = next((name for name in labels if name in mention.group(0)[figure.end():figure.end() + 40]), None)
+            assert label, f"unlabelled: {mention.group(0)}"
+            labels[label] += 1
+            if label == "on disk":
+                assert int(figure.group(1).replace(",", "")) == round(parameters * 4 / 1e6), mention.group(0)
+    assert labels["peak resident memory"] >= 2 and labels["on disk"] >= 1
+
+
+def test_the_default_relations_and_the_synthetic_ones_are_one_generated_figure_each_and_labelled():
+    """Pair 5: 85,255 is the default's English relations the synthetic generator was fitted on
+    (benchmarks/synthetic_relations.json), 84,720 the synthetic relations the generator made at 1x (whole articles;
+    benchmarks/results/paper_scale.json). Each is generated into the scale block from its record, and every mention of
+    either in the docs says which it is."""
+    import json
+
+    module = benchmark_module("plot_paper_scale")
+    base = module.base_relations()
+    assert base == json.loads((REPO / "benchmarks" / "synthetic_relations.json").read_text(encoding="utf-8"))["measured"]["relations"]
+    records = json.loads((REPO / "benchmarks" / "results" / "paper_scale.json").read_text(encoding="utf-8"))
+    made = {r["relations"] for r in records if r["multiple"] == 1}
+    assert len(made) == 1 and made != {base}
+    block = module.spill_markdown(records)
+    assert f"A multiple is of the default's {base:,} English relations" in block and f"| synthetic relations made (after the merge) | {min(made):,} (" in block
+    for doc in DOCS:
+        text = re.sub(r"\s+", " ", doc.read_text(encoding="utf-8"))
+        for found in re.finditer(f"{base:,}", text):
+            assert "synthetic_relations.json" in text[found.start():found.end() + 200], f"{doc.name}: {text[found.start() - 100:found.end() + 100]}"
+        for found in re.finditer(f"{min(made):,}", text):
+            assert "synthetic relations made" in text[found.start() - 400:found.start()], f"{doc.name}: {text[found.start() - 200:found.end()]}"
+
+
+def test_the_h200_figures_say_the_versions_their_records_were_measured_with():
+    """Pair 6: the H200 figures were measured with another torch than pyproject.toml pins. Wherever the docs show them
+    (the throughput tables of run times, the forecast's rate lines of paper scale, the scoring-memory paragraph), the
+    versions are those the record holds, or the page says the record names none; the pins come from pyproject.toml."""
+    import json
+
+    module = benchmark_module("throughput_table")
+    pins = module.pinned_versions()
+    assert set(pins) == {"torch", "transformers"}
+    results = REPO / "benchmarks" / "results"
+    rows = [*json.loads((results / "device_throughput.json").read_text(encoding="utf-8"))["rows"],
+            *json.loads((results / "llm_scoring.json").read_text(encoding="utf-8"))["rows"]]
+    h200 = [r for r in rows if r["device_name"] == "NVIDIA H200"]
+    assert h200 and all(r.get("torch") for r in h200)
+    block = module.current_block()
+    for line in (line for line in block.splitlines() if line.startswith("| NVIDIA H200 |")):
+        assert f"| torch {h200[0]['torch']}, transformers {h200[0].get('transformers') or 'not recorded'} |" in line, line
+    assert f"pins torch {pins['torch']}, transformers {pins['transformers']}" in block
+    if any(r["torch"].split("+")[0] != pins["torch"] for r in h200):
+        assert "Measured with other versions than the pins: NVIDIA H200" in block
+    # the forecast's H200 rates (docs/paper-scale.md, from docs/paper-plan.json) name the same record's versions
+    from directional_inference.workflow import plan_page
+    from directional_inference.workflow.forecast import measured_with
+
+    for size, rate in plan_page.read_snapshot()["rates"]["cuda-nvidia-h200"].items():
+        row = next(r for r in h200 if r.get("size") == size)
+        assert measured_with(row) in rate["source"]
+    page = (REPO / "docs" / "paper-scale.md").read_text(encoding="utf-8")
+    assert f"- H200 (measured): " in page and f"torch {h200[0]['torch']}" in page
+    # the scoring-memory record of the H200: the page says what versions it names, here none
+    record = json.loads((results / "scoring_memory_gpu.json").read_text(encoding="utf-8"))
+    text = re.sub(r"\s+", " ", (REPO / "docs" / "run-times.md").read_text(encoding="utf-8"))
+    said = text[text.index("On an H200 (`scoring_memory_gpu.json`"):][:200]
+    if record.get("torch"):
+        assert f"torch {record['torch']}" in said
+    else:
+        assert "names no torch or transformers version" in said
+
+
+def test_run_times_opens_with_the_current_generated_figures_and_keeps_its_dated_runs_under_history():
+    """docs/run-times.md opens with the figures generated from the records (the footprint first, then the throughput and
+    the scale benchmark's blocks) and says in one line where no record holds a figure (per-target times, bin/test);
+    every dated run of an older commit is a subsection of its last section, History."""
+    document = (REPO / "docs" / "run-times.md").read_text(encoding="utf-8")
+    sections = re.findall(r"^## (.+)$", document, flags=re.M)
+    assert sections[0] == "Time, memory and disk per scale" and sections[-1].startswith("History")
+    assert not [title for title in sections[:-1] if re.search(r"\b20\d\d-\d\d-\d\d\b", title)]
+    history = document.index("\n## History")
+    assert document.index("<!-- footprint:start -->") < document.index("<!-- throughput:start -->") < document.index("<!-- scale:start -->") < history
+    assert re.findall(r"^### .*\b20\d\d-\d\d-\d\d\b", document[history:], flags=re.M)
+    current = re.sub(r"\s+", " ", document[:history])
+    assert "no record holds these times" in current and "`bin/test` (the test suite): no record holds its time" in current

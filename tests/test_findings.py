@@ -103,8 +103,8 @@ def test_the_reading_is_spliced_between_the_markers_and_nowhere_else():
 
 
 def test_the_readme_summary_is_read_off_the_findings_table(tmp_path):
-    """--summary renders results/findings.csv as written by the rule (strings, empty cells for missing numbers): one line
-    per claim with its verdict and both sides, and the verdict counts."""
+    """--summary renders results/findings.csv as written by the rule (strings, empty cells for missing numbers): the
+    metrics named, one line per claim with its verdict and both sides, and the verdict counts."""
     from directional_inference.tables.common import write_csv
     from directional_inference.tables.findings import READING_END, READING_START, main
 
@@ -121,7 +121,20 @@ def test_the_readme_summary_is_read_off_the_findings_table(tmp_path):
     assert main([str(readme), str(table), "--summary"]) == 0
     assert readme.read_text() == (
         f"# R\n{READING_START}\n"
+        "Ours: tie-aware AUCnorm %; the paper's: its published AUCnorm % (the authors' rule, the tables' \"authors'\" columns).\n\n"
         "- *supported*: A beats B (Table 1: ours 60.0 vs 1.2, paper 77.7 vs 46.4).\n"
         "- *inconclusive*: C is near chance (Table 3: ours no number, paper -).\n"
         "\nIn all: 1 supported, 0 contradicted, 1 inconclusive.\n"
         f"{READING_END}\n")
+
+
+def test_the_reading_names_the_metric_and_what_each_difference_subtracts():
+    """A difference is read in the order it names (A minus B; a claim against chance: A minus the chance mean), and the
+    reading says that ours are tie-aware and the paper's its published AUCnorm."""
+    row = dict.fromkeys(HEADER, "1.0") | {"claim": "S&S beats 'S&S", "source": "Table 2", "kind": "greater", "a": "S&S", "b": "'S&S",
+                                          "difference": "-5.8", "verdict": "inconclusive", "reason": ""}
+    near = row | {"kind": "near_chance", "a": "H", "b": ""}
+    reading = findings_markdown(HEADER, [list(row.values()), list(near.values())], "default")
+    assert "ours: tie-aware AUCnorm %; the paper's: its published AUCnorm %" in reading
+    assert "difference (S&S minus 'S&S) -5.8 [1.0, 1.0]" in reading
+    assert "difference (H minus the chance mean and the claim's margin)" in reading

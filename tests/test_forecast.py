@@ -40,6 +40,8 @@ def test_a_measured_row_is_read_from_the_benchmark_file(tmp_path):
     (row,) = measured_rates(path)
     assert (row.device, row.size, row.scoring_speedup, row.overhead_s) == ("cpu-test", "base", 5.0, 0.0)
     assert row.trial_seconds(1000, 500) == pytest.approx(1000 / 10 + 500 / 50)
+    # the source names the versions the record holds, and says where it holds none
+    assert row.source == "measured: Test CPU, 2 threads, roberta-base, fp32, batch 48 x 24 tokens, torch not recorded, transformers not recorded (2026-11-26)"
 
 
 def test_a_job_forecast_follows_its_workload_and_scales_with_the_device():

@@ -196,6 +196,33 @@ def test_the_paper_scale_page_is_rendered_from_the_plan_snapshot(tmp_path, monke
     assert plan_page.stale_page(tmp_path / "paper-scale.md")
 
 
+def test_the_experiments_page_block_counts_the_searches_as_the_paper_scale_page_does(tmp_path):
+    """Issue 46, pair 2: docs/experiments.md typed "39" searches (the English LevyHolt's) where docs/paper-scale.md
+    generated "45" (every search: the English and Chinese LevyHolt's and BoOQA's H-only). Both pages now render one
+    sentence from docs/paper-plan.json, saying what each count counts; a figure retyped in either is caught."""
+    from directional_inference.workflow import plan_page
+
+    assert plan_page.stale_pages() == [], "run .venv/bin/python -m directional_inference.workflow.plan_page"
+    snapshot = plan_page.read_snapshot()
+    sentence = plan_page.searches_sentence(snapshot["plans"]["all"])
+    assert sentence.startswith(f"{len(snapshot['plans']['all']['searches'])} searches of ")
+    for page in (plan_page.PAGE, plan_page.EXPERIMENTS):
+        assert sentence in page.read_text(encoding="utf-8"), page
+    english = [s for s in snapshot["plans"]["all"]["searches"] if plan_page.search_kind(s[2]) == "on the English LevyHolt"]
+    assert f"{len(english)} on the English LevyHolt (" in sentence
+    text = plan_page.EXPERIMENTS.read_text(encoding="utf-8")
+    start = text.index("<!-- plan:searches:start -->")
+    planted = text[:start] + text[start:].replace(f"{len(english)} on the English LevyHolt", "39 on the English LevyHolt, 18 of the main model", 1)
+    assert planted != text
+    (tmp_path / "experiments.md").write_text(planted, encoding="utf-8")
+    assert plan_page.stale_page(tmp_path / "experiments.md", blocks=("searches",))
+    # by hand: two English searches of one model, one of BoOQA and one Chinese of another
+    hand = {"searches": [["rb", "sns", "full"], ["rb", "hyponly", "booqa"], ["rb", "sns", "directional"], ["x", "sns", "zh_full"]],
+            "trials_per_search": [100]}
+    assert plan_page.searches_sentence(hand) == ("4 searches of 100 trials: 2 on the English LevyHolt (rb 2), 1 of H-only models on "
+                                                 "BoOQA dev (rb 1), 1 on the Chinese LevyHolt (x 1)")
+
+
 def test_the_plan_snapshot_is_what_the_code_and_config_plan_now():
     """docs/paper-plan.json against a fresh plan of every target at paper scale (dry runs in a copy of the definition):
     a change of the code or config that moves a figure of docs/paper-scale.md fails here until it is recorded."""

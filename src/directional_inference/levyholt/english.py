@@ -10,8 +10,8 @@ adjacent converse pairs, one direction True and the other False.
 * Sub-groups (paper, §3): DirTrue / DirFalse = the True / False directional entries; Paraphrases / Unrelated
   = the remaining True / False entries (multiset difference).
 * Directional re-split (paper, footnote 3): both directions of a pair go to the same split; the pairs the S&S split
-  cut across train and dev go where the authors put them (their released files; 251 / 64 pairs, as in the paper),
-  or, as an option, are assigned as units with a seed until dev holds 64 pairs.
+  cut across train and dev go where the authors put them (their released files; 251 / 64 converse pairs, as in the paper,
+  so 502 / 128 premise-hypothesis pairs), or, as an option, are assigned as units with a seed until dev holds 64 converse pairs.
 * Subsets: a pair of sub-groups labelled by the paper's rule (entailed vs non-entailed keep their labels;
   otherwise the more paraphrastic sub-group is 1). Full = the S&S split with original labels.
 * Hypothesis-only: the premise replaced by ``true`` (paper, §3.2; the authors' ``true,,``).
@@ -97,7 +97,7 @@ def resplit_directional(
 
     Pairs already whole in a split stay there. Pairs the S&S split cut in two go where the authors put them when
     ``authors_dev`` (their released directional dev entries) is given: that reproduces their assignment, and the
-    paper's 251 / 64 pairs. Otherwise the cut pairs are shuffled with ``seed`` and go to dev until dev holds
+    paper's 251 / 64 converse pairs. Otherwise the cut pairs are shuffled with ``seed`` and go to dev until dev holds
     ``dev_pairs`` pairs (the paper's 64), the rest to train.
     """
     in_train, in_dev = Counter(e.key for e in train), Counter(e.key for e in dev)

@@ -228,18 +228,35 @@ def runnable_claims(english_methods: list[str], robustness_languages: list[str],
     return [k for k, claim in enumerate(CLAIMS) if available(claim.a) and available(claim.b)]
 
 
+# What the findings' numbers are, said wherever they are shown: ours are the tie-aware AUCnorm, the paper's its published
+# AUCnorm (the authors' straight-line rule, which the tables show beside ours as "authors'")
+METRICS = ("ours: tie-aware AUCnorm %; the paper's: its published AUCnorm % (the authors' rule, the tables' \"authors'\" "
+           "columns)")
+
+
+def difference_label(kind: str, a: str, b: str) -> str:
+    """What a claim's difference subtracts from what, in words: A minus B for a comparison; for a claim against chance,
+    A minus the chance mean (and the claim's margin)."""
+    if kind in ("greater", "similar"):
+        return f"{a} minus {b}"
+    if kind == "near_chance":
+        return f"{a} minus the chance mean and the claim's margin"
+    return f"{a} minus the chance mean; its interval against the top of the chance range"
+
+
 def findings_markdown(header: list[str], rows: list[list], scale: str) -> str:
     """The reading of results (docs/results.md, the report): one line per claim with its verdict, numbers and reason."""
-    lines = [f"Which of the paper's findings hold at the {scale} scale (from `results/findings.csv`; AUCnorm %, tie-aware, 95% "
-             "bootstrap intervals; a difference is paired on the same test entries).", ""]
+    lines = [f"Which of the paper's findings hold at the {scale} scale (from `results/findings.csv`; {METRICS}; 95% "
+             "bootstrap intervals; a difference is paired on the same test entries, in the order it names).", ""]
     for row in rows:
         r = dict(zip(header, row))
         ours = f"{r['ours_a']} [{r['ours_a_low']}, {r['ours_a_high']}]"
         if r["b"]:
             ours += f" vs {r['ours_b']} [{r['ours_b_low']}, {r['ours_b_high']}]"
         paper_numbers = r["paper_a"] + (f" vs {r['paper_b']}" if r["b"] else "")
-        line = (f"- **{r['verdict']}** ({r['source']}): {r['claim']}. Ours {ours or 'no number'}, difference {r['difference']} "
-                f"[{r['difference_low']}, {r['difference_high']}]; paper {paper_numbers}.")
+        line = (f"- **{r['verdict']}** ({r['source']}): {r['claim']}. Ours {ours or 'no number'}, difference "
+                f"({difference_label(r['kind'], r['a'], r['b'])}) {r['difference']} [{r['difference_low']}, {r['difference_high']}]; "
+                f"paper {paper_numbers}.")
         if r["reason"]:
             line += f" {r['reason'][0].upper()}{r['reason'][1:]}."
         lines.append(line)
@@ -250,7 +267,7 @@ def findings_markdown(header: list[str], rows: list[list], scale: str) -> str:
 def findings_summary(header: list[str], rows: list[list]) -> str:
     """The README's short reading: one line per claim, its verdict and this run's numbers beside the paper's (the
     details and reasons are in ``findings_markdown``)."""
-    lines = []
+    lines = [f"{METRICS[0].upper()}{METRICS[1:]}.", ""]
     for row in rows:
         r = dict(zip(header, row))
         ours = (r["ours_a"] or "no number") + (f" vs {r['ours_b'] or 'no number'}" if r["b"] else "")

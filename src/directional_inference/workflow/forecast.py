@@ -109,7 +109,12 @@ def measured_rates(path: Path = MEASURED) -> list[DeviceRate]:
     rows = json.loads(path.read_text(encoding="utf-8"))["rows"]
     return [DeviceRate(r["device"], r["size"], r["train_sentences_per_s"], r["score_sentences_per_s"] / r["train_sentences_per_s"], 0.0,
                        f"measured: {r['device_name']}, {r['architecture']}, {r['precision']}, batch {r['batch_sentences']} x "
-                       f"{r['tokens']} tokens ({r['date']})") for r in rows]
+                       f"{r['tokens']} tokens, {measured_with(r)} ({r['date']})") for r in rows]
+
+
+def measured_with(row: Mapping) -> str:
+    """The torch and transformers versions a measured row names (``not recorded`` where its record has none)."""
+    return ", ".join(f"{name} {row.get(name) or 'not recorded'}" for name in ("torch", "transformers"))
 
 
 @lru_cache(maxsize=1)

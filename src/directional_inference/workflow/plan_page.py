@@ -1,4 +1,5 @@
-"""The figures of docs/paper-scale.md, generated from one snapshot of ``bin/plan`` at paper scale, never typed.
+"""The figures of docs/paper-scale.md (and docs/experiments.md's count of the paper run's searches), generated from one
+snapshot of ``bin/plan`` at paper scale, never typed.
 
 The snapshot (``docs/paper-plan.json``) holds, for each target of ``PLANS``, what ``bin/plan`` computes from
 Snakemake's dry run with ``config/paper.yaml``: the requests per rule, the training searches, the storage peak of the
@@ -29,6 +30,7 @@ from .results_page import SUBSET_NAMES
 
 REPO = Path(__file__).resolve().parents[3]
 SNAPSHOT, PAGE = REPO / "docs" / "paper-plan.json", REPO / "docs" / "paper-scale.md"
+EXPERIMENTS = REPO / "docs" / "experiments.md"  # its count of the paper run's searches is rendered from the snapshot too
 # name -> (targets, the overlay on paper.yaml and the planning keys); no target: the default target
 PLANS: dict[str, tuple[tuple[str, ...], dict]] = {
     "table5": (("results/table5.csv",), {}),
@@ -52,6 +54,7 @@ GPUS, CONCURRENCY = 8, 100  # the wall-clock's GPUs; trials in flight (profiles/
 VARIANTS = {"sns": "S&S", "sns_sym": "'S&S", "hyponly": "H-only"}
 SUBSETS = {**SUBSET_NAMES, "zh_full": "Chinese Full", "booqa": "BoOQA"}
 BLOCKS = ("table5", "all", "forecast", "storage")
+PAGES = {PAGE: BLOCKS, EXPERIMENTS: ("searches",)}  # each page rendered from the snapshot, and its blocks
 
 
 def markers(name: str) -> tuple[str, str]:
@@ -230,6 +233,32 @@ def published_sentence(full: Mapping, published: Mapping) -> str:
             f"{_hours(full_cpu)} and {_hours(full_gpu)}).")
 
 
+def search_kind(subset: str) -> str:
+    """What a search trains on, as the pages count them: the English LevyHolt, the Chinese one, or BoOQA dev (H-only)."""
+    return ("of H-only models on BoOQA dev" if subset == "booqa" else "on the Chinese LevyHolt" if subset.startswith("zh_")
+            else "on the English LevyHolt")
+
+
+def searches_sentence(plan: Mapping) -> str:
+    """The searches of a plan, counted once for every page that shows them: in all, and by what they train on and model
+    (a search is one setting's hyper-parameter search: a model, a variant and a training subset)."""
+    by_kind: dict[str, Counter] = {}
+    for lm, _, subset in plan["searches"]:
+        by_kind.setdefault(search_kind(subset), Counter())[lm] += 1
+    kinds = [kind for kind in ("on the English LevyHolt", "of H-only models on BoOQA dev", "on the Chinese LevyHolt") if kind in by_kind]
+    return (f"{len(plan['searches'])} searches of {'/'.join(map(str, plan['trials_per_search']))} trials: "
+            + ", ".join(f"{sum(by_kind[kind].values())} {kind} ("
+                        + ", ".join(f"{lm} {n}" for lm, n in sorted(by_kind[kind].items(), key=lambda kv: (-kv[1], kv[0]))) + ")"
+                        for kind in kinds))
+
+
+def searches_block(snapshot: Mapping) -> str:
+    """docs/experiments.md's count of the paper run's searches: the plan of the whole default target under paper.yaml."""
+    return (f"Under `config/paper.yaml` the whole default target plans {searches_sentence(snapshot['plans']['all'])} (generated "
+            "from `docs/paper-plan.json`, as [paper scale](paper-scale.md#the-whole-default-target-at-paper-scale) counts them); "
+            "the paper's Appendix F counts one search per setting it reports.\n")
+
+
 def all_block(snapshot: Mapping) -> str:
     """The whole default target's requests, what its trials take of them, and the plan with every setting for every model."""
     plan, every = snapshot["plans"]["all"], snapshot["plans"]["all_every_setting"]
@@ -242,9 +271,8 @@ def all_block(snapshot: Mapping) -> str:
     every_cpu, every_gpu = _totals(every)
     return (f"{plan['jobs']:,} jobs. Requested: **{_hours(cpu)} CPU-hours, {_hours(gpu)} GPU-hours**, of which the {sns.get('jobs', 0):,} "
             f"S&S training trials are {_hours(sns.get('cpu_hours', 0))} and {_hours(sns.get('gpu_hours', 0))}, and the {hyponly.get('jobs', 0):,} "
-            f"H-only trials {_hours(hyponly.get('cpu_hours', 0))} and {_hours(hyponly.get('gpu_hours', 0))}; {len(plan['searches'])} searches of "
-            f"{'/'.join(map(str, plan['trials_per_search']))} trials ("
-            + ", ".join(f"{lm} {n}" for lm, n in sorted(per_model.items(), key=lambda kv: (-kv[1], kv[0]))) + "). "
+            f"H-only trials {_hours(hyponly.get('cpu_hours', 0))} and {_hours(hyponly.get('gpu_hours', 0))}; {searches_sentence(plan)}; "
+            "per model, " + ", ".join(f"{lm} {n}" for lm, n in sorted(per_model.items(), key=lambda kv: (-kv[1], kv[0]))) + ". "
             f"With `training.every_setting_for_every_model: true` (every English model trains every setting): {len(every['searches'])} "
             f"searches, {every['jobs']:,} jobs, {_hours(every_cpu)} CPU-hours and {_hours(every_gpu)} GPU-hours requested."
             + (f"\n\n{published_sentence(plan, snapshot['plans']['all_published'])}" if "all_published" in snapshot["plans"] else "") + "\n")
@@ -310,11 +338,11 @@ def storage_block(snapshot: Mapping) -> str:
             f"(fp32 weights: base {WEIGHTS_GB['base']:g} GB, large {WEIGHTS_GB['large']:g}, XLM-R-base {WEIGHTS_GB['xlm']:g}).\n")
 
 
-RENDER = {"table5": table5_block, "all": all_block, "forecast": forecast_block, "storage": storage_block}
+RENDER = {"table5": table5_block, "all": all_block, "forecast": forecast_block, "storage": storage_block, "searches": searches_block}
 
 
-def rendered_page(snapshot: Mapping, page: str) -> str:
-    for name in BLOCKS:
+def rendered_page(snapshot: Mapping, page: str, blocks: tuple[str, ...] = BLOCKS) -> str:
+    for name in blocks:
         page = splice_block(page, *markers(name), RENDER[name](snapshot))
     return page
 
@@ -323,9 +351,14 @@ def read_snapshot(path: Path = SNAPSHOT) -> dict:
     return json.loads(path.read_text(encoding="utf-8"))
 
 
-def stale_page(page: Path = PAGE, snapshot: Path = SNAPSHOT) -> bool:
+def stale_page(page: Path = PAGE, snapshot: Path = SNAPSHOT, blocks: tuple[str, ...] = BLOCKS) -> bool:
     text = page.read_text(encoding="utf-8")
-    return rendered_page(read_snapshot(snapshot), text) != text
+    return rendered_page(read_snapshot(snapshot), text, blocks) != text
+
+
+def stale_pages(snapshot: Path = SNAPSHOT) -> list[Path]:
+    """Every page with a block rendered from the snapshot that differs from its rendering."""
+    return [page for page, blocks in PAGES.items() if stale_page(page, snapshot, blocks)]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -335,8 +368,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.record and not args.check:
         SNAPSHOT.write_text(dumps(record()), encoding="utf-8")
-    return write_or_check(PAGE, rendered_page(read_snapshot(), PAGE.read_text(encoding="utf-8")),
-                          "python -m directional_inference.workflow.plan_page", args.check)
+    snapshot = read_snapshot()
+    return max(write_or_check(page, rendered_page(snapshot, page.read_text(encoding="utf-8"), blocks),
+                              "python -m directional_inference.workflow.plan_page", args.check) for page, blocks in PAGES.items())
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 """The numbers of docs/results.md and of the README's findings, generated from one run's result files, never typed.
 
-The default run's tables and findings are kept in ``docs/default-run/`` (copies of its ``results/*.csv`` files and
-``findings.md``, with ``RUN.json``: the commit, CPU and date of the run); every block of the documents is rendered
+The default run's tables and findings are kept in ``docs/default-run/`` (copies of its ``results/*.csv`` files, with
+``RUN.json``: the commit, CPU and date of the run); every block of the documents is rendered
 from those copies, and a test fails when a block differs from its rendering:
 
     python -m directional_inference.workflow.results_page --run RESULTS --commit C   # copy a run's files, render every block
@@ -20,12 +20,12 @@ from collections.abc import Callable
 from pathlib import Path
 
 from .generated import splice_block
-from ..tables.findings import READING_END, READING_START, findings_summary
+from ..tables.findings import READING_END, READING_START, findings_markdown, findings_summary
 
 REPO = Path(__file__).resolve().parents[3]
 SNAPSHOT = REPO / "docs" / "default-run"
 RESULTS_PAGE, README = REPO / "docs" / "results.md", REPO / "README.md"
-SNAPSHOT_FILES = ("table1.csv", "table2.csv", "table3.csv", "table3_generality.csv", "table4.csv", "table5.csv", "table6.csv", "table15.csv", "table_llm.csv", "findings.csv", "findings.md")
+SNAPSHOT_FILES = ("table1.csv", "table2.csv", "table3.csv", "table3_generality.csv", "table4.csv", "table5.csv", "table6.csv", "table15.csv", "table_llm.csv", "findings.csv")
 TABLE1_SETS = ("directional", "symmetric", "full")
 SUBSET_NAMES = {"directional": "Directional", "symmetric": "Symmetric", "full": "Full", "sherliic": "SherLIiC",
                 "para_dirtrue": "Para-DirTrue", "para_dirfalse": "Para-DirFalse"}
@@ -75,13 +75,23 @@ def table1_markdown(table1: list[dict], table6: list[dict]) -> str:
     return "\n".join(lines) + "\n"
 
 
+TABLE2_DIFFERENCE = "'S&S minus S&S"  # the order of table2.csv's difference columns (tables.levyholt: symmetric - directional)
+
+
 def table2_markdown(table2: list[dict]) -> str:
+    """Table 2 of the main model: each model's authors' AUCnorm and tie-aware AUCnorm (the findings' metric; ``no
+    signal`` where its interval reaches into the chance range), and the paired difference in both, its order named."""
     main = table2[0]["model"]
-    lines = ["| subset (test pairs) | S&S | 'S&S | 'S&S - S&S [95%] | paper (S&S / 'S&S) |", "|---|---|---|---|---|"]
+    lines = [f"AUCnorm % [95% interval]: \"authors'\" is the authors' rule (the paper's metric), \"tie-aware\" the expectation "
+             f"over every order of tied entries (the findings' metric); the difference is {TABLE2_DIFFERENCE}, paired on the same "
+             "test entries, as `table2.csv` stores it (the findings name theirs: S&S minus 'S&S).", "",
+             f"| subset (test pairs) | S&S, authors' | S&S, tie-aware | 'S&S, authors' | 'S&S, tie-aware | {TABLE2_DIFFERENCE}, authors' | "
+             f"{TABLE2_DIFFERENCE}, tie-aware | paper (S&S / 'S&S) |", "|---|---|---|---|---|---|---|---|"]
     for r in (r for r in table2 if r["model"] == main):
-        lines.append(f"| {SUBSET_NAMES[r['subset']]} ({int(r['n_test']):,}) | {cell(r, 'sns_auc_norm', signal='sns_signal')} | "
-                     f"{cell(r, 'sym_sns_auc_norm', signal='sym_sns_signal')} | {cell(r, 'difference')} | "
-                     f"{r['sns_auc_norm_paper']} / {r['sym_sns_auc_norm_paper']} |")
+        lines.append(f"| {SUBSET_NAMES[r['subset']]} ({int(r['n_test']):,}) | {cell(r, 'sns_auc_norm')} | "
+                     f"{cell(r, 'sns_auc_norm_tie_aware', signal='sns_signal')} | {cell(r, 'sym_sns_auc_norm')} | "
+                     f"{cell(r, 'sym_sns_auc_norm_tie_aware', signal='sym_sns_signal')} | {cell(r, 'difference')} | "
+                     f"{cell(r, 'difference_tie_aware')} | {r['sns_auc_norm_paper']} / {r['sym_sns_auc_norm_paper']} |")
     return "\n".join(lines) + "\n"
 
 
@@ -147,6 +157,25 @@ def llm_markdown(table: list[dict]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def pairs_unit(table1: list[dict]) -> str:
+    """The unit of the training records' pair counts, said where they are shown: a pair is one line of a subset (premise,
+    hypothesis, label); Directional holds each of its converse pairs twice (a DirTrue pair and its DirFalse converse),
+    and the paper counts it in converse pairs (its sub-group sizes, ``levyholt.english.PAPER_SUBGROUP_SIZES``)."""
+    from ..levyholt.english import PAPER_SUBGROUP_SIZES
+
+    paper = PAPER_SUBGROUP_SIZES["dirtrue"]
+    line = "Pairs: premise-hypothesis pairs, one line of a subset each."
+    directional = next((r for r in table1 if r["train"] == r["test"] == "directional"), None)
+    counted = re.match(r"(\d+) train / (\d+) dev pairs", directional["training"]) if directional else None
+    if counted:
+        train, dev = (int(n) for n in counted.groups())
+        same = (train // 2, dev // 2) == paper[:2]
+        line += (f" Directional holds a pair and its converse (DirTrue and DirFalse) for each of its converse pairs: its "
+                 f"{train:,} / {dev:,} premise-hypothesis pairs are {train // 2:,} / {dev // 2:,} converse pairs"
+                 + (", as the paper counts them." if same else f" (the paper's: {paper[0]:,} / {paper[1]:,} converse pairs)."))
+    return line
+
+
 def models_markdown(table1: list[dict], table2: list[dict], table5: list[dict], table6: list[dict]) -> str:
     """The main model's fine-tuned models as the tables record them: number format, training (pairs, best dev point,
     where and why it stopped) and the sanity cases."""
@@ -161,7 +190,7 @@ def models_markdown(table1: list[dict], table2: list[dict], table5: list[dict], 
         models.append((f"'S&S {SUBSET_NAMES[r['subset']]} (Table 2)", r["precision"].split(" / ")[-1], r["sym_sns_training"], r["sym_sns_sanity"]))
     models += [("S&S SherLIiC (Table 6)", r["precision"], r["training"], r["sanity"]) for r in table6
                if r["model"] == main and r["train"] == r["test"] == "sherliic"]
-    lines = ["| model | format | training | sanity: identity / paraphrase / non-entailment |", "|---|---|---|---|"]
+    lines = [pairs_unit(table1), "", "| model | format | training | sanity: identity / paraphrase / non-entailment |", "|---|---|---|---|"]
     lines += [f"| {name} | {fmt} | {training} | {sanity} |" for name, fmt, training, sanity in models]
     return "\n".join(lines) + "\n"
 
@@ -192,9 +221,12 @@ def rendered_documents(snapshot: Path = SNAPSHOT) -> dict[Path, str]:
     for name, (files, render) in BLOCKS.items():
         start, end = markers(name)
         page = splice_block(page, start, end, run_line(run) + render(*(read_rows(snapshot / f) for f in files)))
-    page = splice_block(page, READING_START, READING_END, (snapshot / "findings.md").read_text(encoding="utf-8"))
+    # the findings of both documents are rendered from the one table, results/findings.csv (the reading the run writes,
+    # findings.md, is this rendering too)
     with open(snapshot / "findings.csv", newline="", encoding="utf-8") as handle:
         header, *rows = list(csv.reader(handle))
+    scale = read_rows(snapshot / "table1.csv")[0]["scale"]
+    page = splice_block(page, READING_START, READING_END, findings_markdown(header, rows, scale))
     readme = splice_block(README.read_text(encoding="utf-8"), READING_START, READING_END, findings_summary(header, rows))
     return {RESULTS_PAGE: page, README: readme}
 
