@@ -38,7 +38,11 @@ LANGUAGES = ("en", "zh")
 PAPER_EVIDENCE = 14  # pieces of evidence per entry that the paper's starring rule gives (method notes)
 MIN_TEST_ENTRIES = 300
 
-# (name, {lang: (window_days, starring_min_articles, starring_min_predicates)}); the default config's first
+# (name, {lang: (window_days, starring_min_articles, starring_min_predicates[, felicity_min_pairs])}); the default config's
+# first. Round 1: the issue's English grid (wider windows, stricter starring); round 2, after round 1 showed that
+# strict starring leaves too few bundles (few positives of a strict pair have a WordNet negative): finer steps, longer
+# Chinese windows with mild starring, and English felicity 3; round 3 around round 2's best.
+SETTING_KEYS = ("window_days", "starring_min_articles", "starring_min_predicates", "felicity_min_pairs")
 GRID = [
     ("default", {"en": (3, 2, 2), "zh": (122, 2, 1)}),
     ("w30-s2", {"en": (30, 2, 2), "zh": (183, 2, 1)}),
@@ -47,33 +51,49 @@ GRID = [
     ("w30-s5", {"en": (30, 5, 5), "zh": (183, 5, 3)}),
     ("w30-s8", {"en": (30, 8, 8), "zh": (183, 5, 5)}),
     ("w61-s5", {"en": (61, 5, 5), "zh": (366, 5, 5)}),
+    ("w30-s4", {"en": (30, 4, 4), "zh": (122, 2, 2)}),
+    ("w61-s3", {"en": (61, 3, 3), "zh": (183, 2, 2)}),
+    ("w61-s4", {"en": (61, 4, 4), "zh": (366, 2, 2)}),
+    ("w14-s3", {"en": (14, 3, 3), "zh": (366, 3, 2)}),
+    ("w30-s4-f3", {"en": (30, 4, 4, 3), "zh": (183, 3, 2)}),
+    ("w61-s5-f3", {"en": (61, 5, 5, 3), "zh": (366, 2, 1)}),
+    # round 3, around round 2's best: English between 14 and 30 days at 3-4, Chinese a year at 2-3
+    ("w21-s4", {"en": (21, 4, 4), "zh": (244, 2, 2)}),
+    ("w14-s4", {"en": (14, 4, 4), "zh": (366, 2, 3)}),
+    ("w21-s3", {"en": (21, 3, 3), "zh": (366, 3, 1)}),
 ]
 TABLE5_COLUMNS = ("auc_norm_tie_aware", "auc_norm_tie_aware_low", "auc_norm_tie_aware_high", "chance_auc_norm_low",
                   "chance_auc_norm_high", "signal", "entries", "coverage")
 
 
 def overlay(point: dict, sweep: Path) -> dict:
-    """The config overlay of one point: imported relations, window lengths, starring thresholds (zh through overrides)."""
-    (en_w, en_a, en_p), (zh_w, zh_a, zh_p) = point["en"], point["zh"]
+    """The config overlay of one point: imported relations, window lengths, starring (and felicity) thresholds, the
+    Chinese ones through ``booqa.overrides.zh``."""
+    en, zh = (dict(zip(SETTING_KEYS, point[lang])) for lang in LANGUAGES)
     return {
         "relations": {"imported": {lang: str(sweep / "relations" / lang) for lang in LANGUAGES}},
-        "corpus": {"en": {"window_days": en_w}, "zh": {"window_days": zh_w}},
-        "booqa": {"starring_min_articles": en_a, "starring_min_predicates": en_p,
-                  "overrides": {"zh": {"starring_min_articles": zh_a, "starring_min_predicates": zh_p}}},
+        "corpus": {"en": {"window_days": en.pop("window_days")}, "zh": {"window_days": zh.pop("window_days")}},
+        "booqa": {**en, "overrides": {"zh": zh}},
     }
 
 
 def export_relations(run: Path, sweep: Path) -> None:
-    """``RUN``'s merged relations without their window column, one file per language (windows come from dates)."""
+    """``RUN``'s merged relations without their window column, one file per language (windows come from dates). The
+    import refuses control characters in text: a sentence's line breaks (Reuters wraps its lines) become spaces, which
+    only the sentence-level LM variants of Tables 15-16 read."""
+    import pyarrow.compute as pc
     import pyarrow.parquet as pq
 
     for lang in LANGUAGES:
         target = sweep / "relations" / lang / "relations.parquet"
         if target.exists():
             continue
-        table = pq.read_table(run / "results" / lang / "relations" / "merged.parquet")
+        table = pq.read_table(run / "results" / lang / "relations" / "merged.parquet").drop(["window"])
+        for column in ("sentence", "subj", "pred", "obj"):
+            index = table.schema.get_field_index(column)
+            table = table.set_column(index, column, pc.replace_substring_regex(table.column(column), r"[\x00-\x1f\x7f-\x9f]", " "))
         target.parent.mkdir(parents=True, exist_ok=True)
-        pq.write_table(table.drop(["window"]), str(target) + ".tmp")
+        pq.write_table(table, str(target) + ".tmp")
         os.replace(str(target) + ".tmp", target)
 
 
@@ -94,7 +114,12 @@ def copy_run(run: Path, point_dir: Path) -> None:
 
 
 def sync_run(run: Path, point_dir: Path) -> None:
-    """Adds what ``RUN`` made since the copy (its trained models, say) without touching what the point re-made."""
+    """Adds what ``RUN`` made since the copy (its trained models, say) without touching what the point re-made; the
+    jobs that were running in ``RUN`` at the copy are no longer marked incomplete where ``RUN`` finished them."""
+    incomplete = point_dir / ".snakemake" / "incomplete"
+    shutil.rmtree(incomplete, ignore_errors=True)
+    if (run / ".snakemake" / "incomplete").is_dir():
+        shutil.copytree(run / ".snakemake" / "incomplete", incomplete)
     for folder, link in (("results", True), ("resources", True), (".snakemake/metadata", False), ("logs", False)):
         source = run / folder
         for directory, _, files in os.walk(source):
@@ -118,6 +143,7 @@ def run_points(run: Path, sweep: Path, names: list[str], tables: list[str], core
             copy_run(run, point_dir)
         else:
             sync_run(run, point_dir)
+        shutil.rmtree(point_dir / ".snakemake" / "locks", ignore_errors=True)  # RUN's own, copied while it ran
         (point_dir / "sweep.yaml").write_text(yaml.safe_dump(overlay(point, sweep), sort_keys=True))
         targets = [f"results/table{t}.csv" for t in tables]
         command = [str(point_dir / "bin" / "snakemake"), *targets, "--cores", str(cores),
@@ -157,6 +183,11 @@ def point_figures(point_dir: Path) -> dict:
     return figures
 
 
+RULE = (f"among the settings whose test split keeps at least {MIN_TEST_ENTRIES} entries, the one whose test median evidence "
+        f"per entry is closest to {PAPER_EVIDENCE} (ties: the mean closer to it, then more test entries); if none keeps "
+        f"{MIN_TEST_ENTRIES}, the one with most test entries")
+
+
 def choose(points: dict[str, dict], lang: str) -> dict:
     """The method notes' rule: among the points whose test split keeps at least ``MIN_TEST_ENTRIES`` entries, the one
     whose test median evidence is closest to ``PAPER_EVIDENCE`` (ties: mean closer to it, then more entries); if none
@@ -173,7 +204,21 @@ def choose(points: dict[str, dict], lang: str) -> dict:
     return {"point": chosen, "reason": reason, "test": tests[chosen]}
 
 
-def record(sweep: Path) -> dict:
+def against_run(run: Path, default: dict) -> dict:
+    """The default point beside ``RUN``'s own Table 4 (which reads the corpus, not the imported relations)."""
+    import pandas as pd
+
+    table4 = pd.read_csv(run / "results" / "table4.csv")
+    rows = {}
+    for row in table4.itertuples():
+        point = default["splits"][f"{row.language}/{row.split}"]
+        rows[f"{row.language}/{row.split}"] = {"run_entries": int(row.positives + row.negatives), "point_entries": point["entries"],
+                                                "run_evidence_mean": float(row.evidence_mean), "point_evidence_mean": point["evidence_mean"],
+                                                "run_evidence_median": float(row.evidence_median), "point_evidence_median": point["evidence_median"]}
+    return rows
+
+
+def record(sweep: Path, run: Path | None = None) -> dict:
     from directional_inference.compute import cpu_name
 
     points = {}
@@ -182,11 +227,13 @@ def record(sweep: Path) -> dict:
         if not (point_dir / "sweep-times.json").exists():
             continue
         times = json.loads((point_dir / "sweep-times.json").read_text())
-        points[name] = {"settings": {lang: dict(zip(("window_days", "starring_min_articles", "starring_min_predicates"), point[lang]))
-                                     for lang in LANGUAGES}, "seconds": times, **point_figures(point_dir)}
+        points[name] = {"settings": {lang: dict(zip(SETTING_KEYS, point[lang])) for lang in LANGUAGES}, "seconds": times,
+                        **point_figures(point_dir)}
     result = {"cpu": cpu_name(), "cores": os.cpu_count(), "date": datetime.date.today().isoformat(),
-              "rule": " ".join(choose.__doc__.split()), "min_test_entries": MIN_TEST_ENTRIES, "paper_evidence": PAPER_EVIDENCE,
+              "rule": RULE, "min_test_entries": MIN_TEST_ENTRIES, "paper_evidence": PAPER_EVIDENCE,
               "points": points, "choice": {lang: choose(points, lang) for lang in LANGUAGES}}
+    if run is not None and (run / "results" / "table4.csv").exists() and "default" in points:
+        result["default_point_against_run"] = against_run(run, points["default"])
     RECORD.write_text(json.dumps(result, indent=1, ensure_ascii=False) + "\n")
     return result
 
@@ -195,24 +242,33 @@ BLOCK = ("<!-- booqa-density:start -->", "<!-- booqa-density:end -->")
 
 
 def _settings(settings: dict) -> str:
-    return f"{settings['window_days']} d, {settings['starring_min_articles']}/{settings['starring_min_predicates']}"
+    felicity = f", felicity {settings['felicity_min_pairs']}" if "felicity_min_pairs" in settings else ""
+    return f"{settings['window_days']} d, {settings['starring_min_articles']}/{settings['starring_min_predicates']}{felicity}"
 
 
 def density_markdown(result: dict) -> str:
     """The record as tables: per point and language, the test split's entries and evidence per entry, and the English
     Table 5 rows (tie-aware AUCnorm [interval], chance range) where the point made them."""
     points = result["points"]
-    lines = ["| setting | language: window, starring articles/predicates | candidate positives | test entries (positives) | "
-             "evidence median / mean | one piece / none | chosen |", "|---|---|---|---|---|---|---|"]
+    lines = ["| setting | language: window, starring articles/predicates | candidate positives | dev entries (evidence mean) | "
+             "test entries (positives) | test evidence median / mean | one piece / none | chosen |", "|---|---|---|---|---|---|---|---|"]
     for name, point in points.items():
         for lang in LANGUAGES:
-            test = point["splits"][f"{lang}/test"]
+            test, dev = point["splits"][f"{lang}/test"], point["splits"][f"{lang}/dev"]
             chosen = "**yes**" if result["choice"][lang]["point"] == name else ""
             lines.append(f"| {name} | {lang}: {_settings(point['settings'][lang])} | {point['candidate_positives'][lang]:,} | "
+                         f"{dev['entries']:,} ({dev['evidence_mean']:.1f}) | "
                          f"{test['entries']:,} ({test['positives']:,}) | {test['evidence_median']:g} / {test['evidence_mean']:.1f} | "
                          f"{test['evidence_single_share']:.0%} / {test['evidence_none_share']:.0%} | {chosen} |")
+    seconds = sum(sum(point["seconds"].values()) for point in points.values())
     text = (f"Generated from `benchmarks/results/booqa_density.json` by `benchmarks/booqa_density.py markdown` ({result['cpu']}, "
-            f"{result['cores']} cores, {result['date']}; rule: {result['rule']}).\n\n" + "\n".join(lines) + "\n")
+            f"{result['cores']} cores, {result['date']}; {len(points)} settings in {seconds / 60:.0f} min; rule: {result['rule']}).\n\n"
+            + "\n".join(lines) + "\n")
+    if "default_point_against_run" in result:
+        text += ("\nThe default setting built from the imported relations, against the run's own Table 4 (which reads the corpus: "
+                 "an imported corpus lists only articles with a relation, so the bundles' per-window quotas differ a little): "
+                 + "; ".join(f"{key} {r['point_entries']:,} vs {r['run_entries']:,} entries, evidence mean {r['point_evidence_mean']:.2f} vs "
+                             f"{r['run_evidence_mean']:.2f}" for key, r in result["default_point_against_run"].items()) + ".\n")
     made = [name for name, point in points.items() if "table5_en" in point]
     if made:
         methods = list(dict.fromkeys(m for name in made for m in points[name]["table5_en"]))
@@ -249,7 +305,7 @@ def plot() -> None:
             density.annotate(name + (" *" if result["choice"][lang]["point"] == name else ""), (x, y), fontsize=7)
     density.axhline(PAPER_EVIDENCE, ls="--", c="grey", lw=0.8, label="paper (about 14)")
     density.axvline(MIN_TEST_ENTRIES, ls=":", c="grey", lw=0.8, label=f"{MIN_TEST_ENTRIES} test entries")
-    density.set(xlabel="test entries", ylabel="evidence per entry (mean)", title="BoOQA density (* chosen)")
+    density.set(xlabel="test entries", ylabel="test evidence per entry (mean; the rule reads the median)", title="BoOQA density (* chosen)")
     density.legend(fontsize=7)
     names = [n for n, p in points.items() if "table5_en" in p]
     methods = sorted({m for n in names for m in points[n]["table5_en"]})
@@ -268,7 +324,10 @@ def plot() -> None:
         signal.fill_between([i - 0.4, i + 0.4], row["chance_auc_norm_low"], row["chance_auc_norm_high"], color="grey", alpha=0.25)
     signal.set_xticks(range(len(names)), names, fontsize=7)
     signal.set(ylabel="tie-aware AUCnorm (%)", title="Table 5, English (grey: chance range)")
-    signal.legend(fontsize=6, ncol=2)
+    if names:
+        signal.legend(fontsize=6, ncol=2)
+    else:
+        signal.text(0.5, 0.5, "no setting's Table 5 recorded", ha="center", transform=signal.transAxes)
     figure.suptitle(f"{result['cpu']}, {result['date']}", fontsize=8)
     figure.tight_layout()
     figure.savefig(FIGURE, dpi=120)
@@ -285,6 +344,7 @@ def main(argv=None) -> None:
     run.add_argument("--cores", type=int, default=2)
     rec = commands.add_parser("record")
     rec.add_argument("--sweep", type=Path, required=True)
+    rec.add_argument("--run", type=Path, default=None, help="the run the sweep was built from (its Table 4 beside the default point)")
     commands.add_parser("plot")
     show = commands.add_parser("markdown")
     show.add_argument("--markdown", type=Path, default=None, help="a document with the booqa-density:start/end markers")
@@ -292,7 +352,7 @@ def main(argv=None) -> None:
     if args.command == "run":
         run_points(args.run.resolve(), args.sweep.resolve(), args.points, args.tables, args.cores)
     elif args.command == "record":
-        print(json.dumps(record(args.sweep.resolve())["choice"], indent=1))
+        print(json.dumps(record(args.sweep.resolve(), args.run and args.run.resolve())["choice"], indent=1))
     elif args.command == "plot":
         plot()
     else:

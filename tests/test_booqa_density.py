@@ -53,3 +53,55 @@ def test_the_grids_default_point_is_the_default_config():
     assert point["en"] == (config["corpus"]["en"]["window_days"], booqa["starring_min_articles"], booqa["starring_min_predicates"])
     assert point["zh"] == (config["corpus"]["zh"]["window_days"], zh.get("starring_min_articles", booqa["starring_min_articles"]),
                            zh.get("starring_min_predicates", booqa["starring_min_predicates"]))
+
+
+def test_the_records_choice_is_the_rule_applied_to_its_points_and_the_results_page_shows_the_record():
+    import json
+
+    module = density_module()
+    record = json.loads(module.RECORD.read_text())
+    for lang in module.LANGUAGES:
+        assert record["choice"][lang] == module.choose(record["points"], lang), lang
+        assert set(record["points"]) <= {name for name, _ in module.GRID}
+    assert "default" in record["points"]
+    page = (REPO / "docs" / "results.md").read_text()
+    start, end = module.BLOCK
+    assert page.split(start)[1].split(end)[0].strip() == module.density_markdown(record).strip(), (
+        "docs/results.md's sweep block is stale: run `benchmarks/booqa_density.py markdown --markdown docs/results.md`")
+
+
+def test_the_dense_overlay_holds_the_sweeps_choice_and_validates():
+    """config/booqa-dense.yaml, laid over the default, sets each language's window and thresholds to the setting the
+    record chose, and nothing else of BoOQA moves."""
+    import json
+
+    import yaml
+    from snakemake.utils import update_config, validate
+
+    from directional_inference.booqa.settings import booqa_settings
+
+    module = density_module()
+    record = json.loads(module.RECORD.read_text())
+    config: dict = {}
+    for name in ("config.yaml", "booqa-dense.yaml"):
+        update_config(config, yaml.safe_load((REPO / "config" / name).read_text()))
+    validate(config, str(REPO / "config" / "schema.yaml"))
+    default = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
+    for lang in module.LANGUAGES:
+        chosen = record["points"][record["choice"][lang]["point"]]["settings"][lang]
+        settings = {"window_days": config["corpus"][lang]["window_days"], **booqa_settings(config["booqa"], lang)}
+        assert {key: settings[key] for key in chosen} == chosen, lang
+        unchanged = {k: v for k, v in booqa_settings(default["booqa"], lang).items() if k not in chosen}
+        assert {k: settings[k] for k in unchanged} == unchanged, lang
+
+
+def test_the_method_notes_quote_the_records_choice():
+    import json
+
+    module = density_module()
+    record = json.loads(module.RECORD.read_text())
+    notes = " ".join((REPO / "docs" / "method-notes.md").read_text().split())
+    for lang in module.LANGUAGES:
+        test = record["choice"][lang]["test"]
+        quoted = f"(test: {test['entries']:,} entries, evidence median {test['evidence_median']:g}, mean {test['evidence_mean']:.1f}"
+        assert quoted in notes, (lang, quoted)
