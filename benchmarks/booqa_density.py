@@ -113,22 +113,40 @@ def copy_run(run: Path, point_dir: Path) -> None:
             shutil.copy2(entry, target, follow_symlinks=False)
 
 
+# What a point takes from RUN after its copy: what no BoOQA setting changes (the trained models, the LevyHolt files
+# they were trained on, the prepared LLMs, the inputs). RUN's BoOQA-dependent outputs (evidence, graphs, scores) made
+# after the copy would be newer than the point's own BoOQA and pass for up to date: they are never taken.
+SETTING_FREE = ("results/models", "results/levyholt", "results/llm/models", "resources")
+
+
 def sync_run(run: Path, point_dir: Path) -> None:
-    """Adds what ``RUN`` made since the copy (its trained models, say) without touching what the point re-made; the
-    jobs that were running in ``RUN`` at the copy are no longer marked incomplete where ``RUN`` finished them."""
+    """Adds what ``RUN`` made since the copy under ``SETTING_FREE`` (its trained models, say), with Snakemake's
+    records of those files, without touching what the point re-made; the jobs that were running in ``RUN`` at the copy
+    are no longer marked incomplete."""
+    import base64
+
     incomplete = point_dir / ".snakemake" / "incomplete"
     shutil.rmtree(incomplete, ignore_errors=True)
     if (run / ".snakemake" / "incomplete").is_dir():
         shutil.copytree(run / ".snakemake" / "incomplete", incomplete)
-    for folder, link in (("results", True), ("resources", True), (".snakemake/metadata", False), ("logs", False)):
-        source = run / folder
-        for directory, _, files in os.walk(source):
-            relative = Path(directory).relative_to(source)
+    for folder in SETTING_FREE:
+        for directory, _, files in os.walk(run / folder):
             for name in files:
-                target = point_dir / folder / relative / name
-                if not target.exists() and not target.is_symlink():
-                    target.parent.mkdir(parents=True, exist_ok=True)
-                    (os.link if link else shutil.copy2)(Path(directory) / name, target)
+                relative = (Path(directory) / name).relative_to(run)
+                target = point_dir / relative
+                if target.exists() or target.is_symlink():
+                    continue
+                target.parent.mkdir(parents=True, exist_ok=True)
+                os.link(run / relative, target)
+    records = run / ".snakemake" / "metadata"
+    for directory, _, files in os.walk(records):  # a record's name is its file's path in URL-safe base64, long ones split
+        for name in files:                         # into folders named "@" + a part (Snakemake's persistence)
+            record = (Path(directory) / name).relative_to(records)
+            path = base64.urlsafe_b64decode("".join(part.removeprefix("@") for part in record.parts)).decode()
+            target = point_dir / ".snakemake" / "metadata" / record
+            if path.startswith(SETTING_FREE) and not target.exists():
+                target.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(records / record, target)
 
 
 def run_points(run: Path, sweep: Path, names: list[str], tables: list[str], cores: int) -> None:

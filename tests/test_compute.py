@@ -85,6 +85,26 @@ def test_a_measured_step_leaves_the_model_and_the_random_state_as_they_were(mode
     assert all(parameter.grad is None for parameter in model.parameters())
 
 
+def test_auto_measures_for_real_where_bf16_is_taken_as_native(model, tmp_path):
+    """The measured path with the real timing code on any host (bf16 declared native through the flags, so a CPU
+    without it is timed too): both figures and the choice are in the reason the job logs, the choice follows from the
+    figures by the margin, and the cache holds the same figures."""
+    import json
+    import re
+
+    precision, reason = resolve_precision("auto", "cpu", model=model, device=torch.device("cpu"), flags={"amx_bf16"},
+                                          cache=PrecisionCache(tmp_path))
+    figures = re.search(r"took ([0-9.]+) ms in fp32, ([0-9.]+) ms in bf16 ?: (bf16|fp32)", reason)
+    assert figures, reason
+    fp32, bf16 = float(figures[1]), float(figures[2])
+    assert fp32 > 0 and bf16 > 0 and figures[3] == precision
+    # the reason rounds to 0.1 ms: the choice must agree with the rounded figures unless they sit on the margin
+    if abs(bf16 - BF16_MARGIN * fp32) > 0.2:
+        assert precision == ("bf16" if bf16 <= BF16_MARGIN * fp32 else "fp32")
+    (record,) = [json.loads(path.read_text()) for path in tmp_path.glob("*.json")]
+    assert round(record["seconds"]["fp32"] * 1000, 1) == fp32 and round(record["seconds"]["bf16"] * 1000, 1) == bf16
+
+
 def test_auto_on_cuda_follows_the_device():
     assert native_bf16("cuda", cuda_bf16=True)[0] and not native_bf16("cuda", cuda_bf16=False)[0]
     assert resolve_precision("auto", "cuda", cuda_bf16=False)[0] == "fp32"
