@@ -222,11 +222,11 @@ def choose(points: dict[str, dict], lang: str) -> dict:
     return {"point": chosen, "reason": reason, "test": tests[chosen]}
 
 
-def against_run(run: Path, default: dict) -> dict:
-    """The default point beside ``RUN``'s own Table 4 (which reads the corpus, not the imported relations)."""
+def against_run(table4_csv: Path, default: dict) -> dict:
+    """The default point beside the default run's own Table 4 (which reads the corpus, not the imported relations)."""
     import pandas as pd
 
-    table4 = pd.read_csv(run / "results" / "table4.csv")
+    table4 = pd.read_csv(table4_csv)
     rows = {}
     for row in table4.itertuples():
         point = default["splits"][f"{row.language}/{row.split}"]
@@ -236,7 +236,7 @@ def against_run(run: Path, default: dict) -> dict:
     return rows
 
 
-def record(sweep: Path, run: Path | None = None) -> dict:
+def record(sweep: Path, run_table4: Path | None = None) -> dict:
     from directional_inference.compute import cpu_name
 
     points = {}
@@ -250,8 +250,9 @@ def record(sweep: Path, run: Path | None = None) -> dict:
     result = {"cpu": cpu_name(), "cores": os.cpu_count(), "date": datetime.date.today().isoformat(),
               "rule": RULE, "min_test_entries": MIN_TEST_ENTRIES, "paper_evidence": PAPER_EVIDENCE,
               "points": points, "choice": {lang: choose(points, lang) for lang in LANGUAGES}}
-    if run is not None and (run / "results" / "table4.csv").exists() and "default" in points:
-        result["default_point_against_run"] = against_run(run, points["default"])
+    if run_table4 is not None and "default" in points:
+        result["default_point_against_run"] = against_run(run_table4, points["default"])
+        result["run_table4"] = str(run_table4)
     RECORD.write_text(json.dumps(result, indent=1, ensure_ascii=False) + "\n")
     return result
 
@@ -283,7 +284,7 @@ def density_markdown(result: dict) -> str:
             f"{result['cores']} cores, {result['date']}; {len(points)} settings in {seconds / 60:.0f} min; rule: {result['rule']}).\n\n"
             + "\n".join(lines) + "\n")
     if "default_point_against_run" in result:
-        text += ("\nThe default setting built from the imported relations, against the run's own Table 4 (which reads the corpus: "
+        text += (f"\nThe default setting built from the imported relations, against `{result['run_table4']}` (the same relations, read from the corpus: "
                  "an imported corpus lists only articles with a relation, so the bundles' per-window quotas differ a little): "
                  + "; ".join(f"{key} {r['point_entries']:,} vs {r['run_entries']:,} entries, evidence mean {r['point_evidence_mean']:.2f} vs "
                              f"{r['run_evidence_mean']:.2f}" for key, r in result["default_point_against_run"].items()) + ".\n")
@@ -362,7 +363,8 @@ def main(argv=None) -> None:
     run.add_argument("--cores", type=int, default=2)
     rec = commands.add_parser("record")
     rec.add_argument("--sweep", type=Path, required=True)
-    rec.add_argument("--run", type=Path, default=None, help="the run the sweep was built from (its Table 4 beside the default point)")
+    rec.add_argument("--run-table4", type=Path, default=None,
+                     help="the Table 4 of a default run with the same relations (e.g. docs/default-run/table4.csv), beside the default point")
     commands.add_parser("plot")
     show = commands.add_parser("markdown")
     show.add_argument("--markdown", type=Path, default=None, help="a document with the booqa-density:start/end markers")
@@ -370,7 +372,7 @@ def main(argv=None) -> None:
     if args.command == "run":
         run_points(args.run.resolve(), args.sweep.resolve(), args.points, args.tables, args.cores)
     elif args.command == "record":
-        print(json.dumps(record(args.sweep.resolve(), args.run and args.run.resolve())["choice"], indent=1))
+        print(json.dumps(record(args.sweep.resolve(), args.run_table4)["choice"], indent=1))
     elif args.command == "plot":
         plot()
     else:
