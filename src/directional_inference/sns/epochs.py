@@ -7,6 +7,9 @@ The record files keep the training loop's index, from 0: ``selection.csv`` (``be
 from __future__ import annotations
 
 
-def shown_epoch(index: int, epochs: int | None = None) -> str:
-    """``epoch k`` (or ``epoch k of n``) for the epoch of loop index ``index`` (from 0) of ``epochs``."""
+def shown_epoch(index: int | None, epochs: int | None = None) -> str:
+    """``epoch k`` (or ``epoch k of n``) for the epoch of loop index ``index`` (from 0) of ``epochs``; ``epoch -`` where
+    a record has none."""
+    if index is None:
+        return "epoch -"
     return f"epoch {int(index) + 1}" + (f" of {int(epochs)}" if epochs else "")

@@ -24,6 +24,7 @@ from importlib import resources
 from pathlib import Path
 
 from ..errors import InputFormatError
+from .epochs import shown_epoch
 
 CHOICES_TABLE = "data/published_choices.tsv"
 _COLUMNS = ("model", "variant", "subset", "search", "trial", "epoch", "readme")
@@ -114,8 +115,6 @@ def describe_selection(row: Mapping, trials: Sequence[int]) -> str | None:
     """How the selected model of a search (its ``selection.csv`` row ``row``; ``trials``: every trial of the file) came
     to be, epochs counted from 1 as in the tables (``sns.epochs``): the authors' published choice, or this workflow's selection
     among the authors' trials; None for this workflow's own seeded trials, whose records keep their wording."""
-    from .epochs import shown_epoch
-
     if "chosen_by" not in row:
         return None
     if row["chosen_by"] == "published":

@@ -23,11 +23,6 @@ VARIANTS = {
 }
 
 
-def _epoch(point: dict, settings: dict) -> str:
-    """A training record's point (from 0) as shown: epoch k of n."""
-    return "epoch -" if point.get("epoch") is None else shown_epoch(point["epoch"], settings.get("epochs"))
-
-
 def source_line(source: dict) -> str:
     """Where the base model's files came from, from its SOURCE.json."""
     where = source.get("source", "unknown source")
@@ -64,8 +59,8 @@ def model_card(*, alias: str, variant: str, trained_on: str, dataset: str, scale
         ("epochs (maximum) / dev evaluations per epoch", f"{settings.get('epochs')} / {settings.get('evaluations_per_epoch')}"),
         ("early stopping", f"patience {settings.get('patience')} evaluations, min_delta {settings.get('min_delta')}"),
         ("number format", f"{training.get('precision')} ({training.get('precision_reason', '')})"),
-        ("best dev point", f"{_epoch(best, settings)}, batch {best.get('batch')} (step {best.get('step')})"),
-        ("stopped", f"{_epoch(stopped, settings)}, batch {stopped.get('batch')}: {training.get('stop_reason')}"),
+        ("best dev point", f"{shown_epoch(best.get('epoch'), settings.get('epochs'))}, batch {best.get('batch')} (step {best.get('step')})"),
+        ("stopped", f"{shown_epoch(stopped.get('epoch'), settings.get('epochs'))}, batch {stopped.get('batch')}: {training.get('stop_reason')}"),
         ("still improving at its last evaluation", undertrained),
         ("hyper-parameter search", f"{origin}, after {int(selection['evaluations'])} dev evaluations" if origin else
                                    f"{trials} trial(s); trial {int(selection['trial'])} selected by its best dev AUC, "
