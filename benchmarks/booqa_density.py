@@ -179,7 +179,7 @@ def run_points(run: Path, sweep: Path, names: list[str], tables: list[str], core
             sys.exit(f"point {name} failed: see {point_dir}/sweep-{'-'.join(tables)}.log")
 
 
-def point_figures(point_dir: Path) -> dict:
+def point_figures(point_dir: Path, times: dict) -> dict:
     """Table 4 per language and split, candidate positives per language, Table 5's English rows where made."""
     import pandas as pd
 
@@ -192,7 +192,6 @@ def point_figures(point_dir: Path) -> dict:
     candidates = {lang: len(pd.read_parquet(point_dir / "results" / lang / "booqa" / "positives.parquet", columns=["pred"]))
                   for lang in LANGUAGES}
     figures = {"splits": splits, "candidate_positives": candidates}
-    times = json.loads((point_dir / "sweep-times.json").read_text())
     if any("5" in key for key in times):  # a Table 5 the point made (a copy of RUN may hold RUN's own)
         frame = pd.read_csv(point_dir / "results" / "table5.csv")
         figures["table5_en"] = {row["method"]: {"label": row["label"], **{c: (None if pd.isna(row.get(f"en_{c}")) else row.get(f"en_{c}"))
@@ -246,7 +245,7 @@ def record(sweep: Path, run_table4: Path | None = None) -> dict:
             continue
         times = json.loads((point_dir / "sweep-times.json").read_text())
         points[name] = {"settings": {lang: dict(zip(SETTING_KEYS, point[lang])) for lang in LANGUAGES}, "seconds": times,
-                        **point_figures(point_dir)}
+                        **point_figures(point_dir, times)}
     result = {"cpu": cpu_name(), "cores": os.cpu_count(), "date": datetime.date.today().isoformat(),
               "rule": RULE, "min_test_entries": MIN_TEST_ENTRIES, "paper_evidence": PAPER_EVIDENCE,
               "points": points, "choice": {lang: choose(points, lang) for lang in LANGUAGES}}
