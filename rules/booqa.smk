@@ -17,7 +17,8 @@ rule select_booqa_positives:
         phase_log("booqa", "select_booqa_positives", "{lang}"),
     benchmark:
         phase_benchmark("booqa", "select_booqa_positives", "{lang}")
-    threads: 2
+    threads: engine_threads
+    priority: CHAIN_PRIORITY
     resources:
         mem_mb=demand("select_booqa_positives", "mem_mb"),
         disk_mb=demand("select_booqa_positives", "disk_mb"),
@@ -44,7 +45,8 @@ rule generate_booqa_negatives:
         phase_log("booqa", "generate_booqa_negatives", "{lang}"),
     benchmark:
         phase_benchmark("booqa", "generate_booqa_negatives", "{lang}")
-    threads: 2
+    threads: engine_threads
+    priority: CHAIN_PRIORITY
     resources:
         mem_mb=demand("generate_booqa_negatives", "mem_mb"),
         disk_mb=demand("generate_booqa_negatives", "disk_mb"),
@@ -75,6 +77,7 @@ rule sample_booqa:
     benchmark:
         phase_benchmark("booqa", "sample_booqa", "{lang}")
     threads: 1
+    priority: CHAIN_PRIORITY
     resources:
         mem_mb=4000,
         runtime=60,

@@ -2,6 +2,8 @@
 # file uses lives in that file). rules/setup.smk has checked the config and put the package on the path.
 import re
 
+from snakemake.exceptions import WorkflowError
+
 from directional_inference.booqa.settings import booqa_settings
 from directional_inference.evaluation.methods import (
     BOOQA_TABLES,
@@ -205,6 +207,23 @@ def demand(rule_name, key):
 
     return resource_function(rule_name, key, expected, share)
 
+
+
+# The chain from the corpus to BoOQA and its graphs runs before ordinary trials whenever both are ready: the trials fill
+# the other cores, and the chain's work (and the scoring that waits on it) is not left until the last trial ends. The
+# longest trials ('S&S, training_priority) share this priority, so they still start first.
+CHAIN_PRIORITY = 1
+
+
+def engine_threads(wildcards):
+    """Threads of a corpus-wide engine job (DuckDB: merging relations, BoOQA's positives and negatives, a graph part):
+    two, except in a run of fewer than 4 cores. On 2 cores a two-thread job cannot start beside a one-thread trial, so
+    the BoOQA chain waited for the trials with the other core idle (issue 45, item 4); at one thread it runs beside them."""
+    try:
+        cores = workflow.cores
+    except WorkflowError:  # no --cores given: the executor decides, as for any rule's threads
+        return 2
+    return 2 if cores >= 4 else 1
 
 
 def node_scratch(rule_name):

@@ -20,6 +20,7 @@ rule build_corpus:
     benchmark:
         phase_benchmark("corpus", "build_corpus", "{lang}")
     threads: 1
+    priority: CHAIN_PRIORITY
     resources:
         mem_mb=demand("build_corpus", "mem_mb"),
         disk_mb=demand("build_corpus", "disk_mb"),

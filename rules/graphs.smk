@@ -26,7 +26,8 @@ rule build_entailment_graph:
         phase_log("graphs", "build_entailment_graph", "{lang}/{split}.part-{part}"),
     benchmark:
         phase_benchmark("graphs", "build_entailment_graph", "{lang}/{split}.part-{part}")
-    threads: 2
+    threads: engine_threads
+    priority: CHAIN_PRIORITY
     resources:
         mem_mb=demand("build_entailment_graph", "mem_mb"),
         disk_mb=demand("build_entailment_graph", "disk_mb"),
@@ -48,6 +49,7 @@ rule gather_entailment_graph:
     benchmark:
         phase_benchmark("graphs", "gather_entailment_graph", "{lang}/{split}")
     threads: 1
+    priority: CHAIN_PRIORITY
     resources:
         mem_mb=demand("gather_entailment_graph", "mem_mb"),
         disk_mb=demand("gather_entailment_graph", "disk_mb"),

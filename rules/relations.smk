@@ -22,6 +22,7 @@ rule extract_relations:
     benchmark:
         phase_benchmark("relations", "extract_relations", "{lang}/{shard}")
     threads: 1
+    priority: CHAIN_PRIORITY
     resources:
         mem_mb=demand("extract_relations", "mem_mb"),
         disk_mb=demand("extract_relations", "disk_mb"),
@@ -69,7 +70,8 @@ rule merge_relations:
         phase_log("relations", "merge_relations", "{lang}"),
     benchmark:
         phase_benchmark("relations", "merge_relations", "{lang}")
-    threads: 2
+    threads: engine_threads
+    priority: CHAIN_PRIORITY
     resources:
         mem_mb=demand("merge_relations", "mem_mb"),
         disk_mb=demand("merge_relations", "disk_mb"),

@@ -43,16 +43,34 @@ def test_a_point_overlay_sets_both_languages_and_imports_the_runs_relations(tmp_
     assert overlay["relations"]["imported"] == {"en": str(tmp_path / "relations" / "en"), "zh": str(tmp_path / "relations" / "zh")}
 
 
-def test_the_grids_default_point_is_the_default_config():
+def layered(*names: str) -> dict:
+    """The config files of config/, each laid over the ones before it, as Snakemake lays --configfile overlays."""
     import yaml
+    from snakemake.utils import update_config, validate
 
-    config = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
-    name, point = density_module().GRID[0]
-    booqa, zh = config["booqa"], config["booqa"]["overrides"]["zh"]
-    assert name == "default"
-    assert point["en"] == (config["corpus"]["en"]["window_days"], booqa["starring_min_articles"], booqa["starring_min_predicates"])
-    assert point["zh"] == (config["corpus"]["zh"]["window_days"], zh.get("starring_min_articles", booqa["starring_min_articles"]),
-                           zh.get("starring_min_predicates", booqa["starring_min_predicates"]))
+    config: dict = {}
+    for name in names:
+        update_config(config, yaml.safe_load((REPO / "config" / name).read_text()))
+    validate(config, str(REPO / "config" / "schema.yaml"))
+    return config
+
+
+def settings_of(config: dict, lang: str) -> dict:
+    from directional_inference.booqa.settings import booqa_settings
+
+    return {"window_days": config["corpus"][lang]["window_days"], **booqa_settings(config["booqa"], lang)}
+
+
+def test_the_sparse_overlay_is_the_grids_first_point():
+    """config/booqa-sparse.yaml, laid over the default, gives the settings before the sweep: the grid's first point,
+    which the record compares with the Table 4 of the default run made at them."""
+    module = density_module()
+    name, point = module.GRID[0]
+    assert name == "sparse"
+    config = layered("config.yaml", "booqa-sparse.yaml")
+    for lang in module.LANGUAGES:
+        settings = settings_of(config, lang)
+        assert tuple(settings[key] for key in module.SETTING_KEYS) == point[lang], lang
 
 
 def test_the_records_choice_is_the_rule_applied_to_its_points_and_the_results_page_shows_the_record():
@@ -63,36 +81,27 @@ def test_the_records_choice_is_the_rule_applied_to_its_points_and_the_results_pa
     for lang in module.LANGUAGES:
         assert record["choice"][lang] == module.choose(record["points"], lang), lang
         assert set(record["points"]) <= {name for name, _ in module.GRID}
-    assert "default" in record["points"]
+    assert "sparse" in record["points"]
     page = (REPO / "docs" / "results.md").read_text()
     start, end = module.BLOCK
     assert page.split(start)[1].split(end)[0].strip() == module.density_markdown(record).strip(), (
         "docs/results.md's sweep block is stale: run `benchmarks/booqa_density.py markdown --markdown docs/results.md`")
 
 
-def test_the_dense_overlay_holds_the_sweeps_choice_and_validates():
-    """config/booqa-dense.yaml, laid over the default, sets each language's window and thresholds to the setting the
-    record chose, and nothing else of BoOQA moves."""
+def test_the_default_config_holds_the_sweeps_choice_and_the_sparse_overlay_moves_only_the_swept_settings():
+    """config/config.yaml sets each language's window and thresholds to the setting the record chose; the sparse
+    overlay moves those and nothing else of BoOQA."""
     import json
-
-    import yaml
-    from snakemake.utils import update_config, validate
-
-    from directional_inference.booqa.settings import booqa_settings
 
     module = density_module()
     record = json.loads(module.RECORD.read_text())
-    config: dict = {}
-    for name in ("config.yaml", "booqa-dense.yaml"):
-        update_config(config, yaml.safe_load((REPO / "config" / name).read_text()))
-    validate(config, str(REPO / "config" / "schema.yaml"))
-    default = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
+    default, sparse = layered("config.yaml"), layered("config.yaml", "booqa-sparse.yaml")
     for lang in module.LANGUAGES:
         chosen = record["points"][record["choice"][lang]["point"]]["settings"][lang]
-        settings = {"window_days": config["corpus"][lang]["window_days"], **booqa_settings(config["booqa"], lang)}
-        assert {key: settings[key] for key in chosen} == chosen, lang
-        unchanged = {k: v for k, v in booqa_settings(default["booqa"], lang).items() if k not in chosen}
-        assert {k: settings[k] for k in unchanged} == unchanged, lang
+        settings, before = settings_of(default, lang), settings_of(sparse, lang)
+        assert {key: settings[key] for key in module.SETTING_KEYS} == chosen, lang
+        assert {k: v for k, v in settings.items() if k not in module.SETTING_KEYS} == \
+            {k: v for k, v in before.items() if k not in module.SETTING_KEYS}, lang
 
 
 def test_the_method_notes_quote_the_records_choice():
