@@ -1,12 +1,16 @@
 """What a finished run took, per scale: time, memory and disk, read from the run's own files, the CPU named.
 
     .venv/bin/python benchmarks/run_footprint.py record --workdir RUN --scale default --cores 2 --wall-clock 5400 [--commit C] [--note TEXT]
+        [--snakemake-log "results/table5.csv=table5.log" ...]
     .venv/bin/python benchmarks/run_footprint.py markdown [--markdown docs/run-times.md] [--readme README.md]
 
 ``record`` reads the run's Snakemake benchmark files (``logs/**/*.benchmark.tsv``: every job's wall-clock, CPU time and
 peak resident memory) and measures its folders on disk (``resources/``, ``results/``, ``logs/``, ``.snakemake/``, a file
 linked twice counted once, as ``du`` does), and adds a row to ``benchmarks/results/run_footprint.json`` (replacing the
 row of the same scale and CPU). The wall-clock of the whole run is not in those files: give it as measured (``time``).
+With ``--snakemake-log TARGET=LOG`` (an invocation's Snakemake output) it also records how busy that invocation kept
+the cores: the threads of each job times its duration (from the log's start and "Finished jobid" stamps), summed, over
+the cores times the invocation's wall-clock (``busy_share``; issue 45: Table 5 keeps both cores busy).
 ``markdown`` renders the rows as the block of docs/run-times.md and a line per scale in the README (a test fails when
 either is stale).
 """
@@ -17,6 +21,7 @@ import argparse
 import datetime
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -50,7 +55,39 @@ def job_figures(workdir: Path) -> dict:
             "cpu_s": round(float(summary["cpu_s"].sum()), 1), "peak_rss_mb": float(largest["peak_rss_mb"]), "peak_rule": largest["rule"]}
 
 
-def record(workdir: Path, scale: str, cores: int, wall_clock_s: float | None, note: str, commit: str | None = None) -> dict:
+STAMP = re.compile(r"^\[(\w{3} \w{3} +\d+ \d\d:\d\d:\d\d \d{4})\]$")
+JOB_START = re.compile(r"^(?:local)?(?:rule|checkpoint) \w+:$")
+JOB_FIELD = re.compile(r"^\s+(jobid|threads): (\d+)$")
+JOB_END = re.compile(r"^Finished jobid: (\d+)")
+
+
+def busy_share(log_text: str, cores: int) -> dict:
+    """How busy one Snakemake invocation kept ``cores``: every job's threads (1 unless its block names more) times the
+    seconds from its start stamp to its "Finished jobid" stamp, summed (``core_s``), over ``cores`` times the span from
+    the first start to the last finish (``wall_s``). Jobs that never finished are left out."""
+    stamp, block, jobs, ends = None, None, {}, {}
+    for line in log_text.splitlines():
+        if found := STAMP.match(line):
+            stamp, block = datetime.datetime.strptime(" ".join(found.group(1).split()), "%a %b %d %H:%M:%S %Y"), None
+        elif JOB_START.match(line) and stamp is not None:
+            block = {"start": stamp, "threads": 1}
+        elif block is not None and (found := JOB_FIELD.match(line)):
+            if found.group(1) == "jobid":
+                jobs[int(found.group(2))] = block
+            else:
+                block["threads"] = int(found.group(2))
+        elif found := JOB_END.match(line):
+            ends[int(found.group(1))] = stamp
+    done = {job: (jobs[job]["start"], end, jobs[job]["threads"]) for job, end in ends.items() if job in jobs}
+    if not done:
+        return {"jobs": 0, "wall_s": 0.0, "core_s": 0.0, "busy_share": None}
+    wall = (max(end for _, end, _ in done.values()) - min(start for start, _, _ in done.values())).total_seconds()
+    core_s = sum(min(threads, cores) * (end - start).total_seconds() for start, end, threads in done.values())
+    return {"jobs": len(done), "wall_s": wall, "core_s": core_s, "busy_share": round(core_s / (cores * wall), 4) if wall else None}
+
+
+def record(workdir: Path, scale: str, cores: int, wall_clock_s: float | None, note: str, commit: str | None = None,
+           logs: dict[str, Path] | None = None) -> dict:
     from directional_inference.compute import cpu_name
 
     seen: set[tuple[int, int]] = set()
@@ -58,7 +95,8 @@ def record(workdir: Path, scale: str, cores: int, wall_clock_s: float | None, no
     commit = commit or subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=workdir, capture_output=True, text=True).stdout.strip()
     return {"scale": scale, "cpu": cpu_name(), "cores": cores, "commit": commit or None, "date": datetime.date.today().isoformat(),
             "wall_clock_s": wall_clock_s, **job_figures(workdir), "disk_mb": disk, "disk_total_mb": round(sum(disk.values()), 1),
-            "note": note}
+            "note": note, **({"invocations": {target: busy_share(Path(log).read_text(encoding="utf-8"), cores) for target, log in logs.items()}}
+                             if logs else {})}
 
 
 def _duration(seconds: float | None) -> str:
@@ -77,7 +115,9 @@ def footprint_markdown(rows: list[dict]) -> str:
         lines.append(f"| {r['scale']} | {r['cpu']} | {r['cores']} | {_duration(r['wall_clock_s'])} | {r['jobs']} ({_duration(r['job_s'])}) | "
                      f"{r['peak_rss_mb'] / 1000:.2f} GB (`{r['peak_rule']}`) | {d['resources'] / 1000:.2f} / {d['results'] / 1000:.2f} / "
                      f"{(d['logs'] + d['.snakemake']) / 1000:.2f} GB | {r['disk_total_mb'] / 1000:.2f} GB | {r['commit']}, {r['date']} |")
-    notes = [f"- {r['scale']}: {r['note']}" for r in rows if r.get("note")]
+    notes = [f"- {r['scale']}: {r['note']}" + "".join(
+        f"; `{target}` alone: {_duration(i['wall_s'])} in {i['jobs']} jobs, {i['busy_share']:.0%} of the cores busy (threads x time of its jobs, from its log)"
+        for target, i in r.get("invocations", {}).items()) for r in rows if r.get("note")]
     return ("Generated from `benchmarks/results/run_footprint.json` by `benchmarks/run_footprint.py markdown --markdown "
             "docs/run-times.md` (each row recorded from a finished run's own benchmark files and folders).\n\n"
             + "\n".join(lines) + "\n" + ("\n" + "\n".join(notes) + "\n" if notes else ""))
@@ -114,12 +154,15 @@ def main(argv: list[str] | None = None) -> int:
     add.add_argument("--wall-clock", type=float, default=None, help="the whole run's wall-clock in seconds, as measured")
     add.add_argument("--note", default="", help="what else a reader must know (shared cores, the target)")
     add.add_argument("--commit", default=None, help="the workflow's commit (default: the run directory's HEAD)")
+    add.add_argument("--snakemake-log", action="append", default=[], metavar="TARGET=LOG",
+                     help="an invocation's Snakemake output: record how busy it kept the cores")
     show = commands.add_parser("markdown", help="print the block, or write it into a document")
     show.add_argument("--markdown", type=Path, default=None, help="a document with the footprint:start/end markers")
     show.add_argument("--readme", type=Path, default=None, help="a document with the footprint-summary:start/end markers (README.md)")
     args = parser.parse_args(argv)
     if args.command == "record":
-        row = record(args.workdir, args.scale, args.cores, args.wall_clock, args.note, args.commit)
+        logs = dict(item.split("=", 1) for item in args.snakemake_log)
+        row = record(args.workdir, args.scale, args.cores, args.wall_clock, args.note, args.commit, logs)
         rows = json.loads(RECORDS.read_text(encoding="utf-8"))["rows"] if RECORDS.is_file() else []
         rows = [r for r in rows if (r["scale"], r["cpu"]) != (row["scale"], row["cpu"])] + [row]
         order = {"smoke": 0, "default": 1, "paper": 2}

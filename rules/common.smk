@@ -209,9 +209,9 @@ def demand(rule_name, key):
 
 
 
-# The chain from the corpus to BoOQA and its graphs runs before ordinary trials whenever both are ready: the trials fill
-# the other cores, and the chain's work (and the scoring that waits on it) is not left until the last trial ends. The
-# longest trials ('S&S, training_priority) share this priority, so they still start first.
+# The inputs and the chain from the corpus to BoOQA and its graphs run before ordinary trials whenever both are ready:
+# the trials fill the other cores, and the chain's work (and the scoring that waits on it) is not left until the last
+# trial ends. Only the longest trials ('S&S, training_priority) come before it.
 CHAIN_PRIORITY = 1
 
 

@@ -29,6 +29,7 @@ rule fetch_dataset:
     benchmark:
         phase_benchmark("resources", "fetch_dataset", "{dataset}")
     threads: 1
+    priority: CHAIN_PRIORITY
     resources:
         mem_mb=1000,
         runtime=240,
@@ -49,6 +50,7 @@ rule fetch_newscrawl_year:
     benchmark:
         phase_benchmark("resources", "fetch_newscrawl_year", "{year}")
     threads: 1
+    priority: CHAIN_PRIORITY
     resources:
         mem_mb=1000,
         runtime=240,
@@ -68,6 +70,7 @@ rule gather_newscrawl:
     benchmark:
         phase_benchmark("resources", "gather_newscrawl", "newscrawl")
     threads: 1
+    priority: CHAIN_PRIORITY
     resources:
         mem_mb=1000,
         runtime=30,
@@ -88,6 +91,7 @@ rule build_wordnet:
     benchmark:
         phase_benchmark("resources", "build_wordnet", "nltk_data")
     threads: 1
+    priority: CHAIN_PRIORITY
     resources:
         mem_mb=2000,
         runtime=10,
@@ -107,6 +111,7 @@ rule collect_clue_news:
     benchmark:
         phase_benchmark("resources", "collect_clue_news", "clue-news2016zh")
     threads: 1
+    priority: CHAIN_PRIORITY
     resources:
         mem_mb=1000,
         runtime=60,
@@ -126,6 +131,7 @@ rule collect_chinese_levyholt:
     benchmark:
         phase_benchmark("resources", "collect_chinese_levyholt", "levyholt-zh")
     threads: 1
+    priority: CHAIN_PRIORITY
     resources:
         mem_mb=1000,
         runtime=10,
@@ -147,6 +153,7 @@ rule fetch_model:
     benchmark:
         phase_benchmark("resources", "fetch_model", "{model}")
     threads: 1
+    priority: CHAIN_PRIORITY
     resources:
         mem_mb=4000,
         runtime=60,
@@ -170,6 +177,7 @@ rule fetch_llm:
     benchmark:
         phase_benchmark("resources", "fetch_llm", "{llm}")
     threads: 1
+    priority: CHAIN_PRIORITY
     resources:
         mem_mb=4000,
         runtime=240,
@@ -194,6 +202,7 @@ rule build_tiny_model:
     benchmark:
         phase_benchmark("resources", "build_tiny_model", "{model}")
     threads: 1
+    priority: CHAIN_PRIORITY
     resources:
         mem_mb=2000,
         runtime=10,

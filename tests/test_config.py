@@ -80,9 +80,10 @@ def test_per_language_booqa_thresholds():
     validate(config, str(SCHEMA))
     english, chinese = booqa_settings(config["booqa"], "en"), booqa_settings(config["booqa"], "zh")
     assert "overrides" not in english and "languages" not in english
-    assert english["starring_min_predicates"] == config["booqa"]["starring_min_predicates"] == 2
-    assert (chinese["starring_min_predicates"], chinese["felicity_min_pairs"]) == (1, 3)
-    assert chinese["starring_min_articles"] == english["starring_min_articles"]  # not overridden: the shared value
+    assert english["starring_min_predicates"] == config["booqa"]["starring_min_predicates"] == 4
+    assert (chinese["starring_min_articles"], chinese["starring_min_predicates"]) == (3, 1)  # the overrides
+    assert chinese["felicity_min_pairs"] == english["felicity_min_pairs"] == 3
+    assert chinese["felicity_count"] == english["felicity_count"]  # not overridden: the shared value
     smoke = load_config("smoke.yaml")
     assert booqa_settings(smoke["booqa"], "zh")["felicity_min_pairs"] == 2  # the smoke overlay's own zh value
     assert booqa_settings({"starring_min_articles": 15, "overrides": {"zh": {"starring_min_articles": None}}}, "zh") == {"starring_min_articles": 15}

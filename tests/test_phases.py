@@ -250,3 +250,40 @@ def test_a_runs_footprint_sums_its_jobs_and_counts_a_file_linked_twice_once(tmp_
     assert (row["jobs"], row["job_s"], row["cpu_s"], row["peak_rss_mb"], row["peak_rule"]) == (3, 5.5, 2.6, 250.0, "train_sns_trial")
     assert 3.0 <= row["disk_mb"]["resources"] < 3.1 and row["disk_mb"]["results"] == 0.0
     assert "| smoke |" in module.footprint_markdown([row]) and "1 min 0 s" in module.footprint_markdown([row])
+
+
+def test_an_invocations_busy_share_weighs_each_job_by_its_threads():
+    """benchmarks/run_footprint.py's busy_share on a Snakemake log: a two-thread job of 10 s, then two one-thread jobs
+    of 20 s and 10 s side by side, and a job that never finished: 2 x 10 + 20 + 10 = 50 core-seconds over 2 cores x 30 s."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("run_footprint", REPO / "benchmarks" / "run_footprint.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    log = """Select jobs to execute...
+[Sat Nov 28 10:00:00 2026]
+localrule merge_relations:
+    output: results/en/relations/merged.parquet
+    jobid: 7
+    threads: 2
+    resources: tmpdir=/tmp
+[Sat Nov 28 10:00:10 2026]
+Finished jobid: 7 (Rule: merge_relations)
+[Sat Nov 28 10:00:10 2026]
+localrule train_sns_trial:
+    jobid: 3
+    wildcards: lm=minilm
+[Sat Nov 28 10:00:10 2026]
+rule sample_booqa:
+    jobid: 4
+[Sat Nov 28 10:00:20 2026]
+Finished jobid: 4 (Rule: sample_booqa)
+[Sat Nov 28 10:00:25 2026]
+localrule score_booqa:
+    jobid: 9
+[Sat Nov 28 10:00:30 2026]
+Finished jobid: 3 (Rule: train_sns_trial)
+"""
+    assert module.busy_share(log, 2) == {"jobs": 3, "wall_s": 30.0, "core_s": 50.0, "busy_share": 0.8333}
+    # on one core a two-thread job holds one: 10 + 20 + 10 = 40 core-seconds over 30
+    assert module.busy_share(log, 1)["core_s"] == 40.0

@@ -24,6 +24,9 @@ from ..tables.findings import READING_END, READING_START, findings_markdown, fin
 
 REPO = Path(__file__).resolve().parents[3]
 SNAPSHOT = REPO / "docs" / "default-run"
+# The default run at the BoOQA settings before the density sweep (config/booqa-sparse.yaml; issue 45), kept so that the
+# page reads Tables 4-5 and the findings at both densities
+SPARSE_SNAPSHOT = REPO / "docs" / "default-run-sparse"
 RESULTS_PAGE, README = REPO / "docs" / "results.md", REPO / "README.md"
 SNAPSHOT_FILES = ("table1.csv", "table2.csv", "table3.csv", "table3_generality.csv", "table4.csv", "table5.csv", "table6.csv", "table15.csv", "table_llm.csv", "findings.csv")
 TABLE1_SETS = ("directional", "symmetric", "full")
@@ -200,6 +203,42 @@ def run_line(run: dict) -> str:
             f"run on {run['date']} on {run['cpu']}).\n\n")
 
 
+def density_markdown(sparse: Path, dense: Path) -> str:
+    """The default run at both BoOQA densities (``sparse``: the settings before the sweep, ``dense``: the default):
+    Table 4's test splits, Table 5's tie-aware rows per language, and the verdicts of the findings that read BoOQA."""
+    runs = {name: json.loads((path / "RUN.json").read_text(encoding="utf-8")) for name, path in (("sparse", sparse), ("dense", dense))}
+    lines = [f"From `docs/default-run-sparse/` (commit {runs['sparse']['commit']}, {runs['sparse']['cpu']}, {runs['sparse']['date']}; "
+             f"the settings of `config/booqa-sparse.yaml`) and `docs/default-run/` (commit {runs['dense']['commit']}, "
+             f"{runs['dense']['cpu']}, {runs['dense']['date']}; the default).", "",
+             "| Table 4, test split | sparse: entries (positives) | sparse: evidence median / mean | default: entries (positives) | default: evidence median / mean |",
+             "|---|---|---|---|---|"]
+    table4 = {name: {r["language"]: r for r in read_rows(path / "table4.csv") if r["split"] == "test"} for name, path in (("sparse", sparse), ("dense", dense))}
+    for lang in table4["dense"]:
+        cells = []
+        for name in ("sparse", "dense"):
+            r = table4[name].get(lang)
+            cells += (["", ""] if r is None else
+                      [f"{int(r['positives']) + int(r['negatives']):,} ({int(r['positives']):,})", f"{float(r['evidence_median']):g} / {float(r['evidence_mean']):.2f}"])
+        lines.append(f"| {lang} | " + " | ".join(cells) + " |")
+    table5 = {name: {r["method"]: r for r in read_rows(path / "table5.csv")} for name, path in (("sparse", sparse), ("dense", dense))}
+    lines += ["", "| Table 5 method | English, sparse | English, default | Chinese, sparse | Chinese, default |", "|---|---|---|---|---|"]
+    for method, row in table5["dense"].items():
+        cells = []
+        for lang in ("en", "zh"):
+            for name in ("sparse", "dense"):
+                r = table5[name].get(method, {})
+                cells.append("" if r.get(f"{lang}_auc_norm_tie_aware", "") == "" else cell(r, f"{lang}_auc_norm_tie_aware", signal=f"{lang}_signal"))
+        if any(cells):
+            lines.append(f"| {row['label']} | " + " | ".join(cells) + " |")
+    findings = {name: {r["claim"]: r for r in read_rows(path / "findings.csv") if r["source"] in ("Table 3", "Table 5")}
+                for name, path in (("sparse", sparse), ("dense", dense))}
+    lines += ["", "| finding (BoOQA) | sparse | default |", "|---|---|---|"]
+    for claim, row in findings["dense"].items():
+        before = findings["sparse"].get(claim, {}).get("verdict", "")
+        lines.append(f"| {claim} ({row['source']}) | {before} | {row['verdict']} |")
+    return "\n".join(lines) + "\n"
+
+
 BLOCKS: dict[str, tuple[tuple[str, ...], Callable[..., str]]] = {
     "models": (("table1.csv", "table2.csv", "table5.csv", "table6.csv"), models_markdown),
     "table1": (("table1.csv", "table6.csv"), table1_markdown),
@@ -227,6 +266,7 @@ def rendered_documents(snapshot: Path = SNAPSHOT) -> dict[Path, str]:
         header, *rows = list(csv.reader(handle))
     scale = read_rows(snapshot / "table1.csv")[0]["scale"]
     page = splice_block(page, READING_START, READING_END, findings_markdown(header, rows, scale))
+    page = splice_block(page, *markers("density"), density_markdown(SPARSE_SNAPSHOT, snapshot))
     readme = splice_block(README.read_text(encoding="utf-8"), READING_START, READING_END, findings_summary(header, rows))
     return {RESULTS_PAGE: page, README: readme}
 
