@@ -55,11 +55,18 @@ def schema_keys() -> set[str]:
     return keys
 
 
+# measurements, not code: their names are those of the commit that recorded them (old rule names included)
+RECORDS = REPO / "benchmarks" / "results"
+
+
 def code_words() -> set[str]:
-    """Every identifier-like word of the code and config (the names a doc may mention in backticks)."""
+    """Every identifier-like word of the code and config (the names a doc may mention in backticks); the benchmarks'
+    records are not code and do not count."""
     words: set[str] = set()
     for folder in CODE_FOLDERS:
         for path in (REPO / folder).rglob("*"):
+            if path.is_relative_to(RECORDS):
+                continue
             if path.is_file() and path.suffix in (".py", ".smk", ".yaml", ".yml", ".tsv", ".json", ".rst", ".sh", "") and path.stat().st_size < 2_000_000:
                 words.update(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", path.read_text(encoding="utf-8", errors="replace")))
     words.update(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", (REPO / "Snakefile").read_text(encoding="utf-8")))
@@ -99,14 +106,35 @@ def program_code(program: Path) -> str:
     return code
 
 
-@functools.lru_cache(maxsize=1)
-def snakemake_flags() -> frozenset[str]:
-    """Every flag of the pinned Snakemake, as its --help lists them (its executor plugins' included)."""
+FLAG = r"(?<![\w-])(--[a-z][a-z0-9-]*)"
+
+
+def help_flags(*command: str) -> frozenset[str]:
+    """Every flag a pinned program's --help lists."""
     import subprocess
     import sys
 
-    shown = subprocess.run([str(Path(sys.executable).with_name("snakemake")), "--help"], capture_output=True, text=True, check=True).stdout
-    return frozenset(re.findall(r"(?<![\w-])(--[a-z][a-z0-9-]*)", shown))
+    shown = subprocess.run([str(Path(sys.executable).with_name(command[0])), *command[1:], "--help"], capture_output=True, text=True,
+                           check=True, env={**__import__("os").environ, "DVC_NO_ANALYTICS": "1"}).stdout
+    return frozenset(re.findall(FLAG, shown))
+
+
+@functools.lru_cache(maxsize=1)
+def snakemake_flags() -> frozenset[str]:
+    """Every flag of the pinned Snakemake, as its --help lists them (its executor plugins' included)."""
+    return help_flags("snakemake")
+
+
+@functools.lru_cache(maxsize=None)
+def dvc_flags(subcommand: str) -> frozenset[str]:
+    """Every flag of one command of the pinned DVC (``exp run``, ``push``), as its --help lists them."""
+    return help_flags("dvc", *subcommand.split())
+
+
+def defines_flag(code: str, flag: str) -> bool:
+    """Whether a program's source defines ``flag`` as a whole option: a string literal (argparse's ``"--flag"``) or a
+    shell ``case`` pattern (``--flag)``, ``--flag=*``), never a longer flag that begins with it."""
+    return re.search(rf"""["'(|\s]{re.escape(flag)}(?:["'=)|]|\s)""", code) is not None
 
 
 # names of things outside the repository that the docs quote (CPU flags), and the Chinese subsets' names, which the code
@@ -153,16 +181,20 @@ def problems(text: str, source: Path, *, rules: set[str], keys: set[str], words:
                 found.append(f"{source.name}: path `{token}` does not exist")
     for command in (part for line in text.splitlines() for part in re.split(r"&&|;|\|", line.split(" #")[0])):
         if ".venv/bin/snakemake" in command:
-            found += [f"{source.name}: snakemake has no flag {flag}" for flag in re.findall(r"(?<![\w-])(--[a-z][a-z0-9-]*)", command.split(".venv/bin/snakemake", 1)[1])
+            found += [f"{source.name}: snakemake has no flag {flag}" for flag in re.findall(FLAG, command.split(".venv/bin/snakemake", 1)[1])
                       if flag not in snakemake_flags()]
+        if dvc := re.search(r"\.venv/bin/dvc\s+((?:exp|remote|cache|config)\s+)?([a-z][a-z-]*)(.*)", command):
+            subcommand = ((dvc.group(1) or "") + dvc.group(2)).strip()
+            found += [f"{source.name}: dvc {subcommand} has no flag {flag}" for flag in re.findall(FLAG, dvc.group(3))
+                      if flag not in dvc_flags(subcommand)]
         program = program_source(command)
         if program is None or not program.is_file():
             continue
         code = program_code(program)
         named = re.search(re.escape(str(program.relative_to(REPO)).removesuffix("/__main__.py").removesuffix(".py")), command)
-        for flag in re.findall(r"(?<![\w-])(--[a-z][a-z0-9-]*)", command[named.end() if named else 0:]):
+        for flag in re.findall(FLAG, command[named.end() if named else 0:]):
             # bin/plan, bin/doctor, bin/sync-after-pull and bin/snakemake pass every other flag to Snakemake
-            if flag not in code and not (program.name in SNAKEMAKE_WRAPPERS and flag in snakemake_flags()):
+            if not defines_flag(code, flag) and not (program.name in SNAKEMAKE_WRAPPERS and flag in snakemake_flags()):
                 found.append(f"{source.name}: {program.relative_to(REPO)} has no flag {flag}")
     for target in re.findall(r"\]\(([^)\s]+)\)", text):
         if re.match(r"[a-z]+://", target) or target.startswith("mailto:"):
@@ -197,6 +229,14 @@ def test_the_check_catches_a_planted_unknown_rule_key_path_flag_and_link(code):
     assert any("--multipel" in p for p in found) and any("--fast" in p for p in found)
     assert any("--device-chek" in p for p in problems("`bin/doctor --device-chek`", REPO / "docs" / "planted.md", **code))
     assert any("--coers" in p for p in problems("`.venv/bin/snakemake --coers 2`", REPO / "docs" / "planted.md", **code))
+    # a flag is a whole option: --mark is not --markdown, --run-table is not --run-table4
+    assert any("--mark " in p + " " for p in problems("`benchmarks/run_footprint.py markdown --mark docs/run-times.md`", REPO / "docs" / "planted.md", **code))
+    assert any("--run-table" in p for p in problems("`benchmarks/booqa_density.py record --run-table t.csv`", REPO / "docs" / "planted.md", **code))
+    # DVC's options, per command, as the pinned DVC lists them
+    assert any("dvc exp run has no flag --set-params-x" in p for p in problems("`.venv/bin/dvc exp run --set-params-x a=1`", REPO / "docs" / "planted.md", **code))
+    assert not problems("`.venv/bin/dvc exp run -S a=1 --queue`; `.venv/bin/dvc push --remote lab`; `.venv/bin/dvc commit -f`", REPO / "docs" / "planted.md", **code)
+    # a name only a benchmark record holds (a field of benchmarks/results/device_throughput.json) is not a name of the code
+    assert any("`bert_train_sentences_per_s`" in p for p in problems("`bert_train_sentences_per_s`", REPO / "docs" / "planted.md", **code))
     assert not problems("`srun --gpus 1 bin/doctor --device-check --configfile x.yaml`; `bin/plan --forcerun a`; "
                         "`.venv/bin/snakemake --cores 2 --workflow-profile profiles/slurm`", REPO / "docs" / "planted.md", **code)
     assert any("no-such-section" in p for p in found)
