@@ -211,8 +211,10 @@ def demand(rule_name, key):
 
 # The inputs and the chain from the corpus to BoOQA and its graphs run before ordinary trials whenever both are ready:
 # the trials fill the other cores, and the chain's work (and the scoring that waits on it) is not left until the last
-# trial ends. Only the longest trials ('S&S, training_priority) come before it.
+# trial ends. Only the longest trials ('S&S, training_priority) and the small jobs they wait for (the LevyHolt
+# subsets, the drawn hyper-parameters) come before it, so that the longest job starts first.
 CHAIN_PRIORITY = 1
+LONGEST_FIRST = CHAIN_PRIORITY + 1
 
 
 def engine_threads(wildcards):

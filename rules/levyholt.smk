@@ -29,6 +29,7 @@ rule build_levyholt_subsets:
     benchmark:
         phase_benchmark("levyholt", "build_levyholt_subsets", "all")
     threads: 1
+    priority: LONGEST_FIRST
     resources:
         mem_mb=2000,
         runtime=10,
@@ -86,6 +87,7 @@ rule build_chinese_levyholt_subsets:
     benchmark:
         phase_benchmark("levyholt", "build_chinese_levyholt_subsets", "all")
     threads: 1
+    priority: LONGEST_FIRST
     resources:
         mem_mb=2000,
         runtime=10,

@@ -19,6 +19,7 @@ rule draw_hyperparameters:
     benchmark:
         phase_benchmark("training", "draw_hyperparameters", "all")
     threads: 1
+    priority: LONGEST_FIRST
     resources:
         mem_mb=500,
         runtime=5,

@@ -13,7 +13,7 @@ def training_priority(wildcards):
     """A 'S&S trial reads every pair in both prompt orders, so it runs twice as long as the S&S trial of its subset and
     is the longest job of the workflow: it starts first, before the inputs and the corpus-to-BoOQA chain
     (CHAIN_PRIORITY), so that the other jobs fill the remaining cores around it."""
-    return CHAIN_PRIORITY + 1 if is_symmetric(wildcards) else 0
+    return LONGEST_FIRST if is_symmetric(wildcards) else 0
 
 
 def drawn_trials():
