@@ -59,7 +59,9 @@ MAIN_LMS = {lang: models[0] for lang, models in LANGUAGE_MODELS.items() if model
 BOOQA_FURTHER_LMS = [a for a in config["training"]["booqa_language_models"] if a != MAIN_LMS.get("en")]
 # entailment graphs made elsewhere (graphs.from_files), each a Table 5 row (graph_files@<name>): name -> language
 FILE_GRAPHS = {name: spec.get("lang", "en") for name, spec in sorted(config["graphs"]["from_files"].items())}
-BOOQA_METHOD_NAMES = method_names(BOOQA_FURTHER_LMS, list(FILE_GRAPHS))
+# per-entry BoOQA scores of systems run elsewhere (evaluation.booqa_predictions), each a Table 5 row (scores@<name>)
+SCORE_FILES = {name: spec.get("lang", "en") for name, spec in sorted(config["evaluation"]["booqa_predictions"].items())}
+BOOQA_METHOD_NAMES = method_names(BOOQA_FURTHER_LMS, list(FILE_GRAPHS), list(SCORE_FILES))
 SNS_LANGUAGES = sorted(MAIN_LMS)
 SNS_METHODS_ZH = config["training"]["sns_methods_zh"]  # the Chinese S&S models: Table 5 methods (the paper: S&S Full)
 TABLE3_LANGUAGES = [lang for lang in config["booqa"]["languages"] if lang in SNS_LANGUAGES]
@@ -268,7 +270,7 @@ def runnable_methods(lang):
     """BoOQA methods that can run for a language under this config."""
     ev, graphs = config["evaluation"], config["graphs"]
     return methods_for(lang, ev["model_languages"], graphs["measures"], ev["lm_retrieval"], SNS_LANGUAGES, SNS_METHODS_ZH,
-                       sorted(IMPORTED_FILES), LLM_LANGUAGES, BOOQA_FURTHER_LMS, FILE_GRAPHS)
+                       sorted(IMPORTED_FILES), LLM_LANGUAGES, BOOQA_FURTHER_LMS, FILE_GRAPHS, SCORE_FILES)
 
 
 def graph_lookup():
@@ -280,7 +282,7 @@ def graph_lookup():
 def booqa_score_files(table=None):
     """Score files of one BoOQA table (``BOOQA_TABLES``), or of every runnable method on both splits."""
     return sorted({booqa_score_path(lang, BOOQA_TABLES[name].split, method) for name in ([table] if table else BOOQA_TABLES)
-                   for lang in config["booqa"]["languages"] for method in table_methods(name, BOOQA_FURTHER_LMS, list(FILE_GRAPHS))
+                   for lang in config["booqa"]["languages"] for method in table_methods(name, BOOQA_FURTHER_LMS, list(FILE_GRAPHS), list(SCORE_FILES))
                    if method in runnable_methods(lang)})
 
 

@@ -186,7 +186,7 @@ rule make_booqa_table:
     params:
         languages=config["booqa"]["languages"],
         runnable={lang: runnable_methods(lang) for lang in ["en", "zh"]},
-        methods=lambda wildcards: table_methods(wildcards.booqa_table, BOOQA_FURTHER_LMS, list(FILE_GRAPHS)),
+        methods=lambda wildcards: table_methods(wildcards.booqa_table, BOOQA_FURTHER_LMS, list(FILE_GRAPHS), list(SCORE_FILES)),
         models=booqa_models(),
         model_kinds=lm_encoder_kinds(),
         sns_languages=SNS_LANGUAGES,
@@ -194,6 +194,7 @@ rule make_booqa_table:
         imported_languages=sorted(IMPORTED_FILES),
         llm_languages=LLM_LANGUAGES,
         file_graphs=FILE_GRAPHS,
+        score_files=SCORE_FILES,
         model_languages=config["evaluation"]["model_languages"],
         measures=config["graphs"]["measures"],
         retrievals=config["evaluation"]["lm_retrieval"],

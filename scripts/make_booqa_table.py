@@ -13,7 +13,8 @@ params = snakemake.params
 
 def why_not(method, lang):
     return why_not_runnable(method, lang, params.model_languages, params.measures, params.retrievals, params.sns_languages,
-                            params.sns_methods_zh, params.imported_languages, params.llm_languages, params.file_graphs)
+                            params.sns_methods_zh, params.imported_languages, params.llm_languages, params.file_graphs,
+                            params.score_files)
 
 
 def record(method, lang):

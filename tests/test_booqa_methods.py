@@ -139,3 +139,58 @@ def test_imported_relations_run_no_method_that_needs_article_text():
     assert {"lm_rel", "sns_full", "graph_binc"} <= imported and not {"lm_tfidf", "lm_sent"} & imported
     assert {"lm_tfidf", "lm_sent"} <= set(methods_for("en", *args))
     assert "relations.imported" in why_not_runnable("lm_tfidf", "en", *args, None, ["en"])
+
+
+def test_a_score_file_is_a_table_5_row_of_its_language_only():
+    """evaluation.booqa_predictions: each named file is the Table 5 method scores@<name>, labelled with its name,
+    runnable in its language only (the other gets a note), and not a row of Tables 15 and 16."""
+    from directional_inference.evaluation.methods import method_label, method_spec, methods_for, table_methods, why_not_runnable
+
+    assert table_methods("table5", [], ["cnce"], ["mine"])[-2:] == ["graph_files@cnce", "scores@mine"]
+    assert table_methods("table16", [], [], ["mine"]) == list(BOOQA_TABLES["table16"].methods)
+    assert method_spec("scores@mine") == ("file", "scores") and method_label("scores@mine") == "mine (scores from a file, evaluation.booqa_predictions)"
+    args = (["en", "zh"], ["binc"], ["rel"], ["en"], None, (), ["en"], [], {}, {"mine": "zh"})
+    assert "scores@mine" in methods_for("zh", *args) and "scores@mine" not in methods_for("en", *args)
+    assert why_not_runnable("scores@mine", "en", *args[:7], {}, {"mine": "zh"}) == "scores of zh BoOQA entries (evaluation.booqa_predictions)"
+
+
+def entries_frame(ids, labels):
+    return pd.DataFrame({"id": ids, "label": labels, "bundle_id": [i.split("-n")[0] for i in ids]})
+
+
+def test_a_score_file_scores_each_entry_of_the_split_in_its_order_and_names_file_row_and_field_when_wrong(tmp_path):
+    """The file's scores in the split's order (rows in any order, dev ids beside them ignored); an unknown id, a second
+    row for an id, a score that is no finite number and a test entry without a row are errors naming file, row, field."""
+    import pytest
+
+    from directional_inference.errors import InputFormatError
+    from directional_inference.evaluation.scoring import score_split
+
+    test = entries_frame(["en-1", "en-1-n0", "en-2", "en-2-n0"], [True, False, True, False])
+    known = [*test["id"], "en-9", "en-9-n0"]  # en-9: a dev bundle
+    good = tmp_path / "scores.tsv"
+    good.write_text("id\tscore\nen-2-n0\t0.1\nen-9\t5\nen-1\t0.9\nen-2\t0.7\nen-1-n0\t0.3\n", encoding="utf-8")
+    frame = score_split(None, "scores@mine", "en", test, None, {}, predictions=str(good), known_ids=known)
+    assert list(frame["entry"]) == list(test["id"]) and list(frame["score"]) == [0.9, 0.3, 0.7, 0.1]
+    assert frame["covered"].all() and list(frame["label"]) == [1, 0, 1, 0] and list(frame["group"]) == ["en-1", "en-1", "en-2", "en-2"]
+    bad = {"id\tscore\nen-1\t0.9\nen-7\t0.1\n": ("row 3", "'id'", "id of no BoOQA entry"),
+           "id\tscore\nen-1\t0.9\nen-1\t0.2\n": ("row 3", "'id'", "second row for the entry 'en-1'"),
+           "id\tscore\nen-1\t0.9\nen-1-n0\thigh\n": ("row 3", "'score'", "not a number"),
+           "id\tscore\nen-1\tnan\n": ("row 2", "'score'", "not a finite number"),
+           "entry\tscore\nen-1\t0.9\n": ("row 1", "'id'", "missing column"),
+           "id\tscore\nen-1\t0.9\nen-1-n0\t0.3\nen-2\t0.7\n": ("scores.tsv", "'id'", "no row for 1 of the split's 4 entries (first: 'en-2-n0')")}
+    for text, expected in bad.items():
+        good.write_text(text, encoding="utf-8")
+        with pytest.raises(InputFormatError) as caught:
+            score_split(None, "scores@mine", "en", test, None, {}, predictions=str(good), known_ids=known)
+        assert str(good) in str(caught.value) and all(part in str(caught.value) for part in expected), (text, str(caught.value))
+
+
+def test_a_score_file_that_is_not_there_stops_the_run_before_any_job_naming_the_key(tmp_path):
+    from directional_inference.workflow.config_checks import user_input_problems
+
+    (tmp_path / "theirs.tsv").write_text("id\tscore\n", encoding="utf-8")
+    config = {"evaluation": {"booqa_predictions": {"theirs": {"file": str(tmp_path / "theirs.tsv")}, "gone": {"file": str(tmp_path / "gone.tsv")}}}}
+    assert user_input_problems(config) == [
+        f"config key evaluation.booqa_predictions.gone.file is '{tmp_path / 'gone.tsv'}', which is not a file: give the tab-separated "
+        "file of per-entry scores (columns id, score; docs/inputs.md)"]

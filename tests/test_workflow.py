@@ -543,11 +543,13 @@ def test_the_readmes_own_encoder_example_puts_the_second_encoder_in_tables_1_and
     assert list(first["entry"]) == list(second["entry"]) and not first["score"].equals(second["score"])
 
 
-def test_a_graph_made_elsewhere_and_named_in_config_answers_english_booqa(smoke_run, tmp_path):
+def test_a_graph_and_per_entry_scores_made_elsewhere_and_named_in_config_answer_english_booqa(smoke_run, tmp_path):
     """graphs.from_files at smoke scale: a graph in Hosseini's format (a file per type pair, CCG nodes), with an edge
     from every aligned evidence predicate of each English test entry to the entry's own predicate, of a weight known
     here. Each entry then scores at least the best weight of its evidence's edges (the graph lookup is a max over the
-    evidence), an entry without evidence 0; Table 5 gains the row, and its other rows stay what they were."""
+    evidence), an entry without evidence 0. evaluation.booqa_predictions in the same run: a file that ranks every
+    positive above every negative (dev entries beside them), so its AUCnorm is 100 by the definition (precision 1 at
+    every recall) and every bundle is ranked right. Table 5 gains both rows, and its other rows stay what they were."""
     import re
 
     import yaml
@@ -584,8 +586,13 @@ def test_a_graph_made_elsewhere_and_named_in_config_answers_english_booqa(smoke_
             lines += [f"predicate: {premise}", f"num neighbors: {len(hypotheses)}", "", "BInc sims",
                       *(f"{h} {w:.4f}" for h, w in hypotheses.items()), ""]
         (graph / f"{a}#{b}_sim.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    predictions = tmp_path / "mine.tsv"
+    dev = pd.read_parquet(work / "results/en/booqa/dev.parquet")
+    ranked = pd.concat([dev, entries.reset_index()]).sample(frac=1.0, random_state=3)  # any row order
+    predictions.write_text("id\tscore\n" + "".join(f"{row.id}\t{int(row.label)}\n" for row in ranked.itertuples()), encoding="utf-8")
     overlay = work / "graph.yaml"
-    overlay.write_text(yaml.safe_dump({"graphs": {"from_files": {"mine": {"directory": str(graph)}}}}), encoding="utf-8")
+    overlay.write_text(yaml.safe_dump({"graphs": {"from_files": {"mine": {"directory": str(graph)}}},
+                                       "evaluation": {"booqa_predictions": {"theirs": {"file": str(predictions)}}}}), encoding="utf-8")
     run_snakemake(work, "results/table5.csv", "--cores", "2", "--configfile", "config/smoke.yaml", str(overlay))
     scores = pd.read_parquet(work / "results/booqa_scores/en/test/graph_files@mine.parquet").set_index("entry")
     assert list(scores.index) == list(entries.index)
@@ -598,7 +605,11 @@ def test_a_graph_made_elsewhere_and_named_in_config_answers_english_booqa(smoke_
     assert row["label"] == "EG mine (from files, graphs.from_files)" and row["model"] == "graph files"
     assert "zh: not run (a graph of en predicates (graphs.from_files))" in row["note"]
     assert row["en_entries"] == len(entries) or "too few entries" in row["note"]
-    pd.testing.assert_frame_equal(after[after["method"] != "graph_files@mine"].reset_index(drop=True), before)
+    theirs = after[after["method"] == "scores@theirs"].iloc[0]
+    assert theirs["label"] == "theirs (scores from a file, evaluation.booqa_predictions)" and theirs["model"] == "score file"
+    assert (theirs["en_entries"], theirs["en_auc_norm"], theirs["en_auc_norm_tie_aware"], theirs["en_within_bundle"]) == (len(entries), 100.0, 100.0, 100.0)
+    assert theirs["en_signal"] == "above chance" and "zh: not run (scores of en BoOQA entries" in theirs["note"]
+    pd.testing.assert_frame_equal(after[~after["method"].isin(["graph_files@mine", "scores@theirs"])].reset_index(drop=True), before)
 
 
 def test_the_llm_table_scores_released_predictions_as_the_files_say_and_runs_an_llm(smoke_run):

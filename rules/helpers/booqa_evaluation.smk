@@ -4,7 +4,7 @@
 def booqa_scoring_settings(wildcards):
     """The config values one BoOQA method reads (LM: its variant's pooling and the language's sentence window; S&S:
     token limit, number format, 'S&S's prompts, and the seeded Chinese evidence cap; graphs: the lookup and its
-    back-off), so that changing one re-runs only the methods that read it."""
+    back-off; a score file: nothing), so that changing one re-runs only the methods that read it."""
     family, detail = method_spec(wildcards.method)
     if family == "lm":
         return {"lm_pooling": config["evaluation"]["lm_pooling"][detail], "lm_window": config["evaluation"]["lm_window"][wildcards.lang]}
@@ -18,6 +18,8 @@ def booqa_scoring_settings(wildcards):
     if family == "llm":
         return {"prompt": detail, "batch_size": config["llm"]["batch_size"], "precision": config["llm"]["precision"],
                 "answer_rule": config["llm"]["answer_rule"]}
+    if family == "file":
+        return {}
     return {"lookup": graph_lookup()}
 
 
@@ -37,14 +39,18 @@ def booqa_method_inputs(wildcards):
         return {"evidence": evidence, "model": f"results/models/{alias}/{variant}/{lang_subset}/best"}
     if family == "llm":
         return {"evidence": evidence, "model": llm_directory(BOOQA_LLM)}
+    if family == "file":  # scores made elsewhere (evaluation.booqa_predictions): the file, and both splits' ids to check it
+        return {"predictions": config["evaluation"]["booqa_predictions"][method_alias(wildcards.method)]["file"],
+                "splits": [f"results/{wildcards.lang}/booqa/{split}.parquet" for split in ("dev", "test")]}
     if name := method_alias(wildcards.method):  # a graph made elsewhere (graphs.from_files)
         return {"evidence": evidence, "graph": f"results/{wildcards.lang}/graphs/files/{name}.parquet"}
     return {"evidence": evidence, "graph": f"results/{wildcards.lang}/graphs/for_{wildcards.split}.parquet"}
 
 
 # LM and S&S methods are scored by evaluation.scoring_jobs jobs each (a chunk of the entries each, then gathered) when
-# that is more than one; graph methods, and every method when it is one, by one job
-SPLIT_SCORING_METHODS = "|".join(m for m in BOOQA_METHOD_NAMES if method_spec(m)[0] != "graph") if config["evaluation"]["scoring_jobs"] > 1 else "NO_METHOD"
+# that is more than one; graph methods, score files, and every method when it is one, by one job
+SPLIT_SCORING_METHODS = ("|".join(m for m in BOOQA_METHOD_NAMES if method_spec(m)[0] in ("lm", "sns", "llm"))
+                         if config["evaluation"]["scoring_jobs"] > 1 else "NO_METHOD")
 WHOLE_SCORING_METHODS = "|".join(m for m in BOOQA_METHOD_NAMES if m not in SPLIT_SCORING_METHODS.split("|"))
 
 
@@ -54,8 +60,8 @@ def score_parts(wildcards):
 
 
 def scoring_gpus(wildcards):
-    """A GPU for the methods that run a neural model (LM, S&S); none for a graph lookup."""
-    return 0 if method_spec(wildcards.method)[0] == "graph" else config["training"]["gpus"]
+    """A GPU for the methods that run a neural model (LM, S&S, LLM); none for a graph lookup or a score file."""
+    return config["training"]["gpus"] if method_spec(wildcards.method)[0] in ("lm", "sns", "llm") else 0
 
 
 def booqa_evaluation_phase_targets():

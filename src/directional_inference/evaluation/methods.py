@@ -29,9 +29,11 @@ LABELS = {
 }
 # An S&S method of a further language model (training.booqa_language_models) is the method's name, this mark, the alias:
 # "sns_full@rb" is S&S Full fine-tuned from the model alias rb (the plain names are the first language model's); a graph
-# made elsewhere (graphs.from_files) is FILE_GRAPH, the mark, its name: "graph_files@cnce"
+# made elsewhere (graphs.from_files) is FILE_GRAPH, the mark, its name: "graph_files@cnce"; per-entry scores of a system
+# run elsewhere (evaluation.booqa_predictions) are FILE_SCORES, the mark, their name: "scores@mine"
 ALIAS_MARK = "@"
 FILE_GRAPH = "graph_files"
+FILE_SCORES = "scores"
 _NO_GRAPH = "not run: the published graph is not reachable offline (graphs.graph_from_files reads its _sim.txt/_gsim.txt files)"
 _NO_ENCODER = "not run: needs {} weights as the LM encoder (evaluation.lm_encoder) in a separate run"
 
@@ -79,15 +81,18 @@ BOOQA_TABLES = {
 
 
 def method_spec(method: str) -> tuple[str, object]:
-    """(family, detail) of a method (``METHODS``), an S&S method of a further language model (``sns_full@rb``) and a
-    graph from files (``graph_files@cnce``: its edge weights are the column ``binc`` of graphs.graph_from_files) included."""
+    """(family, detail) of a method (``METHODS``), an S&S method of a further language model (``sns_full@rb``), a
+    graph from files (``graph_files@cnce``: its edge weights are the column ``binc`` of graphs.graph_from_files) and
+    per-entry scores from a file (``scores@mine``: family "file") included."""
     base = method.partition(ALIAS_MARK)[0]
+    if base == FILE_SCORES:
+        return ("file", "scores")
     return ("graph", "binc") if base == FILE_GRAPH else METHODS[base]
 
 
 def method_alias(method: str) -> str:
-    """What follows the mark: a further language model's alias (``sns_full@rb``) or a graph's name (``graph_files@cnce``);
-    "" for the methods of ``METHODS``."""
+    """What follows the mark: a further language model's alias (``sns_full@rb``), a graph's name (``graph_files@cnce``)
+    or a score file's (``scores@mine``); "" for the methods of ``METHODS``."""
     return method.partition(ALIAS_MARK)[2]
 
 
@@ -96,6 +101,8 @@ def method_label(method: str) -> str:
     base, _, alias = method.partition(ALIAS_MARK)
     if base == FILE_GRAPH:
         return f"EG {alias} (from files, graphs.from_files)"
+    if base == FILE_SCORES:
+        return f"{alias} (scores from a file, evaluation.booqa_predictions)"
     return LABELS[base] + (f", {alias}" if alias else "")
 
 
@@ -109,17 +116,24 @@ def file_graph_methods(graphs: Sequence[str]) -> list[str]:
     return [f"{FILE_GRAPH}{ALIAS_MARK}{name}" for name in graphs]
 
 
-def method_names(further_models: Sequence[str] = (), file_graphs: Sequence[str] = ()) -> list[str]:
-    """Every method a config can score: ``METHODS``, the S&S methods of the further language models and the graphs from
-    files."""
-    return [*METHODS, *further_model_methods(list(METHODS), further_models), *file_graph_methods(file_graphs)]
+def file_score_methods(names: Sequence[str]) -> list[str]:
+    """The method of each per-entry score file (evaluation.booqa_predictions), by its name."""
+    return [f"{FILE_SCORES}{ALIAS_MARK}{name}" for name in names]
 
 
-def table_methods(table: str, aliases: Sequence[str] = (), graphs: Sequence[str] = ()) -> list[str]:
+def method_names(further_models: Sequence[str] = (), file_graphs: Sequence[str] = (), score_files: Sequence[str] = ()) -> list[str]:
+    """Every method a config can score: ``METHODS``, the S&S methods of the further language models, the graphs from
+    files and the score files."""
+    return [*METHODS, *further_model_methods(list(METHODS), further_models), *file_graph_methods(file_graphs), *file_score_methods(score_files)]
+
+
+def table_methods(table: str, aliases: Sequence[str] = (), graphs: Sequence[str] = (), score_files: Sequence[str] = ()) -> list[str]:
     """The methods one BoOQA table computes: its own, then in Table 5 the S&S methods of every further language model
-    of ``aliases`` (training.booqa_language_models) and the graphs made elsewhere (``graphs``: graphs.from_files)."""
+    of ``aliases`` (training.booqa_language_models), the graphs made elsewhere (``graphs``: graphs.from_files) and
+    the per-entry score files (``score_files``: evaluation.booqa_predictions)."""
     methods = list(BOOQA_TABLES[table].methods)
-    return methods + (further_model_methods(methods, aliases) + file_graph_methods(graphs) if table == "table5" else [])
+    return methods + (further_model_methods(methods, aliases) + file_graph_methods(graphs) + file_score_methods(score_files)
+                      if table == "table5" else [])
 
 
 def booqa_score_path(lang: str, split: str, method: str) -> str:
@@ -130,10 +144,10 @@ def booqa_score_path(lang: str, split: str, method: str) -> str:
 def why_not_runnable(method: str, lang: str, model_languages: list[str], measures: list[str], retrievals: list[str],
                      sns_languages: list[str] = ("en",), sns_methods_zh: Sequence[str] | None = None,
                      imported_languages: Sequence[str] = (), llm_languages: Sequence[str] = (),
-                     file_graphs: Mapping[str, str] | None = None) -> str:
+                     file_graphs: Mapping[str, str] | None = None, score_files: Mapping[str, str] | None = None) -> str:
     """Why a method cannot run for a language with this config ("" when it can); Table 5 prints the reason. A further
     language model's S&S method (``sns_full@rb``) answers English BoOQA only, a graph from files (``file_graphs``: name
-    -> its language) that of its language.
+    -> its language) and a score file (``score_files``: name -> its language) that of its language.
     ``sns_languages``: the languages with fine-tuned S&S models (English LevyHolt; Chinese LevyHolt);
     ``sns_methods_zh``: the S&S methods fine-tuned on the Chinese LevyHolt (None: every one);
     ``imported_languages``: languages whose relations come from files made elsewhere (relations.imported), which carry
@@ -143,6 +157,9 @@ def why_not_runnable(method: str, lang: str, model_languages: list[str], measure
     if method.startswith(FILE_GRAPH + ALIAS_MARK):
         graph_lang = (file_graphs or {}).get(method_alias(method))
         return "" if graph_lang == lang else f"a graph of {graph_lang or 'no'} predicates (graphs.from_files)"
+    if family == "file":
+        file_lang = (score_files or {}).get(method_alias(method))
+        return "" if file_lang == lang else f"scores of {file_lang or 'no'} BoOQA entries (evaluation.booqa_predictions)"
     if method_alias(method) and lang != "en":
         return "an S&S model of training.booqa_language_models, fine-tuned on the English LevyHolt: English BoOQA only"
     if family == "llm" and lang not in llm_languages:
@@ -168,13 +185,13 @@ def why_not_runnable(method: str, lang: str, model_languages: list[str], measure
 def methods_for(lang: str, model_languages: list[str], measures: list[str], retrievals: list[str],
                 sns_languages: list[str] = ("en",), sns_methods_zh: Sequence[str] | None = None,
                 imported_languages: Sequence[str] = (), llm_languages: Sequence[str] = (), further_models: Sequence[str] = (),
-                file_graphs: Mapping[str, str] | None = None) -> list[str]:
+                file_graphs: Mapping[str, str] | None = None, score_files: Mapping[str, str] | None = None) -> list[str]:
     """Methods that can run for a language with this config (the others get a note in Table 5), the S&S methods of the
-    ``further_models`` (training.booqa_language_models) and the graphs from files (``file_graphs``: name -> language)
-    included."""
-    return [method for method in method_names(further_models, sorted(file_graphs or {}))
+    ``further_models`` (training.booqa_language_models), the graphs from files (``file_graphs``: name -> language) and
+    the score files (``score_files``: name -> language) included."""
+    return [method for method in method_names(further_models, sorted(file_graphs or {}), sorted(score_files or {}))
             if not why_not_runnable(method, lang, model_languages, measures, retrievals, sns_languages, sns_methods_zh, imported_languages,
-                                    llm_languages, file_graphs)]
+                                    llm_languages, file_graphs, score_files)]
 
 
 def sns_models(methods: Sequence[str]) -> list[tuple[str, str]]:

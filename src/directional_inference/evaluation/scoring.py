@@ -338,16 +338,23 @@ def graph_scores(engine, entries: pd.DataFrame, evidence, graph, measure: str, *
 
 
 def score_split(engine, method: str, lang: str, entries: pd.DataFrame, evidence, settings: dict, *, model=None, graph=None,
-                nltk_data=None, progress=None) -> pd.DataFrame:
+                nltk_data=None, progress=None, predictions=None, known_ids=()) -> pd.DataFrame:
     """One BoOQA method's scores of ``entries`` (``entry, label, score, group, covered``): each entry's best score over
     its rows of the evidence file ``evidence``: read and scored in batches of ``BATCH_ROWS`` rows (LM, S&S), so that
     memory does not grow with the entries, or looked up in SQL (graphs). ``settings``: what the method reads (rule
     score_booqa's params); ``model``: the encoder or S&S model directory; ``graph``: the graph file; ``progress``: a
-    ``resume.ScoringProgress`` that the LM and S&S scorings save to and resume from."""
+    ``resume.ScoringProgress`` that the LM and S&S scorings save to and resume from; ``predictions``: a file of
+    per-entry scores made elsewhere (``entry_scores``), every id one of ``known_ids`` (the language's dev and test
+    entries), which scores every entry itself (no evidence is read)."""
     from .methods import method_spec
 
     family, detail = method_spec(method)
-    if family == "graph":
+    if family == "file":
+        from .entry_scores import entry_scores
+
+        scores, ratio = entry_scores(predictions, entries, set(known_ids)), 1.0
+        covered = np.ones(len(entries), dtype=bool)
+    elif family == "graph":
         scores, ratio = graph_scores(engine, entries, evidence, graph, detail, **settings["lookup"])
         covered = graph_covered(scores)
     else:

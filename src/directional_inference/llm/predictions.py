@@ -19,7 +19,6 @@ written differently).
 from __future__ import annotations
 
 import csv
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,6 +27,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import InputFormatError, WorkflowError
+from ..user_files import finite_score, tsv_rows
 from ..levyholt.entries import Entry, Triple
 from ..levyholt.scores import converse_group_ids
 
@@ -55,43 +55,10 @@ def read_predictions(path: str | Path, *, model: str = "", setting: str = "") ->
     """The rows of a predictions file as a frame of ``COLUMNS`` (premise and hypothesis as triples), with errors naming
     the file, the row (1-based, the header is row 1) and the field."""
     path = str(path)
-    try:
-        handle = open(path, encoding="utf-8", newline="")
-    except OSError as error:
-        raise InputFormatError(path, None, None, f"cannot be read: {error.strerror or error}") from error
-    with handle:
-        reader = csv.reader(handle, delimiter="\t", quoting=csv.QUOTE_NONE)
-        try:
-            header = next(reader)
-        except StopIteration:
-            raise InputFormatError(path, 1, None, f"empty file: expected a header with the columns {', '.join(REQUIRED)}", unit="row") from None
-        except UnicodeDecodeError as error:
-            raise InputFormatError(path, 1, None, f"not UTF-8 ({error.reason})", unit="row") from None
-        missing = [c for c in REQUIRED if c not in header]
-        if missing:
-            raise InputFormatError(path, 1, missing[0], f"missing column; the header must name {', '.join(REQUIRED)} "
-                                   f"(optional: {', '.join(OPTIONAL)}), got {header}", unit="row")
-        at = {name: header.index(name) for name in COLUMNS if name in header}
-        rows = []
-        try:
-            for number, fields in enumerate(reader, start=2):
-                if not fields or fields == [""]:
-                    continue
-                if len(fields) != len(header):
-                    raise InputFormatError(path, number, None, f"expected {len(header)} tab-separated fields, found {len(fields)}", unit="row")
-                text = fields[at["score"]].strip()
-                try:
-                    score = float(text)
-                except ValueError:
-                    raise InputFormatError(path, number, "score", f"not a number: {text!r}", unit="row") from None
-                if not math.isfinite(score):
-                    raise InputFormatError(path, number, "score", f"not a finite number: {text!r}", unit="row")
-                rows.append((parse_triple(fields[at["premise"]], path, number, "premise"),
-                             parse_triple(fields[at["hypothesis"]], path, number, "hypothesis"), score,
-                             fields[at["model"]].strip() if "model" in at else model,
-                             fields[at["setting"]].strip() if "setting" in at else setting, number))
-        except UnicodeDecodeError as error:
-            raise InputFormatError(path, None, None, f"not UTF-8 ({error.reason})") from None
+    rows = [(parse_triple(fields["premise"], path, number, "premise"), parse_triple(fields["hypothesis"], path, number, "hypothesis"),
+             finite_score(fields["score"], path, number), fields["model"].strip() if "model" in fields else model,
+             fields["setting"].strip() if "setting" in fields else setting, number)
+            for number, fields in tsv_rows(path, REQUIRED, OPTIONAL)]
     if not rows:
         raise InputFormatError(path, None, None, "no prediction rows after the header")
     frame = pd.DataFrame(rows, columns=[*COLUMNS, "row"])

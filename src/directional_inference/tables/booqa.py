@@ -61,7 +61,8 @@ def booqa_table_rows(table: BooqaTable, languages: list[str], runnable: dict[str
             row += numbers + rest + signal
         family = method_spec(method)[0]
         used = {lang: method_alias(method) or models.get(family, {}).get(lang) for lang in languages if method in runnable[lang]}
-        model = ("graph files" if method_alias(method) else "corpus relations") if family == "graph" else model_names(used)
+        model = (("graph files" if method_alias(method) else "corpus relations") if family == "graph" else
+                 "score file" if family == "file" else model_names(used))
         if family == "lm":
             kinds = sorted({model_kinds[alias] for alias in used.values() if alias in model_kinds})
             model += "".join(f" ({kind})" for kind in kinds)

@@ -122,6 +122,11 @@ def user_input_problems(config: Mapping) -> list[str]:
             problems.append(f"config key graphs.from_files.{name}.directory is {str(directory)!r}, which "
                             f"{'holds no <types>_sim.txt or <types>_gsim.txt file' if directory.is_dir() else 'is not a directory'}: "
                             "give the directory of the graph's files (one per type pair, as Hosseini et al. release them)")
+    for name, spec in sorted((dotted_value(config, "evaluation.booqa_predictions") or {}).items()):
+        file = Path(spec.get("file", "")) if isinstance(spec, Mapping) else None
+        if file is not None and not file.is_file():
+            problems.append(f"config key evaluation.booqa_predictions.{name}.file is {str(file)!r}, which is not a file: give the "
+                            "tab-separated file of per-entry scores (columns id, score; docs/inputs.md)")
     for key, files, why, drop in needs:
         where = dotted_value(config, key)
         if not where:

@@ -114,7 +114,7 @@ PHASES = (
                 "evaluation.lm_encoder_zh", "training.language_models_zh", "training.sns_methods_zh", "training.booqa_language_models",
                 "evaluation.lm_encoder", "evaluation.lm_retrieval", "evaluation.lm_pooling", "evaluation.lm_window", "evaluation.tfidf_top_articles",
                 "evaluation.tfidf_sentences_per_article", "graphs.fuzzy_backoff", "graphs.fuzzy_top", "graphs.fuzzy_min_count", "graphs.measures", "graphs.from_files",
-                "llm.scorers", "llm.batch_size", "llm.precision", "llm.answer_rule"),
+                "evaluation.booqa_predictions", "llm.scorers", "llm.batch_size", "llm.precision", "llm.answer_rule"),
         planning_modules=("resources/models.py",),  # where the BoOQA LLM is read from (a hub id's download)
     ),
     Phase(
@@ -139,7 +139,7 @@ PHASES = (
         params=("scale", "seed", "evaluation.auc_precision_floor", "evaluation.bootstrap_resamples", "evaluation.model_languages", "evaluation.lm_retrieval", "training.language_models", "training.language_models_zh", "training.sns_methods_zh",
                 "training.booqa_language_models", "training.every_setting_for_every_model", "evaluation.lm_encoder", "evaluation.lm_encoder_zh",
                 "levyholt.source", "levyholt.authors_files_for",
-                "graphs.measures", "graphs.fuzzy_backoff", "graphs.fuzzy_top", "graphs.fuzzy_min_count", "graphs.from_files", "relations.spacy_model", "llm"),
+                "graphs.measures", "graphs.fuzzy_backoff", "graphs.fuzzy_top", "graphs.fuzzy_min_count", "graphs.from_files", "evaluation.booqa_predictions", "relations.spacy_model", "llm"),
         metrics=("results/metrics.json",),
         plots=("results/pr_curves.csv", "results/booqa_pr_curves.csv"),
         planning_modules=("levyholt/experiments.py", "resources/models.py", "evaluation/methods.py", "sns/published.py"),
