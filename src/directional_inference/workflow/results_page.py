@@ -206,13 +206,14 @@ def run_line(run: dict) -> str:
 def density_markdown(sparse: Path, dense: Path) -> str:
     """The default run at both BoOQA densities (``sparse``: the settings before the sweep, ``dense``: the default):
     Table 4's test splits, Table 5's tie-aware rows per language, and the verdicts of the findings that read BoOQA."""
-    runs = {name: json.loads((path / "RUN.json").read_text(encoding="utf-8")) for name, path in (("sparse", sparse), ("dense", dense))}
+    snapshots = {"sparse": sparse, "dense": dense}
+    runs = {name: json.loads((path / "RUN.json").read_text(encoding="utf-8")) for name, path in snapshots.items()}
     lines = [f"From `docs/default-run-sparse/` (commit {runs['sparse']['commit']}, {runs['sparse']['cpu']}, {runs['sparse']['date']}; "
              f"the settings of `config/booqa-sparse.yaml`) and `docs/default-run/` (commit {runs['dense']['commit']}, "
              f"{runs['dense']['cpu']}, {runs['dense']['date']}; the default).", "",
              "| Table 4, test split | sparse: entries (positives) | sparse: evidence median / mean | default: entries (positives) | default: evidence median / mean |",
              "|---|---|---|---|---|"]
-    table4 = {name: {r["language"]: r for r in read_rows(path / "table4.csv") if r["split"] == "test"} for name, path in (("sparse", sparse), ("dense", dense))}
+    table4 = {name: {r["language"]: r for r in read_rows(path / "table4.csv") if r["split"] == "test"} for name, path in snapshots.items()}
     for lang in table4["dense"]:
         cells = []
         for name in ("sparse", "dense"):
@@ -220,7 +221,7 @@ def density_markdown(sparse: Path, dense: Path) -> str:
             cells += (["", ""] if r is None else
                       [f"{int(r['positives']) + int(r['negatives']):,} ({int(r['positives']):,})", f"{float(r['evidence_median']):g} / {float(r['evidence_mean']):.2f}"])
         lines.append(f"| {lang} | " + " | ".join(cells) + " |")
-    table5 = {name: {r["method"]: r for r in read_rows(path / "table5.csv")} for name, path in (("sparse", sparse), ("dense", dense))}
+    table5 = {name: {r["method"]: r for r in read_rows(path / "table5.csv")} for name, path in snapshots.items()}
     lines += ["", "| Table 5 method | English, sparse | English, default | Chinese, sparse | Chinese, default |", "|---|---|---|---|---|"]
     for method, row in table5["dense"].items():
         cells = []
@@ -231,7 +232,7 @@ def density_markdown(sparse: Path, dense: Path) -> str:
         if any(cells):
             lines.append(f"| {row['label']} | " + " | ".join(cells) + " |")
     findings = {name: {r["claim"]: r for r in read_rows(path / "findings.csv") if r["source"] in ("Table 3", "Table 5")}
-                for name, path in (("sparse", sparse), ("dense", dense))}
+                for name, path in snapshots.items()}
     lines += ["", "| finding (BoOQA) | sparse | default |", "|---|---|---|"]
     for claim, row in findings["dense"].items():
         before = findings["sparse"].get(claim, {}).get("verdict", "")
