@@ -2,8 +2,6 @@
 # file uses lives in that file). rules/setup.smk has checked the config and put the package on the path.
 import re
 
-from snakemake.exceptions import WorkflowError
-
 from directional_inference.booqa.settings import booqa_settings
 from directional_inference.evaluation.methods import (
     BOOQA_TABLES,
@@ -223,9 +221,9 @@ def engine_threads(wildcards):
     """Threads of a corpus-wide engine job (DuckDB: merging relations, BoOQA's positives and negatives, a graph part):
     two, except in a run of fewer than 4 cores. On 2 cores a two-thread job cannot start beside a one-thread trial, so
     the BoOQA chain waited for the trials with the other core idle (issue 45, item 4); at one thread it runs beside them."""
-    try:
-        cores = workflow.cores
-    except WorkflowError:  # no --cores given: the executor decides, as for any rule's threads
+    cores = workflow.global_resources.get("_cores")
+    cores = getattr(cores, "value", cores)  # a Resource in Snakemake 9
+    if cores is None:  # no --cores on a cluster: each job gets its own node's cores
         return 2
     return 2 if cores >= 4 else 1
 
