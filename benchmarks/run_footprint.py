@@ -124,7 +124,13 @@ def footprint_markdown(rows: list[dict]) -> str:
 
 
 def summary_markdown(rows: list[dict]) -> str:
-    """One line per recorded scale, for the README: wall-clock, the largest job's memory and the disk, the CPU named."""
+    """One line per recorded scale (its newest row), for the README: wall-clock, the largest job's memory and the disk,
+    the CPU named."""
+    newest = {}
+    for r in rows:
+        if r["scale"] not in newest or r["date"] >= newest[r["scale"]]["date"]:
+            newest[r["scale"]] = r
+    rows = list(newest.values())
     return "".join(f"- **{r['scale']}**: {_duration(r['wall_clock_s'])} on {r['cores']} cores of an {r['cpu']} ({r['date']}, commit "
                    f"{r['commit']}); largest job {r['peak_rss_mb'] / 1000:.1f} GB of memory; {r['disk_total_mb'] / 1000:.1f} GB of disk.\n"
                    for r in rows)

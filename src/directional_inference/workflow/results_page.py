@@ -208,6 +208,9 @@ def density_markdown(sparse: Path, dense: Path) -> str:
     Table 4's test splits, Table 5's tie-aware rows per language, and the verdicts of the findings that read BoOQA."""
     snapshots = {"sparse": sparse, "dense": dense}
     runs = {name: json.loads((path / "RUN.json").read_text(encoding="utf-8")) for name, path in snapshots.items()}
+    if runs["sparse"] == runs["dense"]:
+        return (f"`docs/default-run/` still holds the run of commit {runs['dense']['commit']}, made at the settings before the sweep: "
+                "the default run at the chosen settings is not yet in it.\n")
     lines = [f"From `docs/default-run-sparse/` (commit {runs['sparse']['commit']}, {runs['sparse']['cpu']}, {runs['sparse']['date']}; "
              f"the settings of `config/booqa-sparse.yaml`) and `docs/default-run/` (commit {runs['dense']['commit']}, "
              f"{runs['dense']['cpu']}, {runs['dense']['date']}; the default).", "",
