@@ -232,15 +232,22 @@ def test_the_rule_graph_is_read_from_snakemakes_dot_and_laid_out_in_layers_of_lo
     assert layer_order(["a", "b", "x", "y"], [("a", "y"), ("b", "x")]) == [["a", "b"], ["y", "x"]]
 
 
-def test_a_runs_footprint_sums_its_jobs_and_counts_a_file_linked_twice_once(tmp_path):
-    """benchmarks/run_footprint.py: 3 jobs of 2 + 3 + 0.5 s, the largest peak RSS (250 MB) named by its rule; a result
-    hard-linked from resources/ takes its disk once, in the first folder that holds it."""
+def run_footprint_module():
+    """benchmarks/run_footprint.py loaded as a module (benchmarks/ is not a package)."""
     import importlib.util
-    import os
 
     spec = importlib.util.spec_from_file_location("run_footprint", REPO / "benchmarks" / "run_footprint.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
+    return module
+
+
+def test_a_runs_footprint_sums_its_jobs_and_counts_a_file_linked_twice_once(tmp_path):
+    """benchmarks/run_footprint.py: 3 jobs of 2 + 3 + 0.5 s, the largest peak RSS (250 MB) named by its rule; a result
+    hard-linked from resources/ takes its disk once, in the first folder that holds it."""
+    import os
+
+    module = run_footprint_module()
     test_benchmark_summary_per_rule(tmp_path)
     (tmp_path / "resources").mkdir()
     (tmp_path / "results").mkdir()
@@ -255,11 +262,7 @@ def test_a_runs_footprint_sums_its_jobs_and_counts_a_file_linked_twice_once(tmp_
 def test_an_invocations_busy_share_weighs_each_job_by_its_threads():
     """benchmarks/run_footprint.py's busy_share on a Snakemake log: a two-thread job of 10 s, then two one-thread jobs
     of 20 s and 10 s side by side, and a job that never finished: 2 x 10 + 20 + 10 = 50 core-seconds over 2 cores x 30 s."""
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("run_footprint", REPO / "benchmarks" / "run_footprint.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = run_footprint_module()
     log = """Select jobs to execute...
 [Sat Nov 28 10:00:00 2026]
 localrule merge_relations:

@@ -473,8 +473,8 @@ def tie_aware_expectation(scores, labels, *, orders: int = 200, seed: int = 1) -
     return float(np.mean(values)), float(np.std(values) / np.sqrt(orders))
 
 
-def levyholt_labels(run: Path, test_file: str):
-    """The labels of a LevyHolt test file, by row (the score files' ``entry``), read from the file itself."""
+def tsv_labels(run: Path, test_file: str):
+    """The labels of a test TSV (LevyHolt, Table 3's hypothesis-only test), by row (the score files' ``entry``), read from the file itself."""
     return pd.read_csv(run / test_file, sep="\t", quoting=3, dtype=str)["label"].astype(int).to_numpy()
 
 
@@ -521,7 +521,7 @@ def recompute_every_cell(run: Path) -> dict[str, int]:
         return pd.read_parquet(run / path) if (run / path).is_file() else None
 
     def tsv(test):  # the test file a LevyHolt score file's entries are the rows of
-        return levyholt_labels(run, f"results/levyholt/{test}/test.tsv")
+        return tsv_labels(run, f"results/levyholt/{test}/test.tsv")
 
     for name in ("table1", "table6"):
         for r in pd.read_csv(run / f"results/{name}.csv").to_dict("records"):
@@ -543,7 +543,7 @@ def recompute_every_cell(run: Path) -> dict[str, int]:
         lang = r["tested_on"].split()[1].lower() if r["tested_on"].startswith("BoOQA ") else None
         frame = scores(f"results/robustness/{lang}/scores/{r['model']}/{keys.get(r['trained_on'])}.parquet") if lang else None
         checked["table3"] = checked.get("table3", 0) + check_row(f"table3 {r['trained_on']} on {r['tested_on']}", r, ("auc_norm", "auc_norm_tie_aware"),
-                                                                 frame, levyholt_labels(run, f"results/{lang}/booqa_hyponly/test.tsv") if frame is not None else {})
+                                                                 frame, tsv_labels(run, f"results/{lang}/booqa_hyponly/test.tsv") if frame is not None else {})
     files = {"Directional test, whole": ("directional_whole", "whole/directional"), "Directional test of this run": ("directional_run", "directional"),
              "Full test of this run": ("full_run", "full"), "SherLIiC test of this run": ("sherliic_run", "sherliic")}
     lm = pd.read_csv(run / "results/table1.csv")["model"].iloc[0]
