@@ -14,6 +14,7 @@ from directional_inference.evaluation.methods import (
     table_methods,
 )
 from directional_inference.levyholt.experiments import (
+    BOOQA_HYPONLY_MODELS,
     BOOQA_MODELS,
     LEVYHOLT_TABLES,
     TABLE3_TRAINED_ON,
@@ -63,6 +64,10 @@ BOOQA_METHOD_NAMES = method_names(BOOQA_FURTHER_LMS, list(FILE_GRAPHS), list(SCO
 SNS_LANGUAGES = sorted(MAIN_LMS)
 SNS_METHODS_ZH = config["training"]["sns_methods_zh"]  # the Chinese S&S models: Table 5 methods (the paper: S&S Full)
 TABLE3_LANGUAGES = [lang for lang in config["booqa"]["languages"] if lang in SNS_LANGUAGES]
+# the English language models BoOQA's tables compare: the main one and those of training.booqa_language_models
+ENGLISH_BOOQA_LMS = [MAIN_LMS["en"], *BOOQA_FURTHER_LMS] if "en" in MAIN_LMS else []
+# the language models of Table 3 (and its generality table) per language, each with its own hypothesis-only models
+TABLE3_MODELS = {lang: ENGLISH_BOOQA_LMS if lang == "en" else [MAIN_LMS[lang]] for lang in TABLE3_LANGUAGES}
 
 
 wildcard_constraints:
@@ -211,7 +216,7 @@ def demand(rule_name, key):
 
 # The inputs and the chain from the corpus to BoOQA and its graphs run before ordinary trials whenever both are ready:
 # the trials fill the other cores, and the chain's work (and the scoring that waits on it) is not left until the last
-# trial ends. Only the longest trials ('S&S, training_priority) and the small jobs they wait for (the LevyHolt
+# trial ends. Only the longest trials ('S&S, S&S Full: training_priority) and the small jobs they wait for (the LevyHolt
 # subsets, the drawn hyper-parameters) come before it, so that the longest job starts first.
 CHAIN_PRIORITY = 1
 LONGEST_FIRST = CHAIN_PRIORITY + 1
@@ -300,7 +305,8 @@ def trained_searches():
     """(language model, variant, training subset) of every search, English and Chinese."""
     every = config["training"]["every_setting_for_every_model"]
     searches = [(lm, v, s) for k, lm in enumerate(LANGUAGE_MODELS["en"]) for v, s in trained_models(main=k == 0 or every)]
-    searches += [(lm, v, s) for lm in BOOQA_FURTHER_LMS for v, s in BOOQA_MODELS if (lm, v, s) not in searches]
+    further = BOOQA_MODELS + (BOOQA_HYPONLY_MODELS if "en" in TABLE3_LANGUAGES else ())  # their Table 5 and Table 3 models
+    searches += [(lm, v, s) for lm in BOOQA_FURTHER_LMS for v, s in further if (lm, v, s) not in searches]
     if "zh" in SNS_LANGUAGES:
         searches += [(lm, v, s) for lm in LANGUAGE_MODELS["zh"] for v, s in chinese_trained_models(sns_models(SNS_METHODS_ZH))]
     return searches
@@ -350,8 +356,10 @@ def trial_samples(wildcards):
     return {"train": budget["max_train"], "dev": budget["max_dev"]}
 
 
-def robustness_score_files():
-    return [f"results/robustness/{lang}/scores/{MAIN_LMS[lang]}/{t}.parquet" for lang in TABLE3_LANGUAGES for t in TABLE3_TRAINED_ON]
+def robustness_score_files(lang=None):
+    """Table 3's score files (of one language, or of every one): per language model of TABLE3_MODELS, per training data."""
+    return [f"results/robustness/{l}/scores/{lm}/{t}.parquet" for l in TABLE3_LANGUAGES if lang in (None, l) for lm in TABLE3_MODELS[l]
+            for t in TABLE3_TRAINED_ON]
 
 
 # Every output of each phase (the inputs of its target in rules/phases.smk, which its DVC stage runs); each phase's

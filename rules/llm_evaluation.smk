@@ -1,6 +1,6 @@
 # Phase "llm_evaluation": large language models on directional LevyHolt (McKenna, Li et al. 2023): the released
-# predictions of the 2023 paper in the documented predictions format, and every predictions file joined to the
-# Directional test sets by the pair.
+# predictions of the 2023 paper in the documented predictions format, and every predictions file joined by the pair to
+# the test sets it covers.
 
 
 include: "helpers/llm_evaluation.smk"
@@ -29,12 +29,14 @@ rule convert_released_predictions:
 rule join_llm_predictions:
     input:
         predictions=llm_prediction_files(),
-        whole="results/levyholt/whole/directional/test.tsv",
+        whole=expand("results/levyholt/whole/{subset}/test.tsv", subset=LEVYHOLT_WHOLE_TESTS),
         run="results/levyholt/directional/test.tsv",
+        references=llm_reference_tests(whole=False),
     output:
         scores=expand("results/llm/scores/{test}.parquet", test=LLM_TEST_SETS),
         joins="results/llm/scores/joins.json",
     params:
+        tests=LLM_TEST_SETS,
         names=llm_prediction_names(),
         max_unmatched_share=config["llm"]["max_unmatched_share"],
     log:
@@ -114,7 +116,7 @@ rule score_llm_run_test:
     output:
         "results/llm/run_predictions/{test}/{llm}.tsv",
     wildcard_constraints:
-        test="|".join(LLM_RUN_TESTS) or "none",
+        test="|".join(LLM_SCORED_RUN_TESTS) or "none",
     params:
         prompts=config["llm"]["prompts"],
         batch_size=config["llm"]["batch_size"],
@@ -137,18 +139,20 @@ rule score_llm_run_test:
         "../scripts/score_llm_levyholt.py"
 
 
-# The LLMs' scores of one of this run's other test sets joined to it (the pairs they were asked about: none unmatched).
+# One of this run's other test sets: the LLMs' scores of it (the pairs they were asked about) and the files of
+# llm.predictions (scored where they cover it) joined to it.
 rule join_llm_run_test:
     input:
-        predictions=lambda wildcards: expand("results/llm/run_predictions/{test}/{llm}.tsv", test=wildcards.test, llm=config["llm"]["scorers"]),
+        predictions=lambda wildcards: [path for path, _ in llm_run_test_predictions(wildcards.test)],
         test="results/levyholt/{test}/test.tsv",
+        references=llm_reference_tests(),
     output:
         scores="results/llm/scores/{test}_run.parquet",
         joins="results/llm/scores/{test}_run.joins.json",
     wildcard_constraints:
         test="|".join(LLM_RUN_TESTS) or "none",
     params:
-        names=lambda wildcards: [[alias, "", f"this workflow ({llm_description(alias)})"] for alias in config["llm"]["scorers"]],
+        names=lambda wildcards: [names for _, names in llm_run_test_predictions(wildcards.test)],
         max_unmatched_share=config["llm"]["max_unmatched_share"],
     log:
         phase_log("llm_evaluation", "join_llm_run_test", "{test}"),

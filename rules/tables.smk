@@ -58,15 +58,16 @@ rule make_llm_table:
         scores=expand("results/llm/scores/{test}.parquet", test=LLM_TEST_SETS),
         joins="results/llm/scores/joins.json",
         run_tests=llm_run_test_scores(),
-        sns=[levyholt_score_directory(MAIN_LM, "sns", subset) for subset in ("directional", "full")],
+        sns=[levyholt_score_directory(lm, "sns", subset) for lm in ENGLISH_BOOQA_LMS for subset in ("directional", "full")],
     output:
         csv=report("results/table_llm.csv", caption="../report/table_llm.rst", category="LLMs"),
         png=report("results/figure_llm.png", caption="../report/table_llm.rst", category="LLMs"),
         svg="results/figure_llm.svg",
     params:
-        lm=MAIN_LM,
+        lms=ENGLISH_BOOQA_LMS,  # the S&S rows: the main model's and those of training.booqa_language_models
         scale=config["scale"],
         evaluation=table_evaluation(),
+        tests=LLM_TEST_SETS,
         run_tests=[f"{test}_run" for test in LLM_RUN_TESTS],
     log:
         phase_log("tables", "make_llm_table", "all"),
@@ -221,7 +222,7 @@ rule make_table3:
         report("results/table3.csv", caption="../report/table3.rst", category="BoOQA"),
     params:
         languages=TABLE3_LANGUAGES,
-        models=MAIN_LMS,
+        models=TABLE3_MODELS,
         scale=config["scale"],
         evaluation=table_evaluation(),
     log:
@@ -245,7 +246,7 @@ rule make_table3_generality:
         report("results/table3_generality.csv", caption="../report/table3_generality.rst", category="BoOQA"),
     params:
         trained_on=TABLE3_TRAINED_ON,
-        model=MAIN_LMS.get("en", ""),
+        models=TABLE3_MODELS.get("en", []),
         scale=config["scale"],
     log:
         phase_log("tables", "make_table3_generality", "all"),

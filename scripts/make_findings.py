@@ -22,6 +22,6 @@ def record(scores):
     return read_model_record(model_directory(params.lm, *model)) if model else None
 
 
-rows = [claim_row(claim, frames, evaluation, record=record, evidence_median=median) for claim in claims]
+rows = [claim_row(claim, frames, evaluation, record=record, evidence_median=median, lm=params.lm) for claim in claims]
 write_csv(snakemake.output.csv, HEADER, rows)
 write_text_atomic(snakemake.output.markdown, findings_markdown(HEADER, rows, params.scale))

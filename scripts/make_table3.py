@@ -7,7 +7,7 @@ from directional_inference.tables.common import Evaluation, write_csv
 start_job(snakemake)
 params = snakemake.params
 header, rows = table3_rows(
-    params.languages, lambda lang, trained_on: f"results/robustness/{lang}/scores/{params.models[lang]}/{trained_on}.parquet",
+    params.languages, lambda lang, lm, trained_on: f"results/robustness/{lang}/scores/{lm}/{trained_on}.parquet",
     models=params.models, scale=params.scale, evaluation=Evaluation(**params.evaluation),
 )
 write_csv(snakemake.output[0], header, rows)

@@ -19,6 +19,8 @@ else:
     wordnet = open_wordnet(inputs.wordnet)
     benchmark = pd.read_parquet(inputs.benchmark)
     frequency = {(b, p): int(f) for b, p, f in zip(benchmark["bundle_id"], benchmark["pred"], benchmark["frequency"])}
-    rows = generality_rows(read_subset_tsv(inputs.hypotheses), dict(zip(params.trained_on, inputs.scores)), frequency,
-                           cache(lambda pred: predicate_depth(pred, wordnet)), model=params.model, scale=params.scale)
+    hypotheses, depth, per_model = read_subset_tsv(inputs.hypotheses), cache(lambda pred: predicate_depth(pred, wordnet)), len(params.trained_on)
+    rows = [row for k, lm in enumerate(params.models)  # the score files: per language model (the main one first), per training data
+            for row in generality_rows(hypotheses, dict(zip(params.trained_on, inputs.scores[k * per_model:(k + 1) * per_model])), frequency,
+                                       depth, model=lm, scale=params.scale)]
 write_csv(snakemake.output[0], HEADER, rows)

@@ -105,9 +105,10 @@ def test_the_chinese_sns_rows_are_the_methods_trained_on_the_chinese_levyholt():
         ("hyponly", "zh_directional"), ("hyponly", "zh_full"), ("hyponly", "zh_symmetric"), ("sns", "zh_full")]
 
 
-def test_a_further_language_models_sns_methods_are_table_5_rows_on_english_booqa():
-    """training.booqa_language_models: each further alias's four S&S methods (sns_full@rb ...) follow Table 5's own
-    methods, carry the alias in the label and the model cell, and answer English BoOQA only; Tables 15 and 16 keep theirs."""
+def test_a_further_language_models_sns_methods_are_rows_of_every_booqa_table_on_english_booqa():
+    """training.booqa_language_models: each further alias's S&S methods (sns_full@rb ...) follow a BoOQA table's own
+    methods (Table 5's four, Table 15's four, Table 16's one), carry the alias in the label and the model cell, and
+    answer English BoOQA only."""
     from directional_inference.evaluation.methods import (
         further_model_methods, method_alias, method_label, method_spec, methods_for, table_methods, why_not_runnable)
 
@@ -115,7 +116,9 @@ def test_a_further_language_models_sns_methods_are_table_5_rows_on_english_booqa
         "sns_full@rb", "sns_directional@rb", "sns_full@xl", "sns_directional@xl"]
     assert table_methods("table5", ["rb"]) == [*BOOQA_TABLES["table5"].methods, "sns_full@rb", "sym_sns_full@rb", "sns_symmetric@rb",
                                                 "sns_directional@rb"]
-    assert table_methods("table15", ["rb"]) == list(BOOQA_TABLES["table15"].methods)
+    assert table_methods("table15", ["rb"]) == [*BOOQA_TABLES["table15"].methods, "sns_full@rb", "sym_sns_full@rb", "sns_symmetric@rb",
+                                                 "sns_directional@rb"]
+    assert table_methods("table16", ["rb"]) == [*BOOQA_TABLES["table16"].methods, "sns_full@rb"]
     assert (method_spec("sym_sns_full@rb"), method_alias("sym_sns_full@rb"), method_alias("sym_sns_full")) == (("sns", ("sns_sym", "full")), "rb", "")
     assert method_label("sns_symmetric@rb") == "S&S Symmetric, rb" and method_label("sns_symmetric") == "S&S Symmetric"
     args = (["en", "zh"], ["binc"], ["rel"], ["en", "zh"], None, (), ["en"], ["rb"])

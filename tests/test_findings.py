@@ -109,9 +109,9 @@ def test_the_readme_summary_is_read_off_the_findings_table(tmp_path):
     from directional_inference.tables.findings import READING_END, READING_START, main
 
     rows = [
-        ["A beats B", "Table 1", "greater", "A", "B", "77.7", "46.4", "60.0", "54.4", "65.2", "1.2", "0.6", "5.0", "2.0", "58.8", "52.0",
+        ["A beats B", "Table 1", "tiny", "greater", "A", "B", "77.7", "46.4", "60.0", "54.4", "65.2", "1.2", "0.6", "5.0", "2.0", "58.8", "52.0",
          "64.1", "supported", ""],
-        ["C is near chance", "Table 3", "near_chance", "C", "", "", "", "", "", "", "", "", "", "1.9", "", "", "", "inconclusive",
+        ["C is near chance", "Table 3", "tiny", "near_chance", "C", "", "", "", "", "", "", "", "", "", "1.9", "", "", "", "inconclusive",
          "C: every entry has the same score"],
     ]
     table = tmp_path / "findings.csv"
@@ -121,7 +121,8 @@ def test_the_readme_summary_is_read_off_the_findings_table(tmp_path):
     assert main([str(readme), str(table), "--summary"]) == 0
     assert readme.read_text() == (
         f"# R\n{READING_START}\n"
-        "Ours: tie-aware AUCnorm %; the paper's: its published AUCnorm % (the authors' rule, the tables' \"authors'\" columns).\n\n"
+        "Ours: tie-aware AUCnorm %; the paper's: its published AUCnorm % (the authors' rule, the tables' \"authors'\" columns); "
+        "the S&S and hypothesis-only models are tiny's (the first of `training.language_models`).\n\n"
         "- *supported*: A beats B (Table 1: ours 60.0 vs 1.2, paper 77.7 vs 46.4).\n"
         "- *inconclusive*: C is near chance (Table 3: ours no number, paper -).\n"
         "\nIn all: 1 supported, 0 contradicted, 1 inconclusive.\n"
@@ -138,3 +139,21 @@ def test_the_reading_names_the_metric_and_what_each_difference_subtracts():
     assert "ours: tie-aware AUCnorm %; the paper's: its published AUCnorm %" in reading
     assert "difference (S&S minus 'S&S) -5.8 [1.0, 1.0]" in reading
     assert "difference (H minus the chance mean and the claim's margin)" in reading
+
+
+def test_a_claim_on_fine_tuned_models_names_its_language_model_and_the_reading_says_which():
+    """A claim reading an S&S or hypothesis-only model (Table 3's BoOQA one included) names the language model given;
+    a claim on graphs or LLM predictions alone names none; the reading says whose models the claims read."""
+    rng = np.random.default_rng(3)
+    labels = rng.random(200) < 0.4
+    scores = frame(labels + rng.random(200), labels)
+    llm_claim = Claim("GPT-4 beats davinci", "McKenna et al. 2023", "greater", Scores("llm", ("directional_whole", "g", "s"), "g"), None,
+                      Scores("llm", ("directional_whole", "d", "s"), "d"), None)
+    fine_tuned = [Claim("S&S is above chance", "Table 1", "above_chance", Scores("levyholt", ("sns", "full", "full"), "S&S"), None),
+                  Claim("H-only on BoOQA is near chance", "Table 3", "near_chance", Scores("robustness", ("en", "booqa"), "H"), None),
+                  Claim("S&S Full beats BInc", "Table 5", "greater", Scores("booqa", ("en", "graph_binc"), "BInc"), None,
+                        Scores("booqa", ("en", "sns_full"), "S&S Full"), None)]
+    rows = [claim_row(claim, {s: scores for s in (claim.a, claim.b) if s}, EVALUATION, record=lambda s: None, evidence_median=None, lm="mine")
+            for claim in [llm_claim, *fine_tuned]]
+    assert [dict(zip(HEADER, row))["model"] for row in rows] == ["", "mine", "mine", "mine"]
+    assert "the S&S and hypothesis-only models are mine's (the first of `training.language_models`)" in findings_markdown(HEADER, rows, "smoke")

@@ -39,7 +39,7 @@ def _file(tmp_path, text: str, name="p.tsv") -> Path:
 def test_a_predictions_file_is_joined_by_the_pair_with_converses_grouped(tmp_path):
     path = _file(tmp_path, "premise\thypothesis\tscore\n x , bought ,y\tx,owns,y\t0.9\nx,owns,y\tx,bought,y\t0.2\nx,sold,y\tx,bought,y\t0.4\n")
     frame = read_predictions(path, model="m", setting="s")
-    [joined] = join_to_test(frame, ENTRIES, path=str(path), max_unmatched_share=0.0)
+    [joined] = join_to_test(frame, ENTRIES)
     # entries 0, 1 and 3 have rows (spaces around the parts do not count); entry 2 has none
     assert joined.scores["entry"].tolist() == [0, 1, 3]
     assert joined.scores["score"].tolist() == [0.9, 0.2, 0.4]
@@ -49,15 +49,26 @@ def test_a_predictions_file_is_joined_by_the_pair_with_converses_grouped(tmp_pat
     assert (joined.rows, joined.unmatched_rows, joined.missing_entries) == (3, 0, 1)
 
 
-def test_rows_that_match_no_pair_are_refused_beyond_the_share(tmp_path):
+def test_rows_that_match_no_pair_of_any_test_set_are_refused_beyond_the_share(tmp_path):
+    """One row of two is outside the test set: refused when the share allowed is below a half, unless a further test
+    set the file may cover (a reference) holds its pair."""
+    write_entries(tmp_path / "test.tsv", ENTRIES)
+    write_entries(tmp_path / "other.tsv", [Entry(("q", "r", "s"), ("t", "u", "v"), True)])
     path = _file(tmp_path, "premise\thypothesis\tscore\tmodel\tsetting\nx,bought,y\tx,owns,y\t1\tm\ts\nq,r,s\tt,u,v\t0\tm\ts\n")
-    frame = read_predictions(path)
-    assert join_to_test(frame, ENTRIES, path=str(path), max_unmatched_share=0.5)[0].unmatched_rows == 1
-    with pytest.raises(WorkflowError, match=r"1 of the 2 rows of m / s match no pair"):
-        join_to_test(frame, ENTRIES, path=str(path), max_unmatched_share=0.25)
-    nothing = _file(tmp_path, "premise\thypothesis\tscore\nq,r,s\tt,u,v\t0\n", "none.tsv")
+
+    def join(share, references=()):
+        join_files([path], [["", "", "mine"]], {"t": tmp_path / "test.tsv"}, {"t": tmp_path / "t.parquet"}, tmp_path / "joins.json",
+                   max_unmatched_share=share, references=references, partial=["t"])
+        return json.loads((tmp_path / "joins.json").read_text())["t"]["m / s"]
+
+    assert join(0.5)["unmatched_rows"] == 1
+    with pytest.raises(WorkflowError, match=r"p.tsv: 1 of the 2 rows of m / s match no pair of the 1 test set"):
+        join(0.25)
+    assert join(0.0, [tmp_path / "other.tsv"])["unmatched_rows"] == 1  # outside this test set, inside one it may cover
+    nothing = _file(tmp_path, "premise\thypothesis\tscore\nq,r,s\tt,u,w\t0\n", "none.tsv")
     with pytest.raises(WorkflowError, match=r"none.tsv: 1 of the 1 rows"):
-        join_to_test(read_predictions(nothing, model="m", setting="s"), ENTRIES, path=str(nothing), max_unmatched_share=0.5)
+        join_files([nothing], [["m", "s", "x"]], {"t": tmp_path / "test.tsv"}, {"t": tmp_path / "t.parquet"}, tmp_path / "joins.json",
+                   max_unmatched_share=0.5, references=[tmp_path / "other.tsv"])
 
 
 @pytest.mark.parametrize(("text", "where"), [
@@ -104,22 +115,33 @@ def test_the_same_score_set_in_two_files_is_refused(tmp_path):
                    tmp_path / "joins.json", max_unmatched_share=0.0)
 
 
-def test_a_sample_of_the_test_set_counts_rows_outside_it_but_never_refuses_them(tmp_path):
+def test_a_file_covering_several_test_sets_is_scored_on_each_it_covers(tmp_path):
+    """A file with rows for four entries and a converse outside every test: scored on the whole test and on its sample
+    (the rows outside the sample counted, never refused); on a test set it covers one of two entries of, only where a
+    partial cover is asked for; on a test set it has no row of, never (an empty score file of the documented columns)."""
+    D = ("x", "leased", "y")
     write_entries(tmp_path / "whole.tsv", ENTRIES)
     write_entries(tmp_path / "sample.tsv", ENTRIES[:2])
+    write_entries(tmp_path / "half.tsv", [ENTRIES[0], Entry(A, D, False)])
+    write_entries(tmp_path / "none.tsv", [Entry(D, A, True)])
     path = _file(tmp_path, "premise\thypothesis\tscore\nx,bought,y\tx,owns,y\t0.9\nx,owns,y\tx,bought,y\t0.2\nx,bought,y\tx,sold,y\t0.3\n"
                            "x,sold,y\tx,bought,y\t0.4\n")
-    outputs = {"whole": tmp_path / "whole.parquet", "sample": tmp_path / "sample.parquet"}
-    join_files([path], [["m", "s", "mine"]], {"whole": tmp_path / "whole.tsv", "sample": tmp_path / "sample.tsv"}, outputs, tmp_path / "joins.json",
-               max_unmatched_share=0.0, samples=["sample"])
+    tests = {name: tmp_path / f"{name}.tsv" for name in ("whole", "sample", "half", "none")}
+    outputs = {name: tmp_path / f"{name}.parquet" for name in tests}
+    join_files([path], [["m", "s", "mine"]], tests, outputs, tmp_path / "joins.json", max_unmatched_share=0.25, partial=["whole", "sample"])
     joins = json.loads((tmp_path / "joins.json").read_text())
-    assert joins["whole"]["m / s"] == {"rows": 4, "unmatched_rows": 0, "entries": 4, "missing_entries": 0, "source": "mine"}
-    assert joins["sample"]["m / s"] == {"rows": 4, "unmatched_rows": 2, "entries": 2, "missing_entries": 0, "source": "mine"}
+    assert joins["whole"]["m / s"] == {"rows": 4, "unmatched_rows": 0, "entries": 4, "missing_entries": 0, "source": "mine", "scored": True}
+    assert joins["sample"]["m / s"] == {"rows": 4, "unmatched_rows": 2, "entries": 2, "missing_entries": 0, "source": "mine", "scored": True}
+    assert joins["half"]["m / s"]["missing_entries"] == 1 and not joins["half"]["m / s"]["scored"]  # 1 of 2 missing: above 0.25
+    assert joins["none"]["m / s"]["missing_entries"] == 1 and not joins["none"]["m / s"]["scored"]
     sample = pd.read_parquet(outputs["sample"])
     assert sample["entry"].tolist() == [0, 1] and sample["score"].tolist() == [0.9, 0.2]
-    with pytest.raises(WorkflowError, match="2 of the 4 rows"):
-        join_files([path], [["m", "s", "mine"]], {"sample": tmp_path / "sample.tsv"}, {"sample": outputs["sample"]}, tmp_path / "joins.json",
-                   max_unmatched_share=0.0)
+    assert pd.read_parquet(outputs["whole"])["score"].tolist() == [0.9, 0.2, 0.3, 0.4]
+    for name in ("half", "none"):
+        empty = pd.read_parquet(outputs[name])
+        assert empty.empty and list(empty.columns) == ["model", "setting", "entry", "label", "score", "group"]
+    join_files([path], [["m", "s", "mine"]], tests, outputs, tmp_path / "joins.json", max_unmatched_share=0.25, partial=["half"])
+    assert pd.read_parquet(outputs["half"])["entry"].tolist() == [0]  # a partial cover where one is asked for
 
 
 def test_released_file_names_give_model_and_setting():

@@ -229,3 +229,29 @@ def test_the_plan_snapshot_is_what_the_code_and_config_plan_now():
     from directional_inference.workflow.plan_page import SNAPSHOT, dumps, read_snapshot, record
 
     assert dumps(record()) == dumps(read_snapshot()), f"run .venv/bin/python -m directional_inference.workflow.plan_page --record ({SNAPSHOT})"
+
+
+def test_the_longest_trials_and_what_they_wait_for_start_before_the_chain_and_the_chain_before_other_trials(tmp_path):
+    """Table 5 at the default scale, planned: the 'S&S Full and S&S Full trials (the longest jobs) and the LevyHolt
+    subsets and drawn hyper-parameters they wait for have the highest priority; the inputs and the corpus-to-BoOQA chain
+    the next; every other trial the lowest, so that it fills the cores the chain leaves."""
+    workdir = copy_workflow(tmp_path / "workflow")
+    dry = subprocess.run([str(Path(sys.executable).with_name("snakemake")), "-n", "results/table5.csv"], cwd=workdir,
+                         capture_output=True, text=True, env=tool_environment(), check=True).stdout
+    priorities = {}
+    for block in re.split(r"\n(?=\[[^\]]+\]\n(?:local)?rule )", dry):
+        rule = re.search(r"^(?:local)?rule (\w+):", block, re.M)
+        if rule:
+            wildcards = re.search(r"^\s+wildcards: (.*)$", block, re.M)
+            priority = re.search(r"^\s+priority: (\d+)$", block, re.M)
+            priorities[(rule[1], wildcards[1] if wildcards else "")] = int(priority[1]) if priority else 0
+    trials = {w: p for (rule, w), p in priorities.items() if rule == "train_sns_trial"}
+    longest = {w: p for w, p in trials.items() if "variant=sns_sym, subset=full" in w or "variant=sns, subset=full" in w}
+    others = {w: p for w, p in trials.items() if w not in longest}
+    chain = {r: p for (r, _), p in priorities.items() if r in ("fetch_dataset", "build_corpus", "extract_relations", "merge_relations",
+                                                              "select_booqa_positives", "generate_booqa_negatives", "sample_booqa")}
+    waited_for = {r: p for (r, _), p in priorities.items() if r in ("build_levyholt_subsets", "draw_hyperparameters")}
+    assert len(longest) == 2 and others and set(chain) >= {"build_corpus", "merge_relations", "sample_booqa"} and len(waited_for) == 2
+    top = min(longest.values())
+    assert max(longest.values()) == top and set(waited_for.values()) == {top}
+    assert top > max(chain.values()) and min(chain.values()) > max(others.values()), (longest, chain, others)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from pathlib import Path
 
 import pandas as pd
@@ -544,14 +545,16 @@ def recompute_every_cell(run: Path) -> dict[str, int]:
         frame = scores(f"results/robustness/{lang}/scores/{r['model']}/{keys.get(r['trained_on'])}.parquet") if lang else None
         checked["table3"] = checked.get("table3", 0) + check_row(f"table3 {r['trained_on']} on {r['tested_on']}", r, ("auc_norm", "auc_norm_tie_aware"),
                                                                  frame, tsv_labels(run, f"results/{lang}/booqa_hyponly/test.tsv") if frame is not None else {})
-    files = {"Directional test, whole": ("directional_whole", "whole/directional"), "Directional test of this run": ("directional_run", "directional"),
-             "Full test of this run": ("full_run", "full"), "SherLIiC test of this run": ("sherliic_run", "sherliic")}
-    lm = pd.read_csv(run / "results/table1.csv")["model"].iloc[0]
+    from directional_inference.tables.llm import RUN_TEST_SETS, TEST_SETS, WHOLE_TEST_SETS
+
+    # each test set's scores file and the test file its entries are the rows of (whole/<subset>, or this run's <subset>)
+    files = {label: (key, f"whole/{key.removesuffix('_whole')}" if key.endswith("_whole") else key.removesuffix("_run"))
+             for key, label in (TEST_SETS | WHOLE_TEST_SETS | RUN_TEST_SETS).items()}
     for r in pd.read_csv(run / "results/table_llm.csv").to_dict("records"):
         name = f"table_llm {r['model']} / {r['setting']} on {r['test']}"
-        if r["source"] == "this workflow":  # an S&S row: its model's scores of this run's Directional test
-            subset = "directional" if "trained on Directional" in r["model"] else "full"
-            frame, labels = scores(levyholt_score_path(lm, "sns", subset, "directional")), tsv("directional")
+        if r["source"] == "this workflow":  # an S&S row ("S&S trained on Full (<lm>)"): its model's scores of this run's Directional test
+            subset, lm = re.fullmatch(r"S&S trained on (Directional|Full) \((\S+)\)", r["model"]).groups()
+            frame, labels = scores(levyholt_score_path(lm, "sns", subset.lower(), "directional")), tsv("directional")
         else:
             score_name, test = files[r["test"]]
             joined = pd.read_parquet(run / f"results/llm/scores/{score_name}.parquet")
@@ -570,11 +573,13 @@ def test_every_tables_aucnorm_is_recomputed_from_its_score_files_by_an_independe
     assert sum(checked.values()) >= 60, checked
 
 
-def test_the_readmes_own_encoder_example_puts_the_second_encoder_in_tables_1_and_5(smoke_run, tmp_path):
+def test_the_readmes_own_encoder_example_puts_the_second_encoder_in_every_table_that_compares_models(smoke_run, tmp_path):
     """The README's "A language model for S&S", at smoke scale: a second encoder under `models`, in
     training.language_models and training.booqa_language_models. Table 1 gains its rows; Table 5 its four S&S rows on
     English BoOQA, scored on the entries of the first model's rows, with the Chinese cells saying why they are empty;
-    every other row of Table 5 is what it was."""
+    Tables 15 and 16 the same rows on dev and test; Table 3 and its generality table the rows of its own
+    hypothesis-only models; the LLM table its S&S rows on this run's Directional test. Each from its own score files,
+    differing from the first model's; every other row of each table is what it was, and every number is recomputed."""
     import yaml
 
     from conftest import SMOKE_THREADS, copy_run
@@ -585,8 +590,8 @@ def test_the_readmes_own_encoder_example_puts_the_second_encoder_in_tables_1_and
         "models": {"tiny2": {"tiny": {"architecture": "bert", "hidden_size": 48, "layers": 1, "heads": 2, "vocab_size": 2000}}},
         "training": {"language_models": ["tiny", "tiny2"], "booqa_language_models": ["tiny2"]},
     }), encoding="utf-8")
-    run_snakemake(work, "results/table1.csv", "results/table5.csv", "--cores", "2", "--configfile", "config/smoke.yaml", str(overlay),
-                  *SMOKE_THREADS)
+    tables = ("table1", "table5", "table15", "table16", "table3", "table3_generality", "table_llm")
+    run_snakemake(work, *(f"results/{t}.csv" for t in tables), "--cores", "2", "--configfile", "config/smoke.yaml", str(overlay), *SMOKE_THREADS)
     table1 = pd.read_csv(work / "results/table1.csv")
     assert set(table1["model"]) == {"tiny", "tiny2"}
     assert (table1[table1["model"] == "tiny2"][["train", "test"]].values.tolist()
@@ -602,16 +607,40 @@ def test_the_readmes_own_encoder_example_puts_the_second_encoder_in_tables_1_and
     assert rows["en_entries"].eq(before.set_index("method").loc["sns_full", "en_entries"]).all()
     first, second = (pd.read_parquet(work / f"results/booqa_scores/en/test/{m}.parquet") for m in ("sns_full", "sns_full@tiny2"))
     assert list(first["entry"]) == list(second["entry"]) and not first["score"].equals(second["score"])
+    for name, mine in (("table15", further), ("table16", ["sns_full@tiny2"])):  # Table 16's only S&S row is S&S Full
+        before, after = pd.read_csv(smoke_run / f"results/{name}.csv"), pd.read_csv(work / f"results/{name}.csv")
+        assert set(after["method"]) - set(before["method"]) == set(mine), name
+        pd.testing.assert_frame_equal(after[~after["method"].isin(mine)].reset_index(drop=True), before)
+    for name in ("table3", "table3_generality"):  # the second model's rows: those of the first on English BoOQA
+        before, after = pd.read_csv(smoke_run / f"results/{name}.csv"), pd.read_csv(work / f"results/{name}.csv")
+        mine, english = after[after["model"] == "tiny2"], before[(before["model"] == "tiny") & (before["tested_on"] == "BoOQA EN (test)")]
+        pd.testing.assert_frame_equal(after[after["model"] != "tiny2"].reset_index(drop=True), before)
+        assert mine[["trained_on", "tested_on"]].values.tolist() == english[["trained_on", "tested_on"]].values.tolist() and len(mine) >= 4, name
+    assert not pd.read_parquet(work / "results/robustness/en/scores/tiny2/booqa.parquet")["score"].equals(
+        pd.read_parquet(work / "results/robustness/en/scores/tiny/booqa.parquet")["score"])
+    before, after = pd.read_csv(smoke_run / "results/table_llm.csv"), pd.read_csv(work / "results/table_llm.csv")
+    mine = after[after["model"].str.endswith("(tiny2)")]
+    assert list(mine["model"]) == ["S&S trained on Directional (tiny2)", "S&S trained on Full (tiny2)"]
+    assert (mine["test"] == "Directional test of this run").all()
+    pd.testing.assert_frame_equal(after[~after["model"].str.endswith("(tiny2)")].reset_index(drop=True), before)
+    checked = recompute_every_cell(work)
+    assert checked["table_llm"] == recompute_every_cell(smoke_run)["table_llm"] + sum(mine["auc_norm"].notna())
 
 
-def test_a_graph_and_per_entry_scores_made_elsewhere_and_named_in_config_answer_english_booqa(smoke_run, tmp_path):
+def test_a_graph_and_scores_made_elsewhere_get_rows_in_table5_and_on_every_levyholt_test_they_cover(smoke_run, tmp_path):
     """graphs.from_files at smoke scale: a graph in Hosseini's format (a file per type pair, CCG nodes), with an edge
     from every aligned evidence predicate of each English test entry to the entry's own predicate, of a weight known
     here. Each entry then scores at least the best weight of its evidence's edges (the graph lookup is a max over the
     evidence), an entry without evidence 0. evaluation.booqa_predictions in the same run: a file that ranks every
     positive above every negative (dev entries beside them), so its AUCnorm is 100 by the definition (precision 1 at
-    every recall) and every bundle is ranked right. Table 5 gains both rows, and its other rows stay what they were."""
-    import re
+    every recall) and every bundle is ranked right. Table 5 gains both rows, and its other rows stay what they were.
+
+    llm.predictions in the same run: a file covering the whole LevyHolt test, each pair scored with its LevyHolt label
+    (the first line of a pair the file gives twice). It gets a row on every test set it covers: 100 by the definition
+    wherever a test set's label is the entailment label (Directional whole and this run's, Full and Symmetric, and the
+    sub-group sets of an entailed against an unentailed sub-group); no number where both sub-groups are entailed alike
+    (every score equal); the whole Full test, where three pairs carry both labels, as the independent recomputation
+    says; SherLIiC, which it does not cover, no row."""
 
     import yaml
 
@@ -651,10 +680,29 @@ def test_a_graph_and_per_entry_scores_made_elsewhere_and_named_in_config_answer_
     dev = pd.read_parquet(work / "results/en/booqa/dev.parquet")
     ranked = pd.concat([dev, entries.reset_index()]).sample(frac=1.0, random_state=3)  # any row order
     predictions.write_text("id\tscore\n" + "".join(f"{row.id}\t{int(row.label)}\n" for row in ranked.itertuples()), encoding="utf-8")
+    levyholt = tmp_path / "levyholt.tsv"  # a LevyHolt _s line is hypothesis, premise, label
+    lines = [line.split("\t") for line in (work / "resources/levyholt/LevyHoltDS/test/test_s.txt").read_text(encoding="utf-8").splitlines()]
+    first = {(premise, hypothesis): label for hypothesis, premise, label in reversed(lines)}
+    levyholt.write_text("premise\thypothesis\tscore\n" + "".join(f"{p}\t{h}\t{int(label == 'True')}\n" for (p, h), label in first.items()),
+                        encoding="utf-8")
     overlay = work / "graph.yaml"
     overlay.write_text(yaml.safe_dump({"graphs": {"from_files": {"mine": {"directory": str(graph)}}},
-                                       "evaluation": {"booqa_predictions": {"theirs": {"file": str(predictions)}}}}), encoding="utf-8")
-    run_snakemake(work, "results/table5.csv", "--cores", "2", "--configfile", "config/smoke.yaml", str(overlay))
+                                       "evaluation": {"booqa_predictions": {"theirs": {"file": str(predictions)}}},
+                                       "llm": {"predictions": [{"path": str(levyholt), "model": "oracle", "setting": "labels"}]}}), encoding="utf-8")
+    run_snakemake(work, "results/table5.csv", "results/table_llm.csv", "--cores", "2", "--configfile", "config/smoke.yaml", str(overlay))
+    llm = pd.read_csv(work / "results/table_llm.csv")
+    oracle = llm[llm["model"] == "oracle"].set_index("test")
+    perfect = ["Directional test, whole", "Directional test of this run", "Full test of this run", "Symmetric test of this run",
+               "Para-DirFalse test of this run", "DirTrue-Unrel test of this run"]
+    alike = ["Para-DirTrue test of this run", "DirFalse-Unrel test of this run"]
+    assert sorted(oracle.index) == sorted([*perfect, *alike, "Full test, whole"])
+    assert (oracle["entries"] == oracle["test_entries"]).all()
+    assert (oracle.loc[perfect, "auc_norm"] == 100.0).all() and (oracle.loc[perfect, "auc_norm_tie_aware"] == 100.0).all()
+    assert oracle.loc[alike, "auc_norm"].isna().all() and oracle.loc[alike, "note"].str.contains("the same score").all()
+    assert oracle.loc["Full test, whole", "entries"] == len(lines) and 99.0 < oracle.loc["Full test, whole", "auc_norm"] < 100.0
+    assert recompute_every_cell(work)["table_llm"] == recompute_every_cell(smoke_run)["table_llm"] + len(oracle) - len(alike)
+    pd.testing.assert_frame_equal(llm[llm["model"] != "oracle"].reset_index(drop=True),
+                                  pd.read_csv(smoke_run / "results/table_llm.csv"))
     scores = pd.read_parquet(work / "results/booqa_scores/en/test/graph_files@mine.parquet").set_index("entry")
     assert list(scores.index) == list(entries.index)
     for entry, best in expected.items():

@@ -1,7 +1,8 @@
 # Helpers of the levyholt phase's rules (rules/levyholt.smk), and the phase's outputs (its DVC stage's targets).
 
 
-LEVYHOLT_WHOLE_TESTS = ("directional",)  # the test sets of the LLM table
+# the whole test sets of the LLM table: Directional, and Full where llm.predictions has files (which may cover it)
+LEVYHOLT_WHOLE_TESTS = ("directional", "full") if config["llm"]["predictions"] else ("directional",)
 
 
 def levyholt_data_files():

@@ -1,9 +1,12 @@
 # Helpers of the llm_evaluation phase's rules (rules/llm_evaluation.smk), and the phase's outputs.
 
-from directional_inference.tables.llm import TEST_SETS as LLM_TEST_SETS
-
 LLM_RELEASED = "results/llm/released_predictions.tsv"
-LLM_RUN_TESTS = config["llm"]["test_sets"] if config["llm"]["scorers"] else []  # this run's other test sets the LLMs score
+# the test sets join_llm_predictions joins every predictions file to: the whole Directional test and this run's, and the
+# whole Full test where llm.predictions has files (which may cover more than Directional)
+LLM_TEST_SETS = ["directional_whole", "directional_run", *(f"{test}_whole" for test in LEVYHOLT_WHOLE_TESTS if test != "directional")]
+LLM_SCORED_RUN_TESTS = config["llm"]["test_sets"] if config["llm"]["scorers"] else []  # this run's other test sets the LLMs score
+# this run's other test sets joined by join_llm_run_test: those the LLMs score, and every one where llm.predictions has files
+LLM_RUN_TESTS = [test for test in LEVYHOLT_SETS if test != "directional" and (test in LLM_SCORED_RUN_TESTS or config["llm"]["predictions"])]
 RELEASED_SOURCE = "released with McKenna, Li et al. 2023"
 
 
@@ -14,7 +17,7 @@ def llm_predictions():
     defaults of rows that do not name their own)."""
     files = [(LLM_RELEASED, "", "", RELEASED_SOURCE)] if config["llm"]["released_predictions"] else []
     files += [(f"results/llm/predictions/{alias}.tsv", alias, "", f"this workflow ({llm_description(alias)})") for alias in config["llm"]["scorers"]]
-    return files + [(f["path"], f.get("model", ""), f.get("setting", ""), f.get("source", "llm.predictions")) for f in config["llm"]["predictions"]]
+    return files + user_predictions()
 
 
 def llm_description(alias):
@@ -27,12 +30,34 @@ def llm_description(alias):
     return str(spec)
 
 
+def user_predictions():
+    """(path, model, setting, source) of the files of llm.predictions."""
+    return [(f["path"], f.get("model", ""), f.get("setting", ""), f.get("source", "llm.predictions")) for f in config["llm"]["predictions"]]
+
+
 def llm_prediction_files():
     return [path for path, *_ in llm_predictions()]
 
 
 def llm_prediction_names():
     return [[model, setting, source] for _, model, setting, source in llm_predictions()]
+
+
+def llm_run_test_predictions(test):
+    """(path, [model, setting, source]) of each predictions file joined to this run's test set ``test``: the LLMs'
+    scores where llm.test_sets asks them, and the files of llm.predictions."""
+    scored = [(f"results/llm/run_predictions/{test}/{alias}.tsv", [alias, "", f"this workflow ({llm_description(alias)})"])
+              for alias in config["llm"]["scorers"] if test in LLM_SCORED_RUN_TESTS]
+    return scored + [(path, [model, setting, source]) for path, model, setting, source in user_predictions()]
+
+
+def llm_reference_tests(whole=True):
+    """The test sets a file of llm.predictions may cover beyond those a join job writes (with ``whole``, the whole
+    tests too): every row of such a file must match a pair of one of them or of the job's own."""
+    if not config["llm"]["predictions"]:
+        return []
+    tests = expand("results/levyholt/whole/{subset}/test.tsv", subset=LEVYHOLT_WHOLE_TESTS) if whole else []
+    return [*tests, "results/levyholt/sherliic/test.tsv"]
 
 
 def llm_run_test_scores():

@@ -17,7 +17,7 @@ def robustness_model(wildcards):
 
 
 def robustness_phase_targets():
-    selections = [f"results/robustness/{lang}/{MAIN_LMS[lang]}/{n}" for lang in TABLE3_LANGUAGES for n in ("selection.csv", "best")]
+    selections = [f"results/robustness/{lang}/{lm}/{n}" for lang, lms in TABLE3_MODELS.items() for lm in lms for n in ("selection.csv", "best")]
     return selections + robustness_score_files()
 
 

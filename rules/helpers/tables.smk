@@ -14,7 +14,7 @@ def levyholt_table_records(wildcards):
 def booqa_model_records(wildcards=None):
     """Selection and sanity files of the S&S models of the BoOQA tables, per language that has them."""
     models = {"en": BOOQA_MODELS, "zh": sns_models(SNS_METHODS_ZH)}
-    aliases = {"en": [MAIN_LMS.get("en"), *BOOQA_FURTHER_LMS], "zh": [MAIN_LMS.get("zh")]}
+    aliases = {"en": ENGLISH_BOOQA_LMS, "zh": [MAIN_LMS.get("zh")]}
     return sorted({f for lang in SNS_LANGUAGES if lang in config["booqa"]["languages"] for v, s in models[lang] for lm in aliases[lang]
                    for f in model_record_files(lm, v, language_subset(s, lang))})
 
@@ -50,7 +50,7 @@ def booqa_table_scores(wildcards):
 def model_card_files():
     """The card of every selected model: the LevyHolt searches and Table 3's H-only models trained on BoOQA dev."""
     cards = [f"results/model_cards/{lm}/{v}/{s}/README.md" for lm, v, s in trained_searches()]
-    return cards + [f"results/model_cards/{MAIN_LMS[lang]}/hyponly/booqa_{lang}/README.md" for lang in TABLE3_LANGUAGES]
+    return cards + [f"results/model_cards/{lm}/hyponly/booqa_{lang}/README.md" for lang, lms in TABLE3_MODELS.items() for lm in lms]
 
 
 def search_card_inputs(run, lm, trials):
@@ -90,7 +90,7 @@ def table3_generality_inputs(wildcards=None):
     if "en" not in TABLE3_LANGUAGES:
         return {}
     return {"hypotheses": "results/en/booqa_hyponly/test.tsv", "benchmark": "results/en/booqa/test.parquet",
-            "wordnet": "resources/nltk_data", "scores": [f for f in robustness_score_files() if f.startswith("results/robustness/en/")]}
+            "wordnet": "resources/nltk_data", "scores": robustness_score_files("en")}
 
 
 def findings_claims():

@@ -128,12 +128,12 @@ def method_names(further_models: Sequence[str] = (), file_graphs: Sequence[str] 
 
 
 def table_methods(table: str, aliases: Sequence[str] = (), graphs: Sequence[str] = (), score_files: Sequence[str] = ()) -> list[str]:
-    """The methods one BoOQA table computes: its own, then in Table 5 the S&S methods of every further language model
-    of ``aliases`` (training.booqa_language_models), the graphs made elsewhere (``graphs``: graphs.from_files) and
-    the per-entry score files (``score_files``: evaluation.booqa_predictions)."""
+    """The methods one BoOQA table computes: its own, then its S&S methods for every further language model of
+    ``aliases`` (training.booqa_language_models), and in Table 5 the graphs made elsewhere (``graphs``:
+    graphs.from_files) and the per-entry score files (``score_files``: evaluation.booqa_predictions)."""
     methods = list(BOOQA_TABLES[table].methods)
-    return methods + (further_model_methods(methods, aliases) + file_graph_methods(graphs) + file_score_methods(score_files)
-                      if table == "table5" else [])
+    return methods + further_model_methods(methods, aliases) + (file_graph_methods(graphs) + file_score_methods(score_files)
+                                                                if table == "table5" else [])
 
 
 def booqa_score_path(lang: str, split: str, method: str) -> str:

@@ -3,17 +3,19 @@ like the workflow's own rows.
 
 The input: a tab-separated file with a header line and the columns
 
-* ``premise``, ``hypothesis``: LevyHolt triples ``subject,predicate,object`` (as in the LevyHolt files; the pair is
-  what joins a row to a test entry, compared after trimming the spaces around each part);
+* ``premise``, ``hypothesis``: LevyHolt triples ``subject,predicate,object`` (as in the LevyHolt ``_s`` files, whose
+  lines give the hypothesis first and the premise second; the pair is what joins a row to a test entry, compared after
+  trimming the spaces around each part);
 * ``score``: a finite number, higher for "the premise entails the hypothesis" (a probability, a logit, or 0/1: only
   the ranking counts, and ties are scored as ties);
 * optional ``model`` and ``setting``: names of the row's system and prompt setting (default: the names given with the
   file in config). A file may hold several (model, setting) score sets, each with at most one row per pair.
 
-Rows are joined to a test set by the (premise, hypothesis) pair. A test entry without a row of a score set is left
-out of that set's numbers (the table gives the entries scored); a row that matches no test entry is counted, and a
-score set with more than ``max_unmatched_share`` of such rows is refused (a file for another test set, or pairs
-written differently).
+Rows are joined by the (premise, hypothesis) pair to every test set the workflow builds (the whole Directional and
+Full tests, this run's Directional, Full, Symmetric, sub-group and SherLIiC tests): a score set is scored on each it
+covers (on the Directional tests, the LLM table's own, on any entry it has a row for; the table gives the entries
+scored). A row that matches no pair of any of them is counted, and a score set with more than ``max_unmatched_share``
+of such rows is refused (a file for another benchmark, or pairs written differently).
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ REQUIRED = ("premise", "hypothesis", "score")
 OPTIONAL = ("model", "setting")
 COLUMNS = (*REQUIRED, *OPTIONAL)
 SCORE_COLUMNS = ("model", "setting", "entry", "label", "score", "group")
+SCORE_TYPES = {"model": "object", "setting": "object", "entry": "int64", "label": "int8", "score": "float64", "group": "int64"}
 
 
 def parse_triple(text: str, path: str, row: int, field: str) -> Triple:
@@ -97,10 +100,10 @@ class Joined:
     missing_entries: int
 
 
-def join_to_test(predictions: pd.DataFrame, entries: Sequence[Entry], *, path: str, max_unmatched_share: float | None) -> list[Joined]:
+def join_to_test(predictions: pd.DataFrame, entries: Sequence[Entry]) -> list[Joined]:
     """Each (model, setting) score set of ``predictions`` (``read_predictions``) on the test ``entries``: one score per
-    entry that has a row (its pair's), grouped with its converse as every LevyHolt score file is. ``max_unmatched_share``
-    None: no refusal (a sample of the test set the file was made for)."""
+    entry that has a row (its pair's), grouped with its converse as every LevyHolt score file is; the rows that match
+    no entry are counted (``refuse_unmatched`` judges them over every test set a file is joined to)."""
     groups = converse_group_ids(entries)
     by_pair: dict[tuple[Triple, Triple], list[int]] = {}
     for index, entry in enumerate(entries):
@@ -116,10 +119,6 @@ def join_to_test(predictions: pd.DataFrame, entries: Sequence[Entry], *, path: s
                 continue
             index += found
             scores += [score] * len(found)
-        if max_unmatched_share is not None and unmatched > max_unmatched_share * len(rows):
-            raise WorkflowError(f"{path}: {unmatched} of the {len(rows)} rows of {model} / {setting} match no pair of the test set "
-                                f"({len(entries)} entries), more than the share {max_unmatched_share:g} allowed "
-                                "(llm.max_unmatched_share): is the file for this test set, with the pairs written as in LevyHolt?")
         order = np.argsort(np.asarray(index, dtype=np.int64), kind="stable")
         index = np.asarray(index, dtype=np.int64)[order]
         frame = pd.DataFrame({"model": model, "setting": setting, "entry": index, "label": labels[index],
@@ -129,12 +128,19 @@ def join_to_test(predictions: pd.DataFrame, entries: Sequence[Entry], *, path: s
 
 
 def join_files(paths: Sequence[str | Path], names: Sequence[Sequence[str]], tests: dict[str, str | Path], outputs: dict[str, str | Path],
-               joins_path: str | Path, *, max_unmatched_share: float, samples: Sequence[str] = ()) -> None:
+               joins_path: str | Path, *, max_unmatched_share: float, references: Sequence[str | Path] = (),
+               partial: Sequence[str] | None = None) -> None:
     """Every score set of the predictions files ``paths`` (``names``: each file's default model and setting names and
     its source) joined to each test set of ``tests`` (name -> subset TSV): one Parquet of ``SCORE_COLUMNS`` per test set
-    (``outputs``), and ``joins_path``, a JSON of test set -> "model / setting" -> the join's counts and source. The
-    test sets of ``samples`` are samples of another (this run's Directional test of the whole one): rows outside them
-    are expected, so they are counted but never refused there."""
+    (``outputs``), and ``joins_path``, a JSON of test set -> "model / setting" -> the join's counts, its source and
+    whether it was scored there.
+
+    A file may cover several test sets (the whole LevyHolt test covers Directional, Full, Symmetric and every
+    sub-group), so a row outside one test set is expected. A score set is refused only when more than
+    ``max_unmatched_share`` of its rows match no pair of any test set, those of ``tests`` and the further subset TSVs
+    of ``references`` (a file for another benchmark, or pairs written differently). A score set is scored on a test
+    set it covers: a row for all but at most ``max_unmatched_share`` of its entries; on the test sets of ``partial``
+    (None: every one) on any entry it has a row for, the table saying how many it lacks."""
     import json
 
     from ..atomic import atomic_file
@@ -149,17 +155,35 @@ def join_files(paths: Sequence[str | Path], names: Sequence[Sequence[str]], test
             sources[tuple(key)] = (source, str(path))
         frames.append(frame.assign(path=str(path)))
     predictions = pd.concat(frames, ignore_index=True)
+    test_entries = {test: read_subset_tsv(test_path) for test, test_path in tests.items()}
+    known = {(e.premise, e.hypothesis) for entries in test_entries.values() for e in entries}
+    known |= {(e.premise, e.hypothesis) for path in references for e in read_subset_tsv(path)}
+    refuse_unmatched(predictions, known, max_unmatched_share=max_unmatched_share, tests=len(tests) + len(references))
     report = {}
-    for test, test_path in tests.items():
-        entries = read_subset_tsv(test_path)
+    for test, entries in test_entries.items():
         joined = []
-        for path, rows in predictions.groupby("path", sort=False):
-            joined += join_to_test(rows, entries, path=path, max_unmatched_share=None if test in samples else max_unmatched_share)
+        for _, rows in predictions.groupby("path", sort=False):
+            joined += join_to_test(rows, entries)
+        scored = [j for j in joined if j.missing_entries < j.entries
+                  and ((partial is None or test in partial) or j.missing_entries <= max_unmatched_share * j.entries)]
         report[test] = {f"{j.model} / {j.setting}": {"rows": j.rows, "unmatched_rows": j.unmatched_rows, "entries": j.entries,
-                                                    "missing_entries": j.missing_entries, "source": sources[(j.model, j.setting)][0]}
+                                                    "missing_entries": j.missing_entries, "source": sources[(j.model, j.setting)][0],
+                                                    "scored": j in scored}
                         for j in joined}
-        scores = pd.concat([j.scores for j in joined], ignore_index=True).sort_values(["model", "setting", "entry"], kind="stable")
+        frames = [j.scores for j in scored] or [pd.DataFrame({column: pd.Series(dtype=kind) for column, kind in SCORE_TYPES.items()})]
+        scores = pd.concat(frames, ignore_index=True).sort_values(["model", "setting", "entry"], kind="stable")
         with atomic_file(outputs[test]) as tmp:
             scores[list(SCORE_COLUMNS)].to_parquet(tmp, index=False)
     with atomic_file(joins_path) as tmp:
         tmp.write_text(json.dumps(report, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+
+
+def refuse_unmatched(predictions: pd.DataFrame, known: set[tuple[Triple, Triple]], *, max_unmatched_share: float, tests: int) -> None:
+    """Stop on the first score set (``read_predictions``' frame with its ``path``) with more than
+    ``max_unmatched_share`` of its rows outside ``known``, the pairs of the ``tests`` test sets it was joined to."""
+    for (path, model, setting), rows in predictions.groupby(["path", "model", "setting"], sort=False):
+        unmatched = sum((premise, hypothesis) not in known for premise, hypothesis in zip(rows["premise"], rows["hypothesis"]))
+        if unmatched > max_unmatched_share * len(rows):
+            raise WorkflowError(f"{path}: {unmatched} of the {len(rows)} rows of {model} / {setting} match no pair of the {tests} test "
+                                f"set(s) it was joined to ({len(known)} pairs), more than the share {max_unmatched_share:g} allowed "
+                                "(llm.max_unmatched_share): is the file for LevyHolt or SherLIiC, with the pairs written as in LevyHolt?")

@@ -34,7 +34,7 @@ from ..evaluation.methods import BOOQA_TABLES, LABELS, PAPER_TABLE3
 from .common import Evaluation, ModelRecord, difference_interval, measure, pct
 
 KINDS = ("greater", "similar", "near_chance", "above_chance")
-HEADER = ["claim", "source", "kind", "a", "b", "paper_a", "paper_b", "ours_a", "ours_a_low", "ours_a_high", "ours_b", "ours_b_low",
+HEADER = ["claim", "source", "model", "kind", "a", "b", "paper_a", "paper_b", "ours_a", "ours_a_low", "ours_a_high", "ours_b", "ours_b_low",
           "ours_b_high", "chance", "difference", "difference_low", "difference_high", "verdict", "reason"]
 PAPER_EVIDENCE_PER_ENTRY = 14  # the paper's starring rule: 15 predicates of an argument pair in a window, one the entry's
 THIN_EVIDENCE = 3  # below this median, BoOQA rewards similarity to a piece of evidence more than inference
@@ -62,6 +62,11 @@ class Scores:
         if self.kind == "robustness" and self.key[1] != "booqa":
             return "hyponly", self.key[1]
         return None
+
+    @property
+    def fine_tuned(self) -> bool:
+        """Whether the scores are a fine-tuned language model's (an S&S or hypothesis-only model, Table 3's included)."""
+        return self.model is not None or self.kind == "robustness"
 
 
 @dataclass(frozen=True)
@@ -155,8 +160,10 @@ def verdict(claim: Claim, difference: float, low: float, high: float) -> str:
 
 
 def claim_row(claim: Claim, frames: dict, evaluation: Evaluation, *, record: Callable[[Scores], ModelRecord | None],
-              evidence_median: float | None) -> list:
-    """One row of ``findings.csv`` for a claim whose score sets are ``frames`` (Scores -> score frame)."""
+              evidence_median: float | None, lm: str = "") -> list:
+    """One row of ``findings.csv`` for a claim whose score sets are ``frames`` (Scores -> score frame); ``lm``: the
+    language model whose fine-tuned models the claims read (the first of training.language_models), named in the rows
+    that read one."""
     a = measure(frames[claim.a], evaluation)
     b = measure(frames[claim.b], evaluation) if claim.b else None
     reasons = [f"{s.name}: {m['no_number']}" for s, m in ((claim.a, a), (claim.b, b)) if m and m["no_number"]]
@@ -183,7 +190,8 @@ def claim_row(claim: Claim, frames: dict, evaluation: Evaluation, *, record: Cal
         reasons.append(f"BoOQA evidence is thin: median {evidence_median:g} {pieces} per entry (the paper's starring rule gives about "
                        f"{PAPER_EVIDENCE_PER_ENTRY}); with one piece, the benchmark rewards similarity to it more than inference")
     ours_b = [pct(b["auc_norm_tie_aware"]), pct(b["auc_norm_tie_aware_low"]), pct(b["auc_norm_tie_aware_high"])] if b else ["", "", ""]
-    return [claim.text, claim.source, claim.kind, claim.a.name, claim.b.name if claim.b else "", _cell(claim.paper_a), _cell(claim.paper_b),
+    model = lm if any(scores is not None and scores.fine_tuned for scores in (claim.a, claim.b)) else ""
+    return [claim.text, claim.source, model, claim.kind, claim.a.name, claim.b.name if claim.b else "", _cell(claim.paper_a), _cell(claim.paper_b),
             pct(a["auc_norm_tie_aware"]), pct(a["auc_norm_tie_aware_low"]), pct(a["auc_norm_tie_aware_high"]), *ours_b, pct(chance),
             pct(difference), pct(low), pct(high), result, "; ".join(reasons)]
 
@@ -247,7 +255,7 @@ def difference_label(kind: str, a: str, b: str) -> str:
 def findings_markdown(header: list[str], rows: list[list], scale: str) -> str:
     """The reading of results (docs/results.md, the report): one line per claim with its verdict, numbers and reason."""
     lines = [f"Which of the paper's findings hold at the {scale} scale (from `results/findings.csv`; {METRICS}; 95% "
-             "bootstrap intervals; a difference is paired on the same test entries, in the order it names).", ""]
+             f"bootstrap intervals; a difference is paired on the same test entries, in the order it names){_models(header, rows)}.", ""]
     for row in rows:
         r = dict(zip(header, row))
         ours = f"{r['ours_a']} [{r['ours_a_low']}, {r['ours_a_high']}]"
@@ -267,13 +275,19 @@ def findings_markdown(header: list[str], rows: list[list], scale: str) -> str:
 def findings_summary(header: list[str], rows: list[list]) -> str:
     """The README's short reading: one line per claim, its verdict and this run's numbers beside the paper's (the
     details and reasons are in ``findings_markdown``)."""
-    lines = [f"{METRICS[0].upper()}{METRICS[1:]}.", ""]
+    lines = [f"{METRICS[0].upper()}{METRICS[1:]}{_models(header, rows)}.", ""]
     for row in rows:
         r = dict(zip(header, row))
         ours = (r["ours_a"] or "no number") + (f" vs {r['ours_b'] or 'no number'}" if r["b"] else "")
         paper_numbers = (r["paper_a"] or "-") + (f" vs {r['paper_b'] or '-'}" if r["b"] else "")
         lines.append(f"- *{r['verdict']}*: {r['claim']} ({r['source']}: ours {ours}, paper {paper_numbers}).")
     return "\n".join(lines + ["", _verdict_counts(header, rows)]) + "\n"
+
+
+def _models(header: list[str], rows: list[list]) -> str:
+    """Which language model's fine-tuned models the claims read, as a clause (none before the column existed)."""
+    models = sorted({dict(zip(header, row)).get("model", "") for row in rows} - {""})
+    return f"; the S&S and hypothesis-only models are {', '.join(models)}'s (the first of `training.language_models`)" if models else ""
 
 
 def _verdict_counts(header: list[str], rows: list[list]) -> str:
