@@ -292,20 +292,25 @@ Finished jobid: 3 (Rule: train_sns_trial)
     assert module.busy_share(log, 1)["core_s"] == 40.0
 
 
-def test_the_density_block_reads_both_snapshots_and_says_what_the_denser_one_lacks(tmp_path):
-    """results_page.density_markdown: Table 5's tie-aware cells of both runs side by side (no signal marked), the
-    English chance ranges, the files the denser snapshot does not hold yet; one line when both are the same run."""
+def test_the_density_block_reads_both_snapshots_side_by_side(tmp_path):
+    """results_page.density_markdown: Table 4's test split, Table 5's tie-aware cells of both runs side by side (no
+    signal marked), the English chance ranges, and the BoOQA findings' verdicts of both."""
     import json
 
     from directional_inference.workflow.results_page import density_markdown
 
     header = "method,label,en_auc_norm_tie_aware,en_auc_norm_tie_aware_low,en_auc_norm_tie_aware_high,en_signal,en_chance_auc_norm_low,en_chance_auc_norm_high\n"
-    for name, row, run in (("sparse", "sns_full,S&S Full,2.8,0.9,7.0,NO SIGNAL: reaches,0.0,6.8\n", "a1"),
-                           ("dense", "sns_full,S&S Full,9.9,4.3,18.1,above chance,0.0,11.3\n", "b2")):
+    table4 = "language,split,positives,negatives,evidence_median,evidence_mean\n"
+    for name, row, split, verdict, run in (("sparse", "sns_full,S&S Full,2.8,0.9,7.0,NO SIGNAL: reaches,0.0,6.8\n", "en,test,30,50,1,1.5\n", "inconclusive", "a1"),
+                                           ("dense", "sns_full,S&S Full,9.9,4.3,18.1,above chance,0.0,11.3\n", "en,test,116,186,3,4.25\n", "supported", "b2")):
         (tmp_path / name).mkdir()
         (tmp_path / name / "table5.csv").write_text(header + row, encoding="utf-8")
+        (tmp_path / name / "table4.csv").write_text(table4 + split, encoding="utf-8")
+        (tmp_path / name / "findings.csv").write_text(f"claim,source,verdict\nS&S beats LM,Table 5,{verdict}\nOther,Table 1,supported\n", encoding="utf-8")
         (tmp_path / name / "RUN.json").write_text(json.dumps({"commit": run, "cpu": "x", "date": "d"}), encoding="utf-8")
     block = density_markdown(tmp_path / "sparse", tmp_path / "dense")
+    assert "commit a1" in block and "commit b2" in block
+    assert "| en | 80 (30) | 1 / 1.50 | 302 (116) | 3 / 4.25 |" in block
     assert "| S&S Full | 2.8 [0.9, 7.0]: no signal | 9.9 [4.3, 18.1] |  |  |" in block
-    assert "sparse 0.0-6.8, default 0.0-11.3" in block and "Not in `docs/dense/` yet: table4.csv, findings.csv." in block
-    assert "still holds the run of commit a1" in density_markdown(tmp_path / "sparse", tmp_path / "sparse")
+    assert "sparse 0.0-6.8, default 0.0-11.3" in block
+    assert "| S&S beats LM (Table 5) | inconclusive | supported |" in block and "Other" not in block

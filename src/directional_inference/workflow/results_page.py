@@ -27,9 +27,6 @@ SNAPSHOT = REPO / "docs" / "default-run"
 # The default run at the BoOQA settings before the density sweep (config/booqa-sparse.yaml; issue 45), kept so that the
 # page reads Tables 4-5 and the findings at both densities
 SPARSE_SNAPSHOT = REPO / "docs" / "default-run-sparse"
-# Until docs/default-run holds a whole run at the chosen settings: the README's main command (Table 5) at them, from a
-# clean clone (only the files that run made)
-DENSE_TABLE5 = REPO / "docs" / "default-run-table5"
 RESULTS_PAGE, README = REPO / "docs" / "results.md", REPO / "README.md"
 SNAPSHOT_FILES = ("table1.csv", "table2.csv", "table3.csv", "table3_generality.csv", "table4.csv", "table5.csv", "table6.csv", "table15.csv", "table_llm.csv", "findings.csv")
 TABLE1_SETS = ("directional", "symmetric", "full")
@@ -208,51 +205,41 @@ def run_line(run: dict) -> str:
 
 def density_markdown(sparse: Path, dense: Path) -> str:
     """The default run at both BoOQA densities (``sparse``: the settings before the sweep, ``dense``: the default):
-    Table 4's test splits, Table 5's tie-aware rows per language, and the verdicts of the findings that read BoOQA;
-    a part whose file a snapshot lacks is left out, and the block says so."""
+    Table 4's test splits, Table 5's tie-aware rows per language, and the verdicts of the findings that read BoOQA."""
     snapshots = {"sparse": sparse, "dense": dense}
     runs = {name: json.loads((path / "RUN.json").read_text(encoding="utf-8")) for name, path in snapshots.items()}
-    if runs["sparse"] == runs["dense"]:
-        return (f"`docs/default-run/` still holds the run of commit {runs['dense']['commit']}, made at the settings before the sweep: "
-                "the default run at the chosen settings is not yet in it.\n")
     lines = [f"From `docs/{sparse.name}/` (commit {runs['sparse']['commit']}, {runs['sparse']['cpu']}, {runs['sparse']['date']}; "
              f"the settings of `config/booqa-sparse.yaml`) and `docs/{dense.name}/` (commit {runs['dense']['commit']}, "
              f"{runs['dense']['cpu']}, {runs['dense']['date']}; the default settings{'; ' + runs['dense']['made'] if 'made' in runs['dense'] else ''})."]
-    missing = [name for name in ("table4.csv", "table5.csv", "findings.csv") if not (dense / name).is_file()]
-    if "table4.csv" not in missing:
-        lines += ["", "| Table 4, test split | sparse: entries (positives) | sparse: evidence median / mean | default: entries (positives) | default: evidence median / mean |",
-                  "|---|---|---|---|---|"]
-        table4 = {name: {r["language"]: r for r in read_rows(path / "table4.csv") if r["split"] == "test"} for name, path in snapshots.items()}
-        for lang in table4["dense"]:
-            cells = []
+    lines += ["", "| Table 4, test split | sparse: entries (positives) | sparse: evidence median / mean | default: entries (positives) | default: evidence median / mean |",
+              "|---|---|---|---|---|"]
+    table4 = {name: {r["language"]: r for r in read_rows(path / "table4.csv") if r["split"] == "test"} for name, path in snapshots.items()}
+    for lang in table4["dense"]:
+        cells = []
+        for name in ("sparse", "dense"):
+            r = table4[name].get(lang)
+            cells += (["", ""] if r is None else
+                      [f"{int(r['positives']) + int(r['negatives']):,} ({int(r['positives']):,})", f"{float(r['evidence_median']):g} / {float(r['evidence_mean']):.2f}"])
+        lines.append(f"| {lang} | " + " | ".join(cells) + " |")
+    table5 = {name: {r["method"]: r for r in read_rows(path / "table5.csv")} for name, path in snapshots.items()}
+    lines += ["", "| Table 5 method (tie-aware AUCnorm %) | English, sparse | English, default | Chinese, sparse | Chinese, default |", "|---|---|---|---|---|"]
+    for method, row in table5["dense"].items():
+        cells = []
+        for lang in ("en", "zh"):
             for name in ("sparse", "dense"):
-                r = table4[name].get(lang)
-                cells += (["", ""] if r is None else
-                          [f"{int(r['positives']) + int(r['negatives']):,} ({int(r['positives']):,})", f"{float(r['evidence_median']):g} / {float(r['evidence_mean']):.2f}"])
-            lines.append(f"| {lang} | " + " | ".join(cells) + " |")
-    if "table5.csv" not in missing:
-        table5 = {name: {r["method"]: r for r in read_rows(path / "table5.csv")} for name, path in snapshots.items()}
-        lines += ["", "| Table 5 method (tie-aware AUCnorm %) | English, sparse | English, default | Chinese, sparse | Chinese, default |", "|---|---|---|---|---|"]
-        for method, row in table5["dense"].items():
-            cells = []
-            for lang in ("en", "zh"):
-                for name in ("sparse", "dense"):
-                    r = table5[name].get(method, {})
-                    cells.append("" if r.get(f"{lang}_auc_norm_tie_aware", "") == "" else cell(r, f"{lang}_auc_norm_tie_aware", signal=f"{lang}_signal"))
-            if any(cells):
-                lines.append(f"| {row['label']} | " + " | ".join(cells) + " |")
-        chance = {name: next((f"{r['en_chance_auc_norm_low']}-{r['en_chance_auc_norm_high']}" for r in table5[name].values()
-                              if r.get("en_chance_auc_norm_high", "") != ""), "") for name in snapshots}
-        lines += ["", f"English chance range (random scorers' AUCnorm, 95%): sparse {chance['sparse']}, default {chance['dense']}."]
-    if "findings.csv" not in missing:
-        findings = {name: {r["claim"]: r for r in read_rows(path / "findings.csv") if r["source"] in ("Table 3", "Table 5")}
-                    for name, path in snapshots.items()}
-        lines += ["", "| finding (BoOQA) | sparse | default |", "|---|---|---|"]
-        for claim, row in findings["dense"].items():
-            before = findings["sparse"].get(claim, {}).get("verdict", "")
-            lines.append(f"| {claim} ({row['source']}) | {before} | {row['verdict']} |")
-    if missing:
-        lines += ["", f"Not in `docs/{dense.name}/` yet: {', '.join(missing)}."]
+                r = table5[name].get(method, {})
+                cells.append("" if r.get(f"{lang}_auc_norm_tie_aware", "") == "" else cell(r, f"{lang}_auc_norm_tie_aware", signal=f"{lang}_signal"))
+        if any(cells):
+            lines.append(f"| {row['label']} | " + " | ".join(cells) + " |")
+    chance = {name: next((f"{r['en_chance_auc_norm_low']}-{r['en_chance_auc_norm_high']}" for r in table5[name].values()
+                          if r.get("en_chance_auc_norm_high", "") != ""), "") for name in snapshots}
+    lines += ["", f"English chance range (random scorers' AUCnorm, 95%): sparse {chance['sparse']}, default {chance['dense']}."]
+    findings = {name: {r["claim"]: r for r in read_rows(path / "findings.csv") if r["source"] in ("Table 3", "Table 5")}
+                for name, path in snapshots.items()}
+    lines += ["", "| finding (BoOQA) | sparse | default |", "|---|---|---|"]
+    for claim, row in findings["dense"].items():
+        before = findings["sparse"].get(claim, {}).get("verdict", "")
+        lines.append(f"| {claim} ({row['source']}) | {before} | {row['verdict']} |")
     return "\n".join(lines) + "\n"
 
 
@@ -283,8 +270,7 @@ def rendered_documents(snapshot: Path = SNAPSHOT) -> dict[Path, str]:
         header, *rows = list(csv.reader(handle))
     scale = read_rows(snapshot / "table1.csv")[0]["scale"]
     page = splice_block(page, READING_START, READING_END, findings_markdown(header, rows, scale))
-    dense = DENSE_TABLE5 if (DENSE_TABLE5 / "RUN.json").is_file() else snapshot
-    page = splice_block(page, *markers("density"), density_markdown(SPARSE_SNAPSHOT, dense))
+    page = splice_block(page, *markers("density"), density_markdown(SPARSE_SNAPSHOT, snapshot))
     readme = splice_block(README.read_text(encoding="utf-8"), READING_START, READING_END, findings_summary(header, rows))
     return {RESULTS_PAGE: page, README: readme}
 
