@@ -77,7 +77,7 @@ class _Proxy(BaseHTTPRequestHandler):
             tls.close()
         self.close_connection = True
 
-    def do_GET(self) -> None:  # noqa: N802: plain http:// through the proxy (the input table has none today)
+    def do_GET(self) -> None:  # noqa: N802 (plain http:// through the proxy; the input table has none today)
         self.stand_in.record(self.stand_in.refused, self.path)
         self.send_error(404, "plain HTTP is not served")
 

@@ -555,7 +555,7 @@ def test_the_h200_figures_say_the_versions_their_records_were_measured_with():
         row = next(r for r in h200 if r.get("size") == size)
         assert measured_with(row) in rate["source"]
     page = (REPO / "docs" / "paper-scale.md").read_text(encoding="utf-8")
-    assert f"- H200 (measured): " in page and f"torch {h200[0]['torch']}" in page
+    assert "- H200 (measured): " in page and f"torch {h200[0]['torch']}" in page
     # the scoring-memory record of the H200: the page says what versions it names, here none
     record = json.loads((results / "scoring_memory_gpu.json").read_text(encoding="utf-8"))
     text = re.sub(r"\s+", " ", (REPO / "docs" / "run-times.md").read_text(encoding="utf-8"))

@@ -19,7 +19,6 @@ from __future__ import annotations
 import os
 import re
 import shlex
-from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 

@@ -100,7 +100,9 @@ def measure(frame: pd.DataFrame, evaluation: Evaluation, *, within_groups: bool 
 
 def signal_cells(metrics: dict) -> list[str]:
     """The ``SIGNAL_COLUMNS`` cells of a measured row."""
-    share = (lambda v: "" if v != v else f"{v:.4f}")
+    def share(v):
+        return "" if v != v else f"{v:.4f}"
+
     return [*with_interval(metrics, "auc_norm_tie_aware"), *with_interval(metrics, "auc50_tie_aware"), *with_interval(metrics, "chance_auc_norm"),
             share(metrics["coverage"]), share(metrics["tied"]), metrics["signal"]]
 
