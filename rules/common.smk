@@ -19,6 +19,7 @@ from directional_inference.levyholt.experiments import (
     LEVYHOLT_TABLES,
     TABLE3_TRAINED_ON,
     model_record_files,
+    robustness_score_path,
     levyholt_score_directory,
     levyholt_table_models,
     table_language_models,
@@ -358,7 +359,7 @@ def trial_samples(wildcards):
 
 def robustness_score_files(lang=None):
     """Table 3's score files (of one language, or of every one): per language model of TABLE3_MODELS, per training data."""
-    return [f"results/robustness/{l}/scores/{lm}/{t}.parquet" for l in TABLE3_LANGUAGES if lang in (None, l) for lm in TABLE3_MODELS[l]
+    return [robustness_score_path(language, lm, t) for language in TABLE3_LANGUAGES if lang in (None, language) for lm in TABLE3_MODELS[language]
             for t in TABLE3_TRAINED_ON]
 
 

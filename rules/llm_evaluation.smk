@@ -29,14 +29,13 @@ rule convert_released_predictions:
 rule join_llm_predictions:
     input:
         predictions=llm_prediction_files(),
-        whole=expand("results/levyholt/whole/{subset}/test.tsv", subset=LEVYHOLT_WHOLE_TESTS),
-        run="results/levyholt/directional/test.tsv",
+        tests=list(LLM_TEST_FILES.values()),
         references=llm_reference_tests(whole=False),
     output:
         scores=expand("results/llm/scores/{test}.parquet", test=LLM_TEST_SETS),
         joins="results/llm/scores/joins.json",
     params:
-        tests=LLM_TEST_SETS,
+        tests=LLM_TEST_FILES,
         names=llm_prediction_names(),
         max_unmatched_share=config["llm"]["max_unmatched_share"],
     log:

@@ -6,7 +6,7 @@ from directional_inference.llm.predictions import join_files
 from directional_inference.workflow.rulelog import start_job
 
 start_job(snakemake)
-tests = dict(zip(snakemake.params.tests, [snakemake.input.whole[0], snakemake.input.run, *snakemake.input.whole[1:]]))
-join_files(snakemake.input.predictions, snakemake.params.names, tests, dict(zip(snakemake.params.tests, snakemake.output.scores)),
-           snakemake.output.joins, max_unmatched_share=snakemake.params.max_unmatched_share, references=snakemake.input.references,
+tests = snakemake.params.tests  # name -> test file
+join_files(snakemake.input.predictions, snakemake.params.names, tests, dict(zip(tests, snakemake.output.scores)), snakemake.output.joins,
+           max_unmatched_share=snakemake.params.max_unmatched_share, references=snakemake.input.references,
            partial=["directional_whole", "directional_run"])

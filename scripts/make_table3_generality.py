@@ -6,6 +6,7 @@ from functools import cache
 import pandas as pd
 
 from directional_inference.levyholt.entries import read_subset_tsv
+from directional_inference.levyholt.experiments import robustness_score_path
 from directional_inference.resources.wordnet import open_wordnet
 from directional_inference.workflow.rulelog import start_job
 from directional_inference.tables.common import write_csv
@@ -19,8 +20,8 @@ else:
     wordnet = open_wordnet(inputs.wordnet)
     benchmark = pd.read_parquet(inputs.benchmark)
     frequency = {(b, p): int(f) for b, p, f in zip(benchmark["bundle_id"], benchmark["pred"], benchmark["frequency"])}
-    hypotheses, depth, per_model = read_subset_tsv(inputs.hypotheses), cache(lambda pred: predicate_depth(pred, wordnet)), len(params.trained_on)
-    rows = [row for k, lm in enumerate(params.models)  # the score files: per language model (the main one first), per training data
-            for row in generality_rows(hypotheses, dict(zip(params.trained_on, inputs.scores[k * per_model:(k + 1) * per_model])), frequency,
-                                       depth, model=lm, scale=params.scale)]
+    hypotheses, depth = read_subset_tsv(inputs.hypotheses), cache(lambda pred: predicate_depth(pred, wordnet))
+    rows = [row for lm in params.models  # the main language model first
+            for row in generality_rows(hypotheses, {t: robustness_score_path("en", lm, t) for t in params.trained_on}, frequency, depth,
+                                       model=lm, scale=params.scale)]
 write_csv(snakemake.output[0], HEADER, rows)

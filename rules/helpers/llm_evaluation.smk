@@ -1,9 +1,11 @@
 # Helpers of the llm_evaluation phase's rules (rules/llm_evaluation.smk), and the phase's outputs.
 
 LLM_RELEASED = "results/llm/released_predictions.tsv"
-# the test sets join_llm_predictions joins every predictions file to: the whole Directional test and this run's, and the
-# whole Full test where llm.predictions has files (which may cover more than Directional)
-LLM_TEST_SETS = ["directional_whole", "directional_run", *(f"{test}_whole" for test in LEVYHOLT_WHOLE_TESTS if test != "directional")]
+# the test sets join_llm_predictions joins every predictions file to (name -> its file): the whole Directional test and
+# this run's, and the whole Full test where llm.predictions has files (which may cover more than Directional)
+LLM_TEST_FILES = {"directional_whole": "results/levyholt/whole/directional/test.tsv", "directional_run": "results/levyholt/directional/test.tsv",
+                  **{f"{test}_whole": f"results/levyholt/whole/{test}/test.tsv" for test in LEVYHOLT_WHOLE_TESTS if test != "directional"}}
+LLM_TEST_SETS = list(LLM_TEST_FILES)
 LLM_SCORED_RUN_TESTS = config["llm"]["test_sets"] if config["llm"]["scorers"] else []  # this run's other test sets the LLMs score
 # this run's other test sets joined by join_llm_run_test: those the LLMs score, and every one where llm.predictions has files
 LLM_RUN_TESTS = [test for test in LEVYHOLT_SETS if test != "directional" and (test in LLM_SCORED_RUN_TESTS or config["llm"]["predictions"])]

@@ -81,7 +81,7 @@ def model_card_scores(wildcards):
 def booqa_hyponly_card_inputs(wildcards):
     """What the card of Table 3's BoOQA-trained H-only model reads: its search and its score on BoOQA test."""
     inputs = search_card_inputs(f"results/robustness/{wildcards.lang}/{wildcards.lm}", wildcards.lm, search_trial_ids(wildcards))
-    return inputs | {"scores": f"results/robustness/{wildcards.lang}/scores/{wildcards.lm}/booqa.parquet"}
+    return inputs | {"scores": robustness_score_path(wildcards.lang, wildcards.lm, "booqa")}
 
 
 def table3_generality_inputs(wildcards=None):

@@ -126,6 +126,12 @@ def levyholt_score_path(lm: str, variant: str, subset: str, test: str) -> str:
     return f"{levyholt_score_directory(lm, variant, subset)}/{test}.parquet"
 
 
+def robustness_score_path(lang: str, lm: str, trained_on: str) -> str:
+    """Scores on BoOQA test of a hypothesis-only model of Table 3: ``lm``'s, trained on ``trained_on``
+    (``TABLE3_TRAINED_ON``: BoOQA dev or a LevyHolt subset), for BoOQA of ``lang``."""
+    return f"results/robustness/{lang}/scores/{lm}/{trained_on}.parquet"
+
+
 def unequal_budgets(training: dict, levyholt: dict) -> list[str]:
     """One message per table whose compared models get different budgets (``COMPARED_MODELS``)."""
     problems = []

@@ -93,25 +93,27 @@ def table3_rows(languages: list[str], score_path, *, models: dict[str, list[str]
     trained_on)``: a model's scores on BoOQA test."""
     header = ["trained_on", "tested_on", "auc_norm", "auc_norm_low", "auc_norm_high", "auc_norm_paper", "positive_rate", "n_test",
               "model", "scale", "note", *SIGNAL_COLUMNS, *WITHIN_GROUP_COLUMNS]
-    rows = []
-    for lang in LANGUAGES:
-        for lm in models.get(lang) or [""]:
-            for trained_on in ("booqa", "full", "directional", "symmetric"):
-                paper = PAPER_TABLE3[(trained_on, lang)]
-                numbers, rest, note = [""] * 3, [paper, "", ""], ""
-                signal = [""] * (len(SIGNAL_COLUMNS) + len(WITHIN_GROUP_COLUMNS))
-                if lang not in languages:
-                    note = ("not run: no S&S model fine-tuned for this language (training.language_models_zh and the Chinese "
-                            "LevyHolt, resources.levyholt_zh)")
-                else:
-                    frame = read_scores(score_path(lang, lm, trained_on))
-                    if frame.empty or not frame["label"].any() or frame["label"].all():
-                        note = TOO_FEW_TEST
-                    else:
-                        m = measure(frame, evaluation, within_groups=True)
-                        numbers, rest = with_interval(m, "auc_norm"), [paper, f"{m['positive_rate']:.4f}", m["n"]]
-                        signal, note = signal_cells(m) + within_group_cells(m), m["no_number"]
-                rows.append([TABLE3_NAMES[trained_on], f"BoOQA {lang.upper()} (test)", *numbers, *rest, lm, scale, note, *signal])
+
+    def measured(lang: str, lm: str, trained_on: str) -> list:
+        """One row of the table."""
+        paper = PAPER_TABLE3[(trained_on, lang)]
+        numbers, rest, note = [""] * 3, [paper, "", ""], ""
+        signal = [""] * (len(SIGNAL_COLUMNS) + len(WITHIN_GROUP_COLUMNS))
+        if lang not in languages:
+            note = ("not run: no S&S model fine-tuned for this language (training.language_models_zh and the Chinese "
+                    "LevyHolt, resources.levyholt_zh)")
+        else:
+            frame = read_scores(score_path(lang, lm, trained_on))
+            if frame.empty or not frame["label"].any() or frame["label"].all():
+                note = TOO_FEW_TEST
+            else:
+                m = measure(frame, evaluation, within_groups=True)
+                numbers, rest = with_interval(m, "auc_norm"), [paper, f"{m['positive_rate']:.4f}", m["n"]]
+                signal, note = signal_cells(m) + within_group_cells(m), m["no_number"]
+        return [TABLE3_NAMES[trained_on], f"BoOQA {lang.upper()} (test)", *numbers, *rest, lm, scale, note, *signal]
+
+    rows = [measured(lang, lm, trained_on) for lang in LANGUAGES for lm in models.get(lang) or [""]
+            for trained_on in ("booqa", "full", "directional", "symmetric")]
     rows.append(["McKenna et al. 2021", "McKenna et al. 2021", "", "", "", 78.3, "", "", "", scale, "not run: that QA set is not public",
                  *[""] * (len(SIGNAL_COLUMNS) + len(WITHIN_GROUP_COLUMNS))])
     return header, rows

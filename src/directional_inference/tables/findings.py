@@ -203,7 +203,7 @@ def _cell(value: float | None) -> str:
 def score_path(scores: Scores, lm: str) -> str:
     """Where a claim's score set is, for the main language model ``lm``."""
     from ..evaluation.methods import booqa_score_path
-    from ..levyholt.experiments import levyholt_score_path
+    from ..levyholt.experiments import levyholt_score_path, robustness_score_path
 
     if scores.kind == "levyholt":
         return levyholt_score_path(lm, *scores.key)
@@ -211,7 +211,7 @@ def score_path(scores: Scores, lm: str) -> str:
         return booqa_score_path(scores.key[0], "test", scores.key[1])
     if scores.kind == "llm":
         return f"results/llm/scores/{scores.key[0]}.parquet"
-    return f"results/robustness/{scores.key[0]}/scores/{lm}/{scores.key[1]}.parquet"
+    return robustness_score_path(scores.key[0], lm, scores.key[1])
 
 
 def claim_scores(scores: Scores, lm: str):
