@@ -63,8 +63,16 @@ GRID = [
     ("w14-s4", {"en": (14, 4, 4, 5), "zh": (366, 2, 3, 3)}),
     ("w21-s3", {"en": (21, 3, 3, 5), "zh": (366, 3, 1, 3)}),
 ]
-TABLE5_COLUMNS = ("auc_norm_tie_aware", "auc_norm_tie_aware_low", "auc_norm_tie_aware_high", "chance_auc_norm_low",
-                  "chance_auc_norm_high", "signal", "entries", "coverage")
+TABLE5_COLUMNS = (
+    "auc_norm_tie_aware",
+    "auc_norm_tie_aware_low",
+    "auc_norm_tie_aware_high",
+    "chance_auc_norm_low",
+    "chance_auc_norm_high",
+    "signal",
+    "entries",
+    "coverage",
+)
 
 
 def overlay(point: dict, sweep: Path) -> dict:
@@ -141,7 +149,7 @@ def sync_run(run: Path, point_dir: Path) -> None:
                 os.link(run / relative, target)
     records = run / ".snakemake" / "metadata"
     for directory, _, files in os.walk(records):  # a record's name is its file's path in URL-safe base64, long ones split
-        for name in files:                         # into folders named "@" + a part (Snakemake's persistence)
+        for name in files:  # into folders named "@" + a part (Snakemake's persistence)
             record = (Path(directory) / name).relative_to(records)
             path = base64.urlsafe_b64decode("".join(part.removeprefix("@") for part in record.parts)).decode()
             target = point_dir / ".snakemake" / "metadata" / record
@@ -165,8 +173,7 @@ def run_points(run: Path, sweep: Path, names: list[str], tables: list[str], core
         shutil.rmtree(point_dir / ".snakemake" / "locks", ignore_errors=True)  # RUN's own, copied while it ran
         (point_dir / "sweep.yaml").write_text(yaml.safe_dump(overlay(point, sweep), sort_keys=True))
         targets = [f"results/table{t}.csv" for t in tables]
-        command = [str(point_dir / "bin" / "snakemake"), *targets, "--cores", str(cores),
-                   "--configfile", "config/config.yaml", "sweep.yaml"]
+        command = [str(point_dir / "bin" / "snakemake"), *targets, "--cores", str(cores), "--configfile", "config/config.yaml", "sweep.yaml"]
         print(f"[{name}] {' '.join(command[1:])}", flush=True)
         started = time.monotonic()
         with open(point_dir / f"sweep-{'-'.join(tables)}.log", "w") as log:
@@ -185,25 +192,34 @@ def point_figures(point_dir: Path, times: dict) -> dict:
     import pandas as pd
 
     table4 = pd.read_csv(point_dir / "results" / "table4.csv")
-    splits = {f"{row.language}/{row.split}": {"entries": int(row.positives + row.negatives), "positives": int(row.positives),
-                                               "evidence_median": float(row.evidence_median), "evidence_mean": float(row.evidence_mean),
-                                               "evidence_single_share": float(row.evidence_single_share),
-                                               "evidence_none_share": float(row.evidence_none_share)}
-              for row in table4.itertuples()}
-    candidates = {lang: len(pd.read_parquet(point_dir / "results" / lang / "booqa" / "positives.parquet", columns=["pred"]))
-                  for lang in LANGUAGES}
+    splits = {
+        f"{row.language}/{row.split}": {
+            "entries": int(row.positives + row.negatives),
+            "positives": int(row.positives),
+            "evidence_median": float(row.evidence_median),
+            "evidence_mean": float(row.evidence_mean),
+            "evidence_single_share": float(row.evidence_single_share),
+            "evidence_none_share": float(row.evidence_none_share),
+        }
+        for row in table4.itertuples()
+    }
+    candidates = {lang: len(pd.read_parquet(point_dir / "results" / lang / "booqa" / "positives.parquet", columns=["pred"])) for lang in LANGUAGES}
     figures = {"splits": splits, "candidate_positives": candidates}
     if any("5" in key for key in times):  # a Table 5 the point made (a copy of RUN may hold RUN's own)
         frame = pd.read_csv(point_dir / "results" / "table5.csv")
-        figures["table5_en"] = {row["method"]: {"label": row["label"], **{c: (None if pd.isna(row.get(f"en_{c}")) else row.get(f"en_{c}"))
-                                                                          for c in TABLE5_COLUMNS}}
-                                for _, row in frame.iterrows() if not pd.isna(row.get("en_auc_norm_tie_aware"))}
+        figures["table5_en"] = {
+            row["method"]: {"label": row["label"], **{c: (None if pd.isna(row.get(f"en_{c}")) else row.get(f"en_{c}")) for c in TABLE5_COLUMNS}}
+            for _, row in frame.iterrows()
+            if not pd.isna(row.get("en_auc_norm_tie_aware"))
+        }
     return figures
 
 
-RULE = (f"among the settings whose test split keeps at least {MIN_TEST_ENTRIES} entries, the one whose test median evidence "
-        f"per entry is closest to {PAPER_EVIDENCE} (ties: the mean closer to it, then more test entries); if none keeps "
-        f"{MIN_TEST_ENTRIES}, the one with most test entries")
+RULE = (
+    f"among the settings whose test split keeps at least {MIN_TEST_ENTRIES} entries, the one whose test median evidence "
+    f"per entry is closest to {PAPER_EVIDENCE} (ties: the mean closer to it, then more test entries); if none keeps "
+    f"{MIN_TEST_ENTRIES}, the one with most test entries"
+)
 
 
 def choose(points: dict[str, dict], lang: str) -> dict:
@@ -213,8 +229,15 @@ def choose(points: dict[str, dict], lang: str) -> dict:
     tests = {name: figures["splits"][f"{lang}/test"] for name, figures in points.items()}
     eligible = [name for name, test in tests.items() if test["entries"] >= MIN_TEST_ENTRIES]
     if eligible:
-        chosen = min(eligible, key=lambda n: (abs(tests[n]["evidence_median"] - PAPER_EVIDENCE),
-                                              abs(tests[n]["evidence_mean"] - PAPER_EVIDENCE), -tests[n]["entries"], n))
+        chosen = min(
+            eligible,
+            key=lambda n: (
+                abs(tests[n]["evidence_median"] - PAPER_EVIDENCE),
+                abs(tests[n]["evidence_mean"] - PAPER_EVIDENCE),
+                -tests[n]["entries"],
+                n,
+            ),
+        )
         reason = f"of {len(eligible)} settings with at least {MIN_TEST_ENTRIES} test entries, the test median evidence closest to {PAPER_EVIDENCE}"
     else:
         chosen = max(tests, key=lambda n: (tests[n]["entries"], n))
@@ -231,9 +254,14 @@ def against_run(table4_csv: Path, sparse: dict) -> dict:
     rows = {}
     for row in table4.itertuples():
         point = sparse["splits"][f"{row.language}/{row.split}"]
-        rows[f"{row.language}/{row.split}"] = {"run_entries": int(row.positives + row.negatives), "point_entries": point["entries"],
-                                                "run_evidence_mean": float(row.evidence_mean), "point_evidence_mean": point["evidence_mean"],
-                                                "run_evidence_median": float(row.evidence_median), "point_evidence_median": point["evidence_median"]}
+        rows[f"{row.language}/{row.split}"] = {
+            "run_entries": int(row.positives + row.negatives),
+            "point_entries": point["entries"],
+            "run_evidence_mean": float(row.evidence_mean),
+            "point_evidence_mean": point["evidence_mean"],
+            "run_evidence_median": float(row.evidence_median),
+            "point_evidence_median": point["evidence_median"],
+        }
     return rows
 
 
@@ -246,11 +274,21 @@ def record(sweep: Path, run_table4: Path | None = None, run_label: str | None = 
         if not (point_dir / "sweep-times.json").exists():
             continue
         times = json.loads((point_dir / "sweep-times.json").read_text())
-        points[name] = {"settings": {lang: dict(zip(SETTING_KEYS, point[lang])) for lang in LANGUAGES}, "seconds": times,
-                        **point_figures(point_dir, times)}
-    result = {"cpu": cpu_name(), "cores": os.cpu_count(), "date": datetime.date.today().isoformat(),
-              "rule": RULE, "min_test_entries": MIN_TEST_ENTRIES, "paper_evidence": PAPER_EVIDENCE,
-              "points": points, "choice": {lang: choose(points, lang) for lang in LANGUAGES}}
+        points[name] = {
+            "settings": {lang: dict(zip(SETTING_KEYS, point[lang])) for lang in LANGUAGES},
+            "seconds": times,
+            **point_figures(point_dir, times),
+        }
+    result = {
+        "cpu": cpu_name(),
+        "cores": os.cpu_count(),
+        "date": datetime.date.today().isoformat(),
+        "rule": RULE,
+        "min_test_entries": MIN_TEST_ENTRIES,
+        "paper_evidence": PAPER_EVIDENCE,
+        "points": points,
+        "choice": {lang: choose(points, lang) for lang in LANGUAGES},
+    }
     if run_table4 is not None and "sparse" in points:
         result["sparse_point_against_run"] = against_run(run_table4, points["sparse"])
         result["run_table4"] = run_label or str(run_table4)
@@ -270,25 +308,39 @@ def density_markdown(result: dict) -> str:
     """The record as tables: per point and language, the test split's entries and evidence per entry, and the English
     Table 5 rows (tie-aware AUCnorm [interval], chance range) where the point made them."""
     points = result["points"]
-    lines = ["| setting | language: window, starring articles/predicates | candidate positives | dev entries (evidence mean) | "
-             "test entries (positives) | test evidence median / mean | one piece / none | chosen |", "|---|---|---|---|---|---|---|---|"]
+    lines = [
+        "| setting | language: window, starring articles/predicates | candidate positives | dev entries (evidence mean) | "
+        "test entries (positives) | test evidence median / mean | one piece / none | chosen |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
     for name, point in points.items():
         for lang in LANGUAGES:
             test, dev = point["splits"][f"{lang}/test"], point["splits"][f"{lang}/dev"]
             chosen = "**yes**" if result["choice"][lang]["point"] == name else ""
-            lines.append(f"| {name} | {lang}: {_settings(point['settings'][lang])} | {point['candidate_positives'][lang]:,} | "
-                         f"{dev['entries']:,} ({dev['evidence_mean']:.1f}) | "
-                         f"{test['entries']:,} ({test['positives']:,}) | {test['evidence_median']:g} / {test['evidence_mean']:.1f} | "
-                         f"{test['evidence_single_share']:.0%} / {test['evidence_none_share']:.0%} | {chosen} |")
+            lines.append(
+                f"| {name} | {lang}: {_settings(point['settings'][lang])} | {point['candidate_positives'][lang]:,} | "
+                f"{dev['entries']:,} ({dev['evidence_mean']:.1f}) | "
+                f"{test['entries']:,} ({test['positives']:,}) | {test['evidence_median']:g} / {test['evidence_mean']:.1f} | "
+                f"{test['evidence_single_share']:.0%} / {test['evidence_none_share']:.0%} | {chosen} |"
+            )
     seconds = sum(sum(point["seconds"].values()) for point in points.values())
-    text = (f"Generated from `benchmarks/results/booqa_density.json` by `benchmarks/booqa_density.py markdown` ({result['cpu']}, "
-            f"{result['cores']} cores, {result['date']}; {len(points)} settings in {seconds / 60:.0f} min; rule: {result['rule']}).\n\n"
-            + "\n".join(lines) + "\n")
+    text = (
+        f"Generated from `benchmarks/results/booqa_density.json` by `benchmarks/booqa_density.py markdown` ({result['cpu']}, "
+        f"{result['cores']} cores, {result['date']}; {len(points)} settings in {seconds / 60:.0f} min; rule: {result['rule']}).\n\n"
+        + "\n".join(lines)
+        + "\n"
+    )
     if "sparse_point_against_run" in result:
-        text += (f"\nThe sparse setting built from the imported relations, against {result['run_table4']} (the same relations, read from the corpus: "
-                 "an imported corpus lists only articles with a relation, so the bundles' per-window quotas differ a little): "
-                 + "; ".join(f"{key} {r['point_entries']:,} vs {r['run_entries']:,} entries, evidence mean {r['point_evidence_mean']:.2f} vs "
-                             f"{r['run_evidence_mean']:.2f}" for key, r in result["sparse_point_against_run"].items()) + ".\n")
+        text += (
+            f"\nThe sparse setting built from the imported relations, against {result['run_table4']} (the same relations, read from the corpus: "
+            "an imported corpus lists only articles with a relation, so the bundles' per-window quotas differ a little): "
+            + "; ".join(
+                f"{key} {r['point_entries']:,} vs {r['run_entries']:,} entries, evidence mean {r['point_evidence_mean']:.2f} vs "
+                f"{r['run_evidence_mean']:.2f}"
+                for key, r in result["sparse_point_against_run"].items()
+            )
+            + ".\n"
+        )
     made = [name for name, point in points.items() if "table5_en" in point]
     if made:
         methods = list(dict.fromkeys(m for name in made for m in points[name]["table5_en"]))
@@ -298,8 +350,12 @@ def density_markdown(result: dict) -> str:
             cells = []
             for name in made:
                 row = points[name]["table5_en"].get(method)
-                cells.append("-" if row is None else f"{row['auc_norm_tie_aware']:.1f} [{row['auc_norm_tie_aware_low']:.1f}, "
-                             f"{row['auc_norm_tie_aware_high']:.1f}]" + ("" if row["signal"] == "above chance" else " (no signal)"))
+                cells.append(
+                    "-"
+                    if row is None
+                    else f"{row['auc_norm_tie_aware']:.1f} [{row['auc_norm_tie_aware_low']:.1f}, "
+                    f"{row['auc_norm_tie_aware_high']:.1f}]" + ("" if row["signal"] == "above chance" else " (no signal)")
+                )
             label = next(points[n]["table5_en"][method]["label"] for n in made if method in points[n]["table5_en"])
             rows.append(f"| {label} | " + " | ".join(cells) + " |")
         chance = [next(iter(points[n]["table5_en"].values())) for n in made]
@@ -364,8 +420,9 @@ def main(argv=None) -> None:
     run.add_argument("--cores", type=int, default=2)
     rec = commands.add_parser("record")
     rec.add_argument("--sweep", type=Path, required=True)
-    rec.add_argument("--run-table4", type=Path, default=None,
-                     help="the Table 4 of a run at the sparse settings with the same relations, beside the sparse point")
+    rec.add_argument(
+        "--run-table4", type=Path, default=None, help="the Table 4 of a run at the sparse settings with the same relations, beside the sparse point"
+    )
     rec.add_argument("--run-label", default=None, help="what the record calls that run (default: the path)")
     commands.add_parser("plot")
     show = commands.add_parser("markdown")

@@ -41,7 +41,9 @@ def build(name: str):
     kind, sizes = ARCHITECTURES[name]
     torch.manual_seed(0)
     if kind == "roberta":
-        return RobertaForSequenceClassification(RobertaConfig(vocab_size=50265, max_position_embeddings=514, type_vocab_size=1, num_labels=2, **sizes))
+        return RobertaForSequenceClassification(
+            RobertaConfig(vocab_size=50265, max_position_embeddings=514, type_vocab_size=1, num_labels=2, **sizes)
+        )
     return BertForSequenceClassification(BertConfig(vocab_size=30522, num_labels=2, **sizes))
 
 
@@ -103,11 +105,25 @@ def main() -> None:
     output = Path(args.output)
     rows = json.loads(output.read_text(encoding="utf-8"))["rows"] if output.is_file() else []
     for size, name in (("base", "roberta-base"), ("large", "roberta-large")):
-        precision, reason = (resolve_precision(args.precision, device.type, model=build(name).to(device), device=device)
-                             if args.precision == "auto" else (args.precision, "as given"))
-        row = {"device": kind, "device_name": device_name, "size": size, "architecture": name, "precision": precision,
-               "precision_reason": reason, "batch_sentences": BATCH_SENTENCES, "tokens": args.tokens, "torch": torch.__version__,
-               "transformers": package_version("transformers"), "date": dt.date.today().isoformat(), **measure(name, device, precision, args.tokens, args.steps)}
+        precision, reason = (
+            resolve_precision(args.precision, device.type, model=build(name).to(device), device=device)
+            if args.precision == "auto"
+            else (args.precision, "as given")
+        )
+        row = {
+            "device": kind,
+            "device_name": device_name,
+            "size": size,
+            "architecture": name,
+            "precision": precision,
+            "precision_reason": reason,
+            "batch_sentences": BATCH_SENTENCES,
+            "tokens": args.tokens,
+            "torch": torch.__version__,
+            "transformers": package_version("transformers"),
+            "date": dt.date.today().isoformat(),
+            **measure(name, device, precision, args.tokens, args.steps),
+        }
         # the other architecture of the size, for the record (the forecast reads the RoBERTa row)
         other = "bert-base" if size == "base" else "bert-large"
         row["bert_" + "train_sentences_per_s"] = measure(other, device, precision, args.tokens, args.steps)["train_sentences_per_s"]

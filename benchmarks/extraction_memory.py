@@ -75,15 +75,31 @@ def main(argv: list[str] | None = None) -> int:
             corpus_of(args.articles, size, corpus)
             shards = args.shards or -(-size // args.shard_articles)
             started = time.monotonic()
-            out = subprocess.run([sys.executable, "-c", SHARD, str(corpus), str(shards), str(Path(tmp) / f"shard-{size}.parquet")],
-                                 capture_output=True, text=True, check=True).stdout.split()
-            runs.append({"corpus_articles": size, "shards": shards, "shard_articles": -(-size // shards), "relations": int(out[0]),
-                         "seconds": round(float(out[1]), 1), "peak_mb": round(float(out[2]), 1),
-                         "wall_seconds": round(time.monotonic() - started, 1)})
+            out = subprocess.run(
+                [sys.executable, "-c", SHARD, str(corpus), str(shards), str(Path(tmp) / f"shard-{size}.parquet")],
+                capture_output=True,
+                text=True,
+                check=True,
+            ).stdout.split()
+            runs.append(
+                {
+                    "corpus_articles": size,
+                    "shards": shards,
+                    "shard_articles": -(-size // shards),
+                    "relations": int(out[0]),
+                    "seconds": round(float(out[1]), 1),
+                    "peak_mb": round(float(out[2]), 1),
+                    "wall_seconds": round(time.monotonic() - started, 1),
+                }
+            )
             print(runs[-1])
     sizing = f"{args.shards} shards at every size" if args.shards else f"shards of {args.shard_articles} articles"
-    record = {"benchmark": f"extraction shard 0, {sizing}, spaCy en_core_web_sm, one process", "cpu": cpu(),
-              "date": time.strftime("%Y-%m-%d"), "runs": runs}
+    record = {
+        "benchmark": f"extraction shard 0, {sizing}, spaCy en_core_web_sm, one process",
+        "cpu": cpu(),
+        "date": time.strftime("%Y-%m-%d"),
+        "runs": runs,
+    }
     records = json.loads(args.output.read_text(encoding="utf-8")) if args.output.exists() else []
     args.output.write_text(json.dumps(records + [record], indent=1) + "\n", encoding="utf-8")
     return 0

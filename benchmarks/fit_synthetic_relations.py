@@ -43,8 +43,11 @@ BISECTION_STEPS = 7
 def vocabulary_sizes(relations: pd.DataFrame) -> dict[str, int]:
     a = np.minimum(relations["subj"].to_numpy(object), relations["obj"].to_numpy(object))
     b = np.maximum(relations["subj"].to_numpy(object), relations["obj"].to_numpy(object))
-    return {"predicates": relations["pred"].nunique(), "arguments": pd.concat([relations["subj"], relations["obj"]]).nunique(),
-            "pairs": pd.MultiIndex.from_arrays([a, b]).nunique()}
+    return {
+        "predicates": relations["pred"].nunique(),
+        "arguments": pd.concat([relations["subj"], relations["obj"]]).nunique(),
+        "pairs": pd.MultiIndex.from_arrays([a, b]).nunique(),
+    }
 
 
 def zipf_slope(counts: np.ndarray, low: int = 10, high: int = 1000) -> float:
@@ -84,15 +87,19 @@ def measure(relations: pd.DataFrame, shards_rows: int | None) -> dict:
     windows["distinct"] = relations.groupby(["window", "arg_a", "arg_b"]).size().groupby(level=0).size()
     pairs = relations.groupby(["arg_a", "arg_b"]).agg(n=("pred", "size"), distinct=("pred", "nunique"))
     pairs = pairs[pairs["n"] >= 2].groupby("n")["distinct"].mean().reset_index()
-    return {"relations": len(relations), "relations_per_article": len(relations) / articles, "relations_per_sentence": len(relations) / sentences,
-            "repeated_sentence_share": 1 - len(relations) / shards_rows if shards_rows else 0.0,
-            "sentence_characters": max(int(relations["sentence"].str.len().mean() - triple), 1),
-            "type_shares": {t: round(float(v), 4) for t, v in types.items()},
-            "head_predicates": relations["pred"].value_counts().index[:HEAD_PREDICATES].tolist(),
-            "predicate_zipf": zipf_slope(relations["pred"].value_counts().to_numpy()),
-            "argument_zipf": zipf_slope(pd.concat([relations["subj"], relations["obj"]]).value_counts().to_numpy()),
-            "window_zipf": fit_slots(windows["n"].to_numpy(float), windows["distinct"].to_numpy(float)),
-            "pair_zipf": fit_slots(pairs["n"].to_numpy(float), pairs["distinct"].to_numpy(float))}
+    return {
+        "relations": len(relations),
+        "relations_per_article": len(relations) / articles,
+        "relations_per_sentence": len(relations) / sentences,
+        "repeated_sentence_share": 1 - len(relations) / shards_rows if shards_rows else 0.0,
+        "sentence_characters": max(int(relations["sentence"].str.len().mean() - triple), 1),
+        "type_shares": {t: round(float(v), 4) for t, v in types.items()},
+        "head_predicates": relations["pred"].value_counts().index[:HEAD_PREDICATES].tolist(),
+        "predicate_zipf": zipf_slope(relations["pred"].value_counts().to_numpy()),
+        "argument_zipf": zipf_slope(pd.concat([relations["subj"], relations["obj"]]).value_counts().to_numpy()),
+        "window_zipf": fit_slots(windows["n"].to_numpy(float), windows["distinct"].to_numpy(float)),
+        "pair_zipf": fit_slots(pairs["n"].to_numpy(float), pairs["distinct"].to_numpy(float)),
+    }
 
 
 def heaps(relations: pd.DataFrame, seed: int = 1) -> dict[str, dict[float, int]]:
@@ -130,12 +137,19 @@ def main(argv: list[str] | None = None) -> int:
     n = measured["relations"]
 
     def model_of(vocab):
-        return SyntheticModel(base_relations=n, relations_per_article=round(measured["relations_per_article"], 3),
-                              relations_per_sentence=round(measured["relations_per_sentence"], 3),
-                              repeated_sentence_share=round(measured["repeated_sentence_share"], 4),
-                              sentence_characters=measured["sentence_characters"], window_zipf=measured["window_zipf"],
-                              pair_zipf=measured["pair_zipf"], predicates=vocab["predicates"], arguments=vocab["arguments"],
-                              type_shares=measured["type_shares"], head_predicates=measured["head_predicates"])
+        return SyntheticModel(
+            base_relations=n,
+            relations_per_article=round(measured["relations_per_article"], 3),
+            relations_per_sentence=round(measured["relations_per_sentence"], 3),
+            repeated_sentence_share=round(measured["repeated_sentence_share"], 4),
+            sentence_characters=measured["sentence_characters"],
+            window_zipf=measured["window_zipf"],
+            pair_zipf=measured["pair_zipf"],
+            predicates=vocab["predicates"],
+            arguments=vocab["arguments"],
+            type_shares=measured["type_shares"],
+            head_predicates=measured["head_predicates"],
+        )
 
     # each vocabulary in turn (arguments first: a pair's predicates depend on its arguments), its growth the Heaps
     # exponent measured by sub-sampling: for each Zipf exponent of a grid, the size at the default's size (bisection)
@@ -156,8 +170,14 @@ def main(argv: list[str] | None = None) -> int:
     for key in ("arguments", "predicates"):
         best = None
         for exponent in ZIPF_GRID:
-            base = bisect(key, lambda b: vocabularies | {key: Vocabulary(exponent, b, heaps_growth[key])}, n, real_full[key],
-                          np.log(real_full[key]), np.log(real_full[key] * 200.0))
+            base = bisect(
+                key,
+                lambda b: vocabularies | {key: Vocabulary(exponent, b, heaps_growth[key])},
+                n,
+                real_full[key],
+                np.log(real_full[key]),
+                np.log(real_full[key] * 200.0),
+            )
             trial = vocabularies | {key: Vocabulary(exponent, round(base, 1), heaps_growth[key])}
             tenth = synthetic_sizes(model_of(trial), n // 10, 2)[key]
             error = abs(np.log(tenth / real_small[key]))
@@ -167,8 +187,14 @@ def main(argv: list[str] | None = None) -> int:
         vocabularies[key] = best[1]
     model = model_of(vocabularies)
     comparison = {"default": sub, "synthetic": {str(f): synthetic_sizes(model, int(n * f), 4) for f in FRACTIONS}}
-    record = {"fitted_on": str(directory), "measured": {k: v for k, v in measured.items() if k != "head_predicates"},
-              "sub_samples": sub, "comparison": comparison, "search": search, "model": model.to_json()}
+    record = {
+        "fitted_on": str(directory),
+        "measured": {k: v for k, v in measured.items() if k != "head_predicates"},
+        "sub_samples": sub,
+        "comparison": comparison,
+        "search": search,
+        "model": model.to_json(),
+    }
     Path(args.output).write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
     print(json.dumps(comparison, indent=1))
     return 0

@@ -26,8 +26,14 @@ from directional_inference.compute import cpu_name
 from directional_inference.engine import Engine
 from directional_inference.evaluation.scoring import graph_scores
 
-TYPES = [("person", "location"), ("person", "organization"), ("organization", "location"), ("organization", "organization"),
-         ("thing", "thing"), ("person", "thing")]
+TYPES = [
+    ("person", "location"),
+    ("person", "organization"),
+    ("organization", "location"),
+    ("organization", "organization"),
+    ("thing", "thing"),
+    ("person", "thing"),
+]
 
 
 def synthetic(queries: int, mean_evidence: float, cap: int, predicates: int, edges: int, seed: int):
@@ -35,30 +41,37 @@ def synthetic(queries: int, mean_evidence: float, cap: int, predicates: int, edg
     names = np.array([f"pred{k}" for k in range(predicates)])
     zipf = rng.zipf(1.3, size=10 * predicates) % predicates  # a few frequent predicates, many rare ones
     type_index = rng.integers(0, len(TYPES), size=queries)
-    entries = pd.DataFrame({
-        "id": [f"q{k}" for k in range(queries)],
-        "pred": names[rng.choice(zipf, size=queries)],
-        "subj_type": [TYPES[t][0] for t in type_index],
-        "obj_type": [TYPES[t][1] for t in type_index],
-    })
+    entries = pd.DataFrame(
+        {
+            "id": [f"q{k}" for k in range(queries)],
+            "pred": names[rng.choice(zipf, size=queries)],
+            "subj_type": [TYPES[t][0] for t in type_index],
+            "obj_type": [TYPES[t][1] for t in type_index],
+        }
+    )
     counts = np.minimum(rng.geometric(1.0 / mean_evidence, size=queries), cap)
     owner = np.repeat(np.arange(queries), counts)
-    evidence = pd.DataFrame({
-        "entry": entries["id"].to_numpy()[owner],
-        "pred": names[rng.choice(zipf, size=len(owner))],
-        "subj": "a", "obj": "b",
-        "aligned": rng.random(len(owner)) < 0.7,
-        "sentence": "",
-    })
+    evidence = pd.DataFrame(
+        {
+            "entry": entries["id"].to_numpy()[owner],
+            "pred": names[rng.choice(zipf, size=len(owner))],
+            "subj": "a",
+            "obj": "b",
+            "aligned": rng.random(len(owner)) < 0.7,
+            "sentence": "",
+        }
+    )
     edge_types = rng.integers(0, len(TYPES), size=edges)
-    graph = pd.DataFrame({
-        "premise": names[rng.integers(0, predicates, size=edges)],
-        "hypothesis": names[rng.integers(0, predicates, size=edges)],
-        "subj_type": [TYPES[t][0] for t in edge_types],
-        "obj_type": [TYPES[t][1] for t in edge_types],
-        "reversed": rng.random(edges) < 0.5,
-        "binc": rng.random(edges),
-    }).drop_duplicates(["premise", "hypothesis", "subj_type", "obj_type", "reversed"])
+    graph = pd.DataFrame(
+        {
+            "premise": names[rng.integers(0, predicates, size=edges)],
+            "hypothesis": names[rng.integers(0, predicates, size=edges)],
+            "subj_type": [TYPES[t][0] for t in edge_types],
+            "obj_type": [TYPES[t][1] for t in edge_types],
+            "reversed": rng.random(edges) < 0.5,
+            "binc": rng.random(edges),
+        }
+    ).drop_duplicates(["premise", "hypothesis", "subj_type", "obj_type", "reversed"])
     return entries, evidence, graph
 
 
@@ -70,7 +83,11 @@ def main() -> None:
     parser.add_argument("--predicates", type=int, default=20_000)
     parser.add_argument("--edges", type=int, default=200_000)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--fuzzy", default="any_type_pair", help="back-off mode (any_type_pair is the heavier; the default same_type_pair adds nothing on a graph of surface strings)")
+    parser.add_argument(
+        "--fuzzy",
+        default="any_type_pair",
+        help="back-off mode (any_type_pair is the heavier; the default same_type_pair adds nothing on a graph of surface strings)",
+    )
     parser.add_argument("--memory-mb", type=int, default=6000, help="the engine's memory (a score_booqa job's mem_mb)")
     parser.add_argument("--output", default="benchmarks/results/graph_scoring.json")
     args = parser.parse_args()
@@ -80,11 +97,19 @@ def main() -> None:
         scores, ratio = graph_scores(engine, entries, evidence, graph, "binc", fuzzy=args.fuzzy)
     wall, cpu = time.perf_counter() - start_wall, time.process_time() - start_cpu
     result = {
-        "queries": args.queries, "fuzzy_backoff": args.fuzzy, "evidence_rows": len(evidence), "evidence_cap": args.cap, "graph_edges": len(graph),
-        "scoring_wall_s": round(wall, 2), "scoring_cpu_s": round(cpu, 2),
+        "queries": args.queries,
+        "fuzzy_backoff": args.fuzzy,
+        "evidence_rows": len(evidence),
+        "evidence_cap": args.cap,
+        "graph_edges": len(graph),
+        "scoring_wall_s": round(wall, 2),
+        "scoring_cpu_s": round(cpu, 2),
         "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
-        "deduplication_ratio": round(ratio, 2), "entries_with_nonzero_score": int((scores > 0).sum()),
-        "engine_memory_mb": args.memory_mb, "cpu": cpu_name(), "date": datetime.date.today().isoformat(),
+        "deduplication_ratio": round(ratio, 2),
+        "entries_with_nonzero_score": int((scores > 0).sum()),
+        "engine_memory_mb": args.memory_mb,
+        "cpu": cpu_name(),
+        "date": datetime.date.today().isoformat(),
         "machine": f"{platform.machine()}, {platform.python_version()}",
         "targets": {"cpu_s": 3600, "peak_rss_mb": 8192},
     }

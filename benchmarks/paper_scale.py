@@ -50,15 +50,26 @@ from directional_inference.workflow.rulelog import PEAK_MEMORY_LINE  # noqa: E40
 PARAMETERS = REPO / "benchmarks" / "synthetic_relations.json"
 RESULTS = REPO / "benchmarks" / "results" / "paper_scale.json"
 OVERLAY = {
-    "booqa": {"languages": ["en"], "starring_min_articles": 15, "starring_min_predicates": 15, "felicity_min_pairs": 30,
-              "positive_budget": 40000, "wsd": "first_sense", "overrides": None},
+    "booqa": {
+        "languages": ["en"],
+        "starring_min_articles": 15,
+        "starring_min_predicates": 15,
+        "felicity_min_pairs": 30,
+        "positive_budget": 40000,
+        "wsd": "first_sense",
+        "overrides": None,
+    },
     "graphs": {"min_arg_pairs_per_predicate": 3, "min_predicates_per_arg_pair": 3, "measures": ["binc"]},
     "corpus": {"en": {"window_days": 3}},
     "resources": {"datasets": ["wordnet-3.0", "omw-cmn"]},
     "llm": {"released_predictions": False, "scorers": []},  # the chain from relations to graph scoring only
 }
-TARGETS = ["results/en/booqa/validation.json", "results/en/booqa/README.md", "results/booqa_scores/en/dev/graph_binc.parquet",
-           "results/booqa_scores/en/test/graph_binc.parquet"]
+TARGETS = [
+    "results/en/booqa/validation.json",
+    "results/en/booqa/README.md",
+    "results/booqa_scores/en/dev/graph_binc.parquet",
+    "results/booqa_scores/en/test/graph_binc.parquet",
+]
 PEAK = re.compile(PEAK_MEMORY_LINE.replace("{:.0f}", r"(\d+)"))
 
 
@@ -152,11 +163,20 @@ def jobs_of(workdir: Path, spill: dict[str, int]) -> list[dict]:
         exact = float(found[-1]) if found else None
         sampled = None if pd.isna(sampled) else round(float(sampled), 1)
         measured = [v for v in (exact, sampled) if v is not None]
-        rows.append({"phase": phase, "rule": rule, "job": job, "seconds": round(float(frame["s"].iloc[-1]), 1),
-                     "peak_mb": max(measured) if measured else None, "peak_mb_getrusage": exact, "max_rss_mb_sampled": sampled,
-                     "input_mb": round(input_mb([workdir / f for f in inputs], lambda: float("nan")), 1),
-                     "spill_mb": round(spill.get("/".join(Path(scratch[-1]).parts[-3:]), 0) / 1e6, 1) if scratch else None,
-                     "output_mb": round(input_mb([workdir / f for f in outputs], lambda: float("nan")), 1)})
+        rows.append(
+            {
+                "phase": phase,
+                "rule": rule,
+                "job": job,
+                "seconds": round(float(frame["s"].iloc[-1]), 1),
+                "peak_mb": max(measured) if measured else None,
+                "peak_mb_getrusage": exact,
+                "max_rss_mb_sampled": sampled,
+                "input_mb": round(input_mb([workdir / f for f in inputs], lambda: float("nan")), 1),
+                "spill_mb": round(spill.get("/".join(Path(scratch[-1]).parts[-3:]), 0) / 1e6, 1) if scratch else None,
+                "output_mb": round(input_mb([workdir / f for f in outputs], lambda: float("nan")), 1),
+            }
+        )
     return rows
 
 
@@ -177,9 +197,22 @@ def run(multiple: float, seed: int, workdir: Path, cores: int, keep: bool) -> di
     scratch.mkdir(exist_ok=True)
     overlay = OVERLAY | {"relations": {"imported": {"en": str((workdir / "synthetic").resolve())}}, "scratch_root": str(scratch.resolve())}
     (workdir / "paper_scale.yaml").write_text(yaml.safe_dump(overlay, sort_keys=True))
-    command = [sys.executable, "-m", "snakemake", "--snakefile", str(REPO / "Snakefile"), "--directory", str(workdir),
-               "--configfile", str(REPO / "config" / "config.yaml"), str(workdir / "paper_scale.yaml"),
-               "--cores", str(cores), "--rerun-incomplete", *TARGETS]
+    command = [
+        sys.executable,
+        "-m",
+        "snakemake",
+        "--snakefile",
+        str(REPO / "Snakefile"),
+        "--directory",
+        str(workdir),
+        "--configfile",
+        str(REPO / "config" / "config.yaml"),
+        str(workdir / "paper_scale.yaml"),
+        "--cores",
+        str(cores),
+        "--rerun-incomplete",
+        *TARGETS,
+    ]
     env = dict(os.environ, HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1", DVC_NO_ANALYTICS="1")
     code = subprocess.run(["git", "-C", str(REPO), "describe", "--always", "--dirty"], capture_output=True, text=True).stdout.strip()
     started = time.monotonic()
@@ -192,13 +225,23 @@ def run(multiple: float, seed: int, workdir: Path, cores: int, keep: bool) -> di
     merged = workdir / "results" / "en" / "relations" / "merged.parquet"
     import pyarrow.parquet as pq
 
-    record = {"multiple": multiple, "seed": seed, "relations": sum(pq.ParquetFile(f).metadata.num_rows for f in files),
-              "merged_relations": pq.ParquetFile(merged).metadata.num_rows, "cpu": cpu(), "cores": cores, "code": code or "unknown",
-              "date": dt.date.today().isoformat(), "generation_seconds": round(generated, 1), "workflow_seconds": round(wall, 1),
-              "disk_mb": round(sum(f.stat().st_size for f in workdir.rglob("*") if f.is_file()) / 1e6, 1),
-              "free_disk_gb_at_start": round(disk.free_at_start / 1e9, 1), "free_disk_gb_lowest": round(disk.lowest_free / 1e9, 1),
-              "booqa": json.loads((workdir / "results" / "en" / "booqa" / "validation.json").read_text())["checked"],
-              "jobs": jobs_of(workdir, disk.peaks)}
+    record = {
+        "multiple": multiple,
+        "seed": seed,
+        "relations": sum(pq.ParquetFile(f).metadata.num_rows for f in files),
+        "merged_relations": pq.ParquetFile(merged).metadata.num_rows,
+        "cpu": cpu(),
+        "cores": cores,
+        "code": code or "unknown",
+        "date": dt.date.today().isoformat(),
+        "generation_seconds": round(generated, 1),
+        "workflow_seconds": round(wall, 1),
+        "disk_mb": round(sum(f.stat().st_size for f in workdir.rglob("*") if f.is_file()) / 1e6, 1),
+        "free_disk_gb_at_start": round(disk.free_at_start / 1e9, 1),
+        "free_disk_gb_lowest": round(disk.lowest_free / 1e9, 1),
+        "booqa": json.loads((workdir / "results" / "en" / "booqa" / "validation.json").read_text())["checked"],
+        "jobs": jobs_of(workdir, disk.peaks),
+    }
     if not keep:
         shutil.rmtree(workdir)
     return record
@@ -221,8 +264,10 @@ def main(argv: list[str] | None = None) -> int:
     args.output.write_text(json.dumps(records, indent=1) + "\n", encoding="utf-8")
     peak = max(job["peak_mb"] for job in record["jobs"])
     spill = max((job["spill_mb"] or 0) for job in record["jobs"])
-    print(f"{record['relations']} relations: {len(record['jobs'])} jobs, peak {peak:.0f} MB, spill {spill:.0f} MB, "
-          f"workflow {record['workflow_seconds']:.0f} s, free disk {record['free_disk_gb_at_start']} -> {record['free_disk_gb_lowest']} GB")
+    print(
+        f"{record['relations']} relations: {len(record['jobs'])} jobs, peak {peak:.0f} MB, spill {spill:.0f} MB, "
+        f"workflow {record['workflow_seconds']:.0f} s, free disk {record['free_disk_gb_at_start']} -> {record['free_disk_gb_lowest']} GB"
+    )
     return 0
 
 

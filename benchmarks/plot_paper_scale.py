@@ -22,9 +22,20 @@ import pandas as pd
 REPO = Path(__file__).resolve().parents[1]
 # the corpus-wide rules, in DAG order (the others: downloads, WordNet)
 PARAMETERS = REPO / "benchmarks" / "synthetic_relations.json"  # the generator's parameters, fitted on the default's relations
-RULES = ("import_relations", "merge_relations", "describe_imported_corpus", "select_booqa_positives", "generate_booqa_negatives",
-         "sample_booqa", "write_booqa_card", "validate_booqa", "build_entailment_graph", "gather_entailment_graph",
-         "retrieve_booqa_evidence", "score_booqa")
+RULES = (
+    "import_relations",
+    "merge_relations",
+    "describe_imported_corpus",
+    "select_booqa_positives",
+    "generate_booqa_negatives",
+    "sample_booqa",
+    "write_booqa_card",
+    "validate_booqa",
+    "build_entailment_graph",
+    "gather_entailment_graph",
+    "retrieve_booqa_evidence",
+    "score_booqa",
+)
 
 
 def growth_table(records: list[dict]) -> pd.DataFrame:
@@ -32,8 +43,16 @@ def growth_table(records: list[dict]) -> pd.DataFrame:
     for record in records:
         for rule, jobs in pd.DataFrame(record["jobs"]).groupby("rule"):
             if rule in RULES:
-                rows.append({"rule": rule, "relations": record["relations"], "jobs": len(jobs), "peak_mb": jobs["peak_mb"].max(),
-                             "longest_s": jobs["seconds"].max(), "job_seconds": round(jobs["seconds"].sum(), 1)})
+                rows.append(
+                    {
+                        "rule": rule,
+                        "relations": record["relations"],
+                        "jobs": len(jobs),
+                        "peak_mb": jobs["peak_mb"].max(),
+                        "longest_s": jobs["seconds"].max(),
+                        "job_seconds": round(jobs["seconds"].sum(), 1),
+                    }
+                )
     table = pd.DataFrame(rows).sort_values(["rule", "relations"]).drop_duplicates(["rule", "relations"], keep="last")
     table["rule"] = pd.Categorical(table["rule"], RULES, ordered=True)
     table = table.sort_values(["rule", "relations"]).reset_index(drop=True)
@@ -66,11 +85,14 @@ def spill_markdown(records: list[dict], base: int | None = None) -> str:
         if record["jobs"] and all("spill_mb" in job for job in record["jobs"]):
             measured[record["relations"]] = record
     runs = [measured[k] for k in sorted(measured)]
-    lines = ["| | " + " | ".join(f"{r['multiple']:g}x" for r in runs) + " |", "|---" * (len(runs) + 1) + "|",
-             "| synthetic relations made (after the merge) | " + " | ".join(f"{r['relations']:,} ({r['merged_relations']:,})" for r in runs) + " |",
-             "| BoOQA entries (windows) | " + " | ".join(f"{r['booqa'].get('entries', 0):,} ({r['booqa'].get('windows', 0):,})" for r in runs) + " |",
-             "| workflow wall-clock | " + " | ".join(_minutes(r["workflow_seconds"]) for r in runs) + " |",
-             "| free disk: start (lowest), GB | " + " | ".join(f"{r['free_disk_gb_at_start']} ({r['free_disk_gb_lowest']})" for r in runs) + " |"]
+    lines = [
+        "| | " + " | ".join(f"{r['multiple']:g}x" for r in runs) + " |",
+        "|---" * (len(runs) + 1) + "|",
+        "| synthetic relations made (after the merge) | " + " | ".join(f"{r['relations']:,} ({r['merged_relations']:,})" for r in runs) + " |",
+        "| BoOQA entries (windows) | " + " | ".join(f"{r['booqa'].get('entries', 0):,} ({r['booqa'].get('windows', 0):,})" for r in runs) + " |",
+        "| workflow wall-clock | " + " | ".join(_minutes(r["workflow_seconds"]) for r in runs) + " |",
+        "| free disk: start (lowest), GB | " + " | ".join(f"{r['free_disk_gb_at_start']} ({r['free_disk_gb_lowest']})" for r in runs) + " |",
+    ]
     for rule in RULES:
         cells = []
         for run in runs:
@@ -89,14 +111,15 @@ def spill_markdown(records: list[dict], base: int | None = None) -> str:
     base = base_relations() if base is None else base
     cpus = sorted({r["cpu"] for r in runs})
     codes = ", ".join(f"{r['multiple']:g}x {r.get('code', 'not recorded')}" for r in runs)
-    return ("Per rule and size: the largest job's peak memory; the largest spill (its scratch folder, sampled: DuckDB's "
-            "spill and the job's staging files) and its ratio to that job's input; the longest job's time. "
-            f"{'; '.join(cpus)}, {runs[-1]['cores']} cores; code: {codes}. A multiple is of the default's {base:,} English "
-            "relations, those the generator's parameters were fitted on (`benchmarks/synthetic_relations.json`); the generator "
-            "writes whole synthetic articles, so it makes about that many relations (the row \"synthetic relations made\"), "
-            "fewer after the merge drops repeated ones. Generated from `benchmarks/results/paper_scale.json` by "
-            "`benchmarks/plot_paper_scale.py --markdown docs/run-times.md`.\n\n"
-            + "\n".join(lines) + "\n")
+    return (
+        "Per rule and size: the largest job's peak memory; the largest spill (its scratch folder, sampled: DuckDB's "
+        "spill and the job's staging files) and its ratio to that job's input; the longest job's time. "
+        f"{'; '.join(cpus)}, {runs[-1]['cores']} cores; code: {codes}. A multiple is of the default's {base:,} English "
+        "relations, those the generator's parameters were fitted on (`benchmarks/synthetic_relations.json`); the generator "
+        'writes whole synthetic articles, so it makes about that many relations (the row "synthetic relations made"), '
+        "fewer after the merge drops repeated ones. Generated from `benchmarks/results/paper_scale.json` by "
+        "`benchmarks/plot_paper_scale.py --markdown docs/run-times.md`.\n\n" + "\n".join(lines) + "\n"
+    )
 
 
 def splice(document: str, block: str) -> str:

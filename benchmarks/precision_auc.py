@@ -33,8 +33,15 @@ def compare(fp32_scores, bf16_scores, entries, *, seed: int) -> dict:
     labels = np.array([e.label for e in entries], dtype=bool)
     a, b = (auc_norm(precision_recall_curve(s, labels)) for s in (fp32_scores, bf16_scores))
     low, high = bootstrap_difference(fp32_scores, bf16_scores, labels, converse_group_ids(entries), resamples=1000, seed=seed)
-    return {"n": len(entries), "fp32_auc_norm": round(100 * a, 2), "bf16_auc_norm": round(100 * b, 2), "difference": round(100 * (b - a), 2),
-            "difference_low": round(100 * low, 2), "difference_high": round(100 * high, 2), "within_noise": bool(low <= 0 <= high)}
+    return {
+        "n": len(entries),
+        "fp32_auc_norm": round(100 * a, 2),
+        "bf16_auc_norm": round(100 * b, 2),
+        "difference": round(100 * (b - a), 2),
+        "difference_low": round(100 * low, 2),
+        "difference_high": round(100 * high, 2),
+        "within_noise": bool(low <= 0 <= high),
+    }
 
 
 def run_subset(model_dir: str, subset: str, mirror: Path, *, test_size: int, seed: int) -> dict:
@@ -49,22 +56,31 @@ def run_subset(model_dir: str, subset: str, mirror: Path, *, test_size: int, see
     runs, scores = {}, {}
     with tempfile.TemporaryDirectory() as tmp:
         for precision in ("fp32", "bf16"):
-            settings = TrainingSettings(epochs=3, batch_size=8, max_length=48, seed=seed, symmetric=False, evaluations_per_epoch=4, patience=3,
-                                        precision=precision)
+            settings = TrainingSettings(
+                epochs=3, batch_size=8, max_length=48, seed=seed, symmetric=False, evaluations_per_epoch=4, patience=3, precision=precision
+            )
             start = time.perf_counter()
             result = train_prompt_model(model_dir, train, dev, hp, settings, Path(tmp) / precision, Path(tmp) / f"{precision}-ckpt")
             seconds = time.perf_counter() - start
             scores[precision] = {"dev": result.dev_scores, "test": result.scorer.scores(test)}
-            runs[precision] = {"training_s": round(seconds, 1), "best": result.best, "stop_reason": result.record["stop_reason"],
-                               "evaluations": len(result.evaluations)}
+            runs[precision] = {
+                "training_s": round(seconds, 1),
+                "best": result.best,
+                "stop_reason": result.record["stop_reason"],
+                "evaluations": len(result.evaluations),
+            }
         inference_only = PromptScorer(Path(tmp) / "fp32", max_length=48, symmetric=False, precision="bf16")
         scores["fp32 weights, bf16 scoring"] = {"dev": inference_only.scores(dev), "test": inference_only.scores(test)}
     return {
-        "train_pairs": len(train), "runs": runs,
-        "trained_and_scored": {split: compare(scores["fp32"][split], scores["bf16"][split], data, seed=seed)
-                               for split, data in (("dev", dev), ("test", test))},
-        "scored_only": {split: compare(scores["fp32"][split], scores["fp32 weights, bf16 scoring"][split], data, seed=seed)
-                        for split, data in (("dev", dev), ("test", test))},
+        "train_pairs": len(train),
+        "runs": runs,
+        "trained_and_scored": {
+            split: compare(scores["fp32"][split], scores["bf16"][split], data, seed=seed) for split, data in (("dev", dev), ("test", test))
+        },
+        "scored_only": {
+            split: compare(scores["fp32"][split], scores["fp32 weights, bf16 scoring"][split], data, seed=seed)
+            for split, data in (("dev", dev), ("test", test))
+        },
     }
 
 
@@ -84,8 +100,11 @@ def main() -> None:
     mirror = Path(os.environ.get("BOOQA_MIRROR", "../shared/mirror").split(":")[0])
     set_threads(args.threads)
     model_dir = str(resolve_model("sentence-transformers/all-MiniLM-L6-v2"))
-    results = {"machine": machine(args.threads), "model": "all-MiniLM-L6-v2, S&S prompts",
-               "subsets": {subset: run_subset(model_dir, subset, mirror, test_size=args.test, seed=args.seed) for subset in args.subsets}}
+    results = {
+        "machine": machine(args.threads),
+        "model": "all-MiniLM-L6-v2, S&S prompts",
+        "subsets": {subset: run_subset(model_dir, subset, mirror, test_size=args.test, seed=args.seed) for subset in args.subsets},
+    }
     Path(args.output).parent.mkdir(parents=True, exist_ok=True)
     Path(args.output).write_text(json.dumps(results, indent=1, default=float) + "\n", encoding="utf-8")
     print(json.dumps(results, indent=1, default=float))

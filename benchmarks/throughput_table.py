@@ -41,10 +41,12 @@ def software(row: dict) -> str:
 def versions_note(rows: list[dict]) -> str:
     """Which rows were measured with other versions than the pinned ones, said beside the tables."""
     pins = pinned_versions()
-    other = sorted({r["device_name"] for r in rows
-                    if any(r.get(name) and r[name].split("+")[0] != pins.get(name) for name in PACKAGES)})
-    text = "Software: each row's column is what its record names; the environment `bin/setup` installs pins " + ", ".join(
-        f"{name} {version}" for name, version in pins.items()) + " (`pyproject.toml`)."
+    other = sorted({r["device_name"] for r in rows if any(r.get(name) and r[name].split("+")[0] != pins.get(name) for name in PACKAGES)})
+    text = (
+        "Software: each row's column is what its record names; the environment `bin/setup` installs pins "
+        + ", ".join(f"{name} {version}" for name, version in pins.items())
+        + " (`pyproject.toml`)."
+    )
     if other:
         text += " Measured with other versions than the pins: " + ", ".join(other) + "."
     return text
@@ -53,17 +55,26 @@ def versions_note(rows: list[dict]) -> str:
 def throughput_markdown(devices: list[dict], llms: list[dict]) -> str:
     """Two tables: the S&S architectures per device (prompt sentences a second), and each LLM per device at its
     fastest format per batch size (pairs a second, zero-shot and few-shot, and the GPU's peak memory)."""
-    lines = ["S&S architectures (random weights; a training step is forward, backward and AdamW over one S&S batch; "
-             "`precision: auto` as it measured on the device):", "",
-             "| device | architecture | format | batch | trained sentences/s | scored sentences/s | software | date |",
-             "|---|---|---|---|---|---|---|---|"]
+    lines = [
+        "S&S architectures (random weights; a training step is forward, backward and AdamW over one S&S batch; "
+        "`precision: auto` as it measured on the device):",
+        "",
+        "| device | architecture | format | batch | trained sentences/s | scored sentences/s | software | date |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
     for r in devices:
-        lines.append(f"| {r['device_name']} | {r['architecture']} | {r['precision']} | {r['batch_sentences']} x {r['tokens']} tokens | "
-                     f"{r['train_sentences_per_s']:,.1f} | {r['score_sentences_per_s']:,.1f} | {software(r)} | {r['date']} |")
-    lines += ["", "LLM scoring of the Directional test's pairs (the fastest format at each batch size; `bf16-weights`: the body's "
-              "weights in bf16, what `precision: bf16` or a measured `auto` runs on a GPU; random weights unless named):", "",
-              "| device | model | parameters | batch | format | pairs/s zero-shot | pairs/s few-shot | GPU peak | software | date |",
-              "|---|---|---|---|---|---|---|---|---|---|"]
+        lines.append(
+            f"| {r['device_name']} | {r['architecture']} | {r['precision']} | {r['batch_sentences']} x {r['tokens']} tokens | "
+            f"{r['train_sentences_per_s']:,.1f} | {r['score_sentences_per_s']:,.1f} | {software(r)} | {r['date']} |"
+        )
+    lines += [
+        "",
+        "LLM scoring of the Directional test's pairs (the fastest format at each batch size; `bf16-weights`: the body's "
+        "weights in bf16, what `precision: bf16` or a measured `auto` runs on a GPU; random weights unless named):",
+        "",
+        "| device | model | parameters | batch | format | pairs/s zero-shot | pairs/s few-shot | GPU peak | software | date |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
     groups: dict[tuple, list[dict]] = {}
     for r in llms:
         groups.setdefault((r["device_name"], r["model"], r["batch_size"]), []).append(r)
@@ -75,12 +86,15 @@ def throughput_markdown(devices: list[dict], llms: list[dict]) -> str:
         zero, few = best.get("zero-shot"), best.get("few-shot")
         peak = max((r["gpu_peak_mb"] or 0) for r in best.values())
         name = model if rows[0].get("random_weights") else f"{model} (real weights)"
-        lines.append(f"| {device} | {name} | {rows[0]['parameters'] / 1e9:.2f} B | {batch} | {fmt} | "
-                     f"{zero['pairs_per_s']:,.1f} | {few['pairs_per_s']:,.1f} | {f'{peak / 1024:.1f} GB' if peak else '-'} | {software(rows[0])} | "
-                     f"{rows[0]['date']} |")
-    return ("Generated from `benchmarks/results/device_throughput.json` and `benchmarks/results/llm_scoring.json` by "
-            "`benchmarks/throughput_table.py --markdown docs/run-times.md`.\n\n" + "\n".join(lines) + "\n\n"
-            + versions_note([*devices, *llms]) + "\n")
+        lines.append(
+            f"| {device} | {name} | {rows[0]['parameters'] / 1e9:.2f} B | {batch} | {fmt} | "
+            f"{zero['pairs_per_s']:,.1f} | {few['pairs_per_s']:,.1f} | {f'{peak / 1024:.1f} GB' if peak else '-'} | {software(rows[0])} | "
+            f"{rows[0]['date']} |"
+        )
+    return (
+        "Generated from `benchmarks/results/device_throughput.json` and `benchmarks/results/llm_scoring.json` by "
+        "`benchmarks/throughput_table.py --markdown docs/run-times.md`.\n\n" + "\n".join(lines) + "\n\n" + versions_note([*devices, *llms]) + "\n"
+    )
 
 
 def current_block() -> str:

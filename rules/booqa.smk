@@ -10,22 +10,22 @@ rule select_booqa_positives:
     output:
         positives="results/{lang}/booqa/positives.parquet",
         counts="results/{lang}/booqa/predicate_counts.parquet",
-    params:
-        settings=booqa_params("starring_min_articles", "starring_min_predicates", "felicity_min_pairs", "felicity_count", "max_positives"),
-        seed=config["seed"],
     log:
         phase_log("booqa", "select_booqa_positives", "{lang}"),
     benchmark:
         phase_benchmark("booqa", "select_booqa_positives", "{lang}")
-    threads: engine_threads
     priority: CHAIN_PRIORITY
+    conda:
+        "../envs/workflow.yaml"
+    threads: engine_threads
     resources:
         mem_mb=demand("select_booqa_positives", "mem_mb"),
         disk_mb=demand("select_booqa_positives", "disk_mb"),
         slurm_extra=node_scratch("select_booqa_positives"),
         runtime=demand("select_booqa_positives", "runtime"),
-    conda:
-        "../envs/workflow.yaml"
+    params:
+        settings=booqa_params("starring_min_articles", "starring_min_predicates", "felicity_min_pairs", "felicity_count", "max_positives"),
+        seed=config["seed"],
     script:
         "../scripts/select_booqa_positives.py"
 
@@ -39,21 +39,21 @@ rule generate_booqa_negatives:
         encoder=wsd_encoder_directory,
     output:
         "results/{lang}/booqa/negatives.parquet",
-    params:
-        settings=negative_settings,  # the encoder is an input: its alias is in the path
     log:
         phase_log("booqa", "generate_booqa_negatives", "{lang}"),
     benchmark:
         phase_benchmark("booqa", "generate_booqa_negatives", "{lang}")
-    threads: engine_threads
     priority: CHAIN_PRIORITY
+    conda:
+        "../envs/workflow.yaml"
+    threads: engine_threads
     resources:
         mem_mb=demand("generate_booqa_negatives", "mem_mb"),
         disk_mb=demand("generate_booqa_negatives", "disk_mb"),
         slurm_extra=node_scratch("generate_booqa_negatives"),
         runtime=demand("generate_booqa_negatives", "runtime"),
-    conda:
-        "../envs/workflow.yaml"
+    params:
+        settings=negative_settings,  # the encoder is an input: its alias is in the path
     script:
         "../scripts/generate_booqa_negatives.py"
 
@@ -69,20 +69,20 @@ rule sample_booqa:
         dev_jsonl="results/{lang}/booqa/dev.jsonl",
         test_jsonl="results/{lang}/booqa/test.jsonl",
         reserved="results/{lang}/booqa/graph_windows.csv",
-    params:
-        settings=booqa_params("positive_budget", "max_negatives_per_positive", "frequency_buckets", "dev_share", "graph_window_share"),
-        seed=config["seed"],
     log:
         phase_log("booqa", "sample_booqa", "{lang}"),
     benchmark:
         phase_benchmark("booqa", "sample_booqa", "{lang}")
-    threads: 1
     priority: CHAIN_PRIORITY
+    conda:
+        "../envs/workflow.yaml"
+    threads: 1
     resources:
         mem_mb=4000,
         runtime=60,
-    conda:
-        "../envs/workflow.yaml"
+    params:
+        settings=booqa_params("positive_budget", "max_negatives_per_positive", "frequency_buckets", "dev_share", "graph_window_share"),
+        seed=config["seed"],
     script:
         "../scripts/sample_booqa.py"
 
@@ -98,24 +98,24 @@ rule write_booqa_card:
     output:
         card="results/{lang}/booqa/README.md",
         density="results/{lang}/booqa/evidence_density.csv",
-    params:
-        parameters=card_parameters,
-        source=lambda wildcards: config["corpus"][wildcards.lang]["source"],
-        scale=config["scale"],
-        cap=config["evaluation"]["evidence_cap"],
-        seed=config["seed"],
     log:
         phase_log("booqa", "write_booqa_card", "{lang}"),
     benchmark:
         phase_benchmark("booqa", "write_booqa_card", "{lang}")
+    conda:
+        "../envs/workflow.yaml"
     threads: 1
     resources:
         mem_mb=demand("write_booqa_card", "mem_mb"),
         disk_mb=demand("write_booqa_card", "disk_mb"),
         slurm_extra=node_scratch("write_booqa_card"),
         runtime=demand("write_booqa_card", "runtime"),
-    conda:
-        "../envs/workflow.yaml"
+    params:
+        parameters=card_parameters,
+        source=lambda wildcards: config["corpus"][wildcards.lang]["source"],
+        scale=config["scale"],
+        cap=config["evaluation"]["evidence_cap"],
+        seed=config["seed"],
     script:
         "../scripts/write_booqa_card.py"
 
@@ -128,19 +128,19 @@ rule build_booqa_hyponly:
         train="results/{lang}/booqa_hyponly/train.tsv",
         dev="results/{lang}/booqa_hyponly/dev.tsv",
         test="results/{lang}/booqa_hyponly/test.tsv",
-    params:
-        settings=config["hypothesis_only"],
-        seed=config["seed"],
     log:
         phase_log("booqa", "build_booqa_hyponly", "{lang}"),
     benchmark:
         phase_benchmark("booqa", "build_booqa_hyponly", "{lang}")
+    conda:
+        "../envs/workflow.yaml"
     threads: 1
     resources:
         mem_mb=2000,
         runtime=10,
-    conda:
-        "../envs/workflow.yaml"
+    params:
+        settings=config["hypothesis_only"],
+        seed=config["seed"],
     script:
         "../scripts/build_booqa_hyponly.py"
 
@@ -156,19 +156,19 @@ rule validate_booqa:
         wordnet="resources/nltk_data",
     output:
         "results/{lang}/booqa/validation.json",
-    params:
-        settings=booqa_params("felicity_min_pairs", "max_negatives_per_positive"),
     log:
         phase_log("booqa", "validate_booqa", "{lang}"),
     benchmark:
         phase_benchmark("booqa", "validate_booqa", "{lang}")
+    conda:
+        "../envs/workflow.yaml"
     threads: 1
     resources:
         mem_mb=demand("validate_booqa", "mem_mb"),
         disk_mb=demand("validate_booqa", "disk_mb"),
         slurm_extra=node_scratch("validate_booqa"),
         runtime=demand("validate_booqa", "runtime"),
-    conda:
-        "../envs/workflow.yaml"
+    params:
+        settings=booqa_params("felicity_min_pairs", "max_negatives_per_positive"),
     script:
         "../scripts/validate_booqa.py"

@@ -11,21 +11,21 @@ rule retrieve_booqa_evidence:
         wordnet="resources/nltk_data",  # the entry's predicate is excluded up to voice (passive participles -> verbs)
     output:
         "results/{lang}/evidence/{split}.parquet",
-    params:
-        cap=config["evaluation"]["evidence_cap"],
-        seed=config["seed"],
     log:
         phase_log("booqa_evaluation", "retrieve_booqa_evidence", "{lang}/{split}"),
     benchmark:
         phase_benchmark("booqa_evaluation", "retrieve_booqa_evidence", "{lang}/{split}")
+    conda:
+        "../envs/workflow.yaml"
     threads: 1
     resources:
         mem_mb=demand("retrieve_booqa_evidence", "mem_mb"),
         disk_mb=demand("retrieve_booqa_evidence", "disk_mb"),
         slurm_extra=node_scratch("retrieve_booqa_evidence"),
         runtime=demand("retrieve_booqa_evidence", "runtime"),
-    conda:
-        "../envs/workflow.yaml"
+    params:
+        cap=config["evaluation"]["evidence_cap"],
+        seed=config["seed"],
     script:
         "../scripts/retrieve_booqa_evidence.py"
 
@@ -37,22 +37,24 @@ rule retrieve_tfidf_evidence:
         split="results/{lang}/booqa/{split}.parquet",
     output:
         "results/{lang}/evidence/{split}.tfidf.parquet",
-    params:
-        # named, as in build_entailment_graph: a swap of the two numbers must re-run the job
-        settings={"top_articles": config["evaluation"]["tfidf_top_articles"],
-                  "sentences_per_article": config["evaluation"]["tfidf_sentences_per_article"]},
     log:
         phase_log("booqa_evaluation", "retrieve_tfidf_evidence", "{lang}/{split}"),
     benchmark:
         phase_benchmark("booqa_evaluation", "retrieve_tfidf_evidence", "{lang}/{split}")
+    conda:
+        "../envs/workflow.yaml"
     threads: 1
     resources:
         mem_mb=demand("retrieve_tfidf_evidence", "mem_mb"),
         disk_mb=demand("retrieve_tfidf_evidence", "disk_mb"),
         slurm_extra=node_scratch("retrieve_tfidf_evidence"),
         runtime=demand("retrieve_tfidf_evidence", "runtime"),
-    conda:
-        "../envs/workflow.yaml"
+    params:
+        # named, as in build_entailment_graph: a swap of the two numbers must re-run the job
+        settings={
+            "top_articles": config["evaluation"]["tfidf_top_articles"],
+            "sentences_per_article": config["evaluation"]["tfidf_sentences_per_article"],
+        },
     script:
         "../scripts/retrieve_tfidf_evidence.py"
 
@@ -63,25 +65,25 @@ rule score_booqa:
         split="results/{lang}/booqa/{split}.parquet",
     output:
         "results/booqa_scores/{lang}/{split}/{method}.parquet",
+    log:
+        phase_log("booqa_evaluation", "score_booqa", "{lang}/{split}/{method}"),
+    benchmark:
+        phase_benchmark("booqa_evaluation", "score_booqa", "{lang}/{split}/{method}")
     wildcard_constraints:
         method=WHOLE_SCORING_METHODS,
+    conda:
+        "../envs/workflow.yaml"
+    threads: config["training"]["threads"]
+    resources:
+        mem_mb=6000,
+        runtime=lambda wildcards, attempt: 240 * attempt,  # a retry resumes from the progress file, with more time
+        gpu=scoring_gpus,
     params:
         settings=booqa_scoring_settings,
         torch_threads=config["training"]["threads"],
         part=0,
         parts=1,
         progress=".checkpoints/booqa_scores/{lang}/{split}/{method}.npz",
-    log:
-        phase_log("booqa_evaluation", "score_booqa", "{lang}/{split}/{method}"),
-    benchmark:
-        phase_benchmark("booqa_evaluation", "score_booqa", "{lang}/{split}/{method}")
-    threads: config["training"]["threads"]
-    resources:
-        mem_mb=6000,
-        runtime=lambda wildcards, attempt: 240 * attempt,  # a retry resumes from the progress file, with more time
-        gpu=scoring_gpus,
-    conda:
-        "../envs/workflow.yaml"
     script:
         "../scripts/score_booqa.py"
 
@@ -92,25 +94,25 @@ rule score_booqa_part:
         split="results/{lang}/booqa/{split}.parquet",
     output:
         "results/booqa_scores/{lang}/{split}/{method}.part-{part}.parquet",
+    log:
+        phase_log("booqa_evaluation", "score_booqa_part", "{lang}/{split}/{method}.part-{part}"),
+    benchmark:
+        phase_benchmark("booqa_evaluation", "score_booqa_part", "{lang}/{split}/{method}.part-{part}")
     wildcard_constraints:
         method=SPLIT_SCORING_METHODS,
+    conda:
+        "../envs/workflow.yaml"
+    threads: config["training"]["threads"]
+    resources:
+        mem_mb=6000,
+        runtime=lambda wildcards, attempt: 120 * attempt,  # a retry resumes from the progress file, with more time
+        gpu=scoring_gpus,
     params:
         settings=booqa_scoring_settings,
         torch_threads=config["training"]["threads"],
         part=lambda wildcards: int(wildcards.part),
         parts=config["evaluation"]["scoring_jobs"],
         progress=".checkpoints/booqa_scores/{lang}/{split}/{method}.part-{part}.npz",
-    log:
-        phase_log("booqa_evaluation", "score_booqa_part", "{lang}/{split}/{method}.part-{part}"),
-    benchmark:
-        phase_benchmark("booqa_evaluation", "score_booqa_part", "{lang}/{split}/{method}.part-{part}")
-    threads: config["training"]["threads"]
-    resources:
-        mem_mb=6000,
-        runtime=lambda wildcards, attempt: 120 * attempt,  # a retry resumes from the progress file, with more time
-        gpu=scoring_gpus,
-    conda:
-        "../envs/workflow.yaml"
     script:
         "../scripts/score_booqa.py"
 
@@ -120,17 +122,17 @@ rule gather_booqa_scores:
         parts=score_parts,
     output:
         "results/booqa_scores/{lang}/{split}/{method}.parquet",
-    wildcard_constraints:
-        method=SPLIT_SCORING_METHODS,
     log:
         phase_log("booqa_evaluation", "gather_booqa_scores", "{lang}/{split}/{method}"),
     benchmark:
         phase_benchmark("booqa_evaluation", "gather_booqa_scores", "{lang}/{split}/{method}")
+    wildcard_constraints:
+        method=SPLIT_SCORING_METHODS,
+    conda:
+        "../envs/workflow.yaml"
     threads: 1
     resources:
         mem_mb=2000,
         runtime=10,
-    conda:
-        "../envs/workflow.yaml"
     script:
         "../scripts/gather_booqa_scores.py"

@@ -45,7 +45,6 @@ from directional_inference.workflow.job_resources import expected_input_mb, impo
 from directional_inference.relations.imported import relation_files
 from directional_inference.relations.shards import extraction_shards
 
-
 PRETRAINED_MODELS = sorted(a for a, spec in config["models"].items() if isinstance(spec, str))
 TINY_MODELS = sorted(a for a, spec in config["models"].items() if isinstance(spec, dict))
 
@@ -138,8 +137,9 @@ def search_trial_ids(wildcards):
 def search_origin(wildcards):
     """What a search's selection records of where its trials came from (sns.published.selection_origin)."""
     lm, variant, subset = search_of(wildcards)
-    return selection_origin(TRIAL_SOURCE, config["training"]["search"], lm, config["models"][lm], variant, subset,
-                            model_budget(variant, subset)["epochs"])
+    return selection_origin(
+        TRIAL_SOURCE, config["training"]["search"], lm, config["models"][lm], variant, subset, model_budget(variant, subset)["epochs"]
+    )
 
 
 def model_run(wildcards):
@@ -214,7 +214,6 @@ def demand(rule_name, key):
     return resource_function(rule_name, key, expected, share)
 
 
-
 # The inputs and the chain from the corpus to BoOQA and its graphs run before ordinary trials whenever both are ready:
 # the trials fill the other cores, and the chain's work (and the scoring that waits on it) is not left until the last
 # trial ends. Only the longest trials ('S&S, S&S Full: training_priority) and the small jobs they wait for (the LevyHolt
@@ -243,6 +242,7 @@ def node_scratch(rule_name):
         return f"--tmp={disk(wildcards, input, attempt)}M" if config["request_node_scratch"] else ""
 
     return options
+
 
 MAIN_LM = MAIN_LMS["en"]
 
@@ -273,8 +273,19 @@ def alias_pattern(aliases):
 def runnable_methods(lang):
     """BoOQA methods that can run for a language under this config."""
     ev, graphs = config["evaluation"], config["graphs"]
-    return methods_for(lang, ev["model_languages"], graphs["measures"], ev["lm_retrieval"], SNS_LANGUAGES, SNS_METHODS_ZH,
-                       sorted(IMPORTED_FILES), LLM_LANGUAGES, BOOQA_FURTHER_LMS, FILE_GRAPHS, SCORE_FILES)
+    return methods_for(
+        lang,
+        ev["model_languages"],
+        graphs["measures"],
+        ev["lm_retrieval"],
+        SNS_LANGUAGES,
+        SNS_METHODS_ZH,
+        sorted(IMPORTED_FILES),
+        LLM_LANGUAGES,
+        BOOQA_FURTHER_LMS,
+        FILE_GRAPHS,
+        SCORE_FILES,
+    )
 
 
 def graph_lookup():
@@ -285,9 +296,15 @@ def graph_lookup():
 
 def booqa_score_files(table=None):
     """Score files of one BoOQA table (``BOOQA_TABLES``), or of every runnable method on both splits."""
-    return sorted({booqa_score_path(lang, BOOQA_TABLES[name].split, method) for name in ([table] if table else BOOQA_TABLES)
-                   for lang in config["booqa"]["languages"] for method in table_methods(name, BOOQA_FURTHER_LMS, list(FILE_GRAPHS), list(SCORE_FILES))
-                   if method in runnable_methods(lang)})
+    return sorted(
+        {
+            booqa_score_path(lang, BOOQA_TABLES[name].split, method)
+            for name in ([table] if table else BOOQA_TABLES)
+            for lang in config["booqa"]["languages"]
+            for method in table_methods(name, BOOQA_FURTHER_LMS, list(FILE_GRAPHS), list(SCORE_FILES))
+            if method in runnable_methods(lang)
+        }
+    )
 
 
 def table_models(table):
@@ -326,8 +343,12 @@ def subset_language(wildcards):
 def prompt_scorer_settings(wildcards):
     """How a selected prompt model scores LevyHolt pairs (the keyword arguments of sns.model.PromptScorer): token limit,
     number format, 'S&S's swapped prompts, language."""
-    return {"max_length": config["training"]["max_length"], "precision": config["training"]["precision"],
-            "symmetric": is_symmetric(wildcards), "lang": subset_language(wildcards)}
+    return {
+        "max_length": config["training"]["max_length"],
+        "precision": config["training"]["precision"],
+        "symmetric": is_symmetric(wildcards),
+        "lang": subset_language(wildcards),
+    }
 
 
 def trial_settings(wildcards):
@@ -359,8 +380,13 @@ def trial_samples(wildcards):
 
 def robustness_score_files(lang=None):
     """Table 3's score files (of one language, or of every one): per language model of TABLE3_MODELS, per training data."""
-    return [robustness_score_path(language, lm, t) for language in TABLE3_LANGUAGES if lang in (None, language) for lm in TABLE3_MODELS[language]
-            for t in TABLE3_TRAINED_ON]
+    return [
+        robustness_score_path(language, lm, t)
+        for language in TABLE3_LANGUAGES
+        if lang in (None, language)
+        for lm in TABLE3_MODELS[language]
+        for t in TABLE3_TRAINED_ON
+    ]
 
 
 # Every output of each phase (the inputs of its target in rules/phases.smk, which its DVC stage runs); each phase's

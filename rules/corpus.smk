@@ -11,23 +11,23 @@ rule build_corpus:
     output:
         articles="results/{lang}/corpus/articles.parquet",
         reading="results/{lang}/corpus/reading.json",  # records read and skipped per file (for the dataset card)
-    wildcard_constraints:
-        lang=EXTRACTED_LANGUAGE,
-    params:
-        settings=corpus_settings,  # source, window_days, max_articles, years
     log:
         phase_log("corpus", "build_corpus", "{lang}"),
     benchmark:
         phase_benchmark("corpus", "build_corpus", "{lang}")
-    threads: 1
+    wildcard_constraints:
+        lang=EXTRACTED_LANGUAGE,
     priority: CHAIN_PRIORITY
+    conda:
+        "../envs/workflow.yaml"
+    threads: 1
     resources:
         mem_mb=demand("build_corpus", "mem_mb"),
         disk_mb=demand("build_corpus", "disk_mb"),
         slurm_extra=node_scratch("build_corpus"),
         runtime=demand("build_corpus", "runtime"),
-    conda:
-        "../envs/workflow.yaml"
+    params:
+        settings=corpus_settings,  # source, window_days, max_articles, years
     script:
         "../scripts/build_corpus.py"
 
@@ -39,21 +39,21 @@ rule describe_imported_corpus:
     output:
         articles="results/{lang}/corpus/articles.parquet",
         reading="results/{lang}/corpus/reading.json",
-    wildcard_constraints:
-        lang=IMPORTED_LANGUAGE,
-    params:
-        files=lambda wildcards: [str(path) for path in IMPORTED_FILES[wildcards.lang]],
     log:
         phase_log("corpus", "describe_imported_corpus", "{lang}"),
     benchmark:
         phase_benchmark("corpus", "describe_imported_corpus", "{lang}")
+    wildcard_constraints:
+        lang=IMPORTED_LANGUAGE,
+    conda:
+        "../envs/workflow.yaml"
     threads: 1
     resources:
         mem_mb=demand("describe_imported_corpus", "mem_mb"),
         disk_mb=demand("describe_imported_corpus", "disk_mb"),
         slurm_extra=node_scratch("describe_imported_corpus"),
         runtime=demand("describe_imported_corpus", "runtime"),
-    conda:
-        "../envs/workflow.yaml"
+    params:
+        files=lambda wildcards: [str(path) for path in IMPORTED_FILES[wildcards.lang]],
     script:
         "../scripts/describe_imported_corpus.py"

@@ -17,24 +17,23 @@ rule build_entailment_graph:
         split="results/{lang}/booqa/{split}.parquet",
     output:
         "results/{lang}/graphs/for_{split}.part-{part}.parquet",
-    params:
-        # named: Snakemake compares params as a set of value reprs, so two unnamed cut-offs that swap would go unnoticed
-        cutoffs={"min_arg_pairs": config["graphs"]["min_arg_pairs_per_predicate"],
-                 "min_predicates": config["graphs"]["min_predicates_per_arg_pair"]},
-        parts=config["graphs"]["jobs"],
     log:
         phase_log("graphs", "build_entailment_graph", "{lang}/{split}.part-{part}"),
     benchmark:
         phase_benchmark("graphs", "build_entailment_graph", "{lang}/{split}.part-{part}")
-    threads: engine_threads
     priority: CHAIN_PRIORITY
+    conda:
+        "../envs/workflow.yaml"
+    threads: engine_threads
     resources:
         mem_mb=demand("build_entailment_graph", "mem_mb"),
         disk_mb=demand("build_entailment_graph", "disk_mb"),
         slurm_extra=node_scratch("build_entailment_graph"),
         runtime=demand("build_entailment_graph", "runtime"),
-    conda:
-        "../envs/workflow.yaml"
+    params:
+        # named: Snakemake compares params as a set of value reprs, so two unnamed cut-offs that swap would go unnoticed
+        cutoffs={"min_arg_pairs": config["graphs"]["min_arg_pairs_per_predicate"], "min_predicates": config["graphs"]["min_predicates_per_arg_pair"]},
+        parts=config["graphs"]["jobs"],
     script:
         "../scripts/build_entailment_graph.py"
 
@@ -48,15 +47,15 @@ rule gather_entailment_graph:
         phase_log("graphs", "gather_entailment_graph", "{lang}/{split}"),
     benchmark:
         phase_benchmark("graphs", "gather_entailment_graph", "{lang}/{split}")
-    threads: 1
     priority: CHAIN_PRIORITY
+    conda:
+        "../envs/workflow.yaml"
+    threads: 1
     resources:
         mem_mb=demand("gather_entailment_graph", "mem_mb"),
         disk_mb=demand("gather_entailment_graph", "disk_mb"),
         slurm_extra=node_scratch("gather_entailment_graph"),
         runtime=demand("gather_entailment_graph", "runtime"),
-    conda:
-        "../envs/workflow.yaml"
     script:
         "../scripts/gather_entailment_graph.py"
 
@@ -68,17 +67,17 @@ rule import_graph_files:
         graph_files,
     output:
         "results/{lang}/graphs/files/{graph_name}.parquet",
-    params:
-        section=lambda wildcards: config["graphs"]["from_files"][wildcards.graph_name].get("section", "BInc sims"),
     log:
         phase_log("graphs", "import_graph_files", "{lang}/{graph_name}"),
     benchmark:
         phase_benchmark("graphs", "import_graph_files", "{lang}/{graph_name}")
+    conda:
+        "../envs/workflow.yaml"
     threads: 1
     resources:
         mem_mb=4000,
         runtime=60,
-    conda:
-        "../envs/workflow.yaml"
+    params:
+        section=lambda wildcards: config["graphs"]["from_files"][wildcards.graph_name].get("section", "BInc sims"),
     script:
         "../scripts/import_graph_files.py"

@@ -12,6 +12,17 @@ rule build_levyholt_subsets:
         subgroups=report("results/levyholt/subgroups.csv", caption="../report/subgroups.rst", category="LevyHolt", labels={"table": "sub-groups"}),
         subsets="results/levyholt/subsets.csv",
         files=levyholt_data_files(),
+    log:
+        phase_log("levyholt", "build_levyholt_subsets", "all"),
+    benchmark:
+        phase_benchmark("levyholt", "build_levyholt_subsets", "all")
+    priority: LONGEST_FIRST
+    conda:
+        "../envs/workflow.yaml"
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=10,
     params:
         source=config["levyholt"]["source"],
         seed=config["levyholt"]["split_seed"],
@@ -24,17 +35,6 @@ rule build_levyholt_subsets:
             "dev": config["levyholt"]["max_dev"],
             "test": config["levyholt"]["max_test"],
         },
-    log:
-        phase_log("levyholt", "build_levyholt_subsets", "all"),
-    benchmark:
-        phase_benchmark("levyholt", "build_levyholt_subsets", "all")
-    threads: 1
-    priority: LONGEST_FIRST
-    resources:
-        mem_mb=2000,
-        runtime=10,
-    conda:
-        "../envs/workflow.yaml"
     script:
         "../scripts/build_levyholt_subsets.py"
 
@@ -47,22 +47,22 @@ rule build_levyholt_whole_tests:
         authors="resources/levyholt-authors",
     output:
         expand("results/levyholt/whole/{subset}/test.tsv", subset=LEVYHOLT_WHOLE_TESTS),
+    log:
+        phase_log("levyholt", "build_levyholt_whole_tests", "all"),
+    benchmark:
+        phase_benchmark("levyholt", "build_levyholt_whole_tests", "all")
+    conda:
+        "../envs/workflow.yaml"
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=10,
     params:
         source=config["levyholt"]["source"],
         seed=config["levyholt"]["split_seed"],
         authors_subsets=config["levyholt"]["authors_files_for"],
         resplit=config["levyholt"]["directional_resplit"],
         dev_pairs=config["levyholt"]["directional_dev_pairs"],
-    log:
-        phase_log("levyholt", "build_levyholt_whole_tests", "all"),
-    benchmark:
-        phase_benchmark("levyholt", "build_levyholt_whole_tests", "all")
-    threads: 1
-    resources:
-        mem_mb=2000,
-        runtime=10,
-    conda:
-        "../envs/workflow.yaml"
     script:
         "../scripts/build_levyholt_whole_tests.py"
 
@@ -73,6 +73,17 @@ rule build_chinese_levyholt_subsets:
     output:
         table="results/levyholt/zh_subsets.csv",
         files=[f for f in chinese_levyholt_files() if f.endswith(".tsv")],
+    log:
+        phase_log("levyholt", "build_chinese_levyholt_subsets", "all"),
+    benchmark:
+        phase_benchmark("levyholt", "build_chinese_levyholt_subsets", "all")
+    priority: LONGEST_FIRST
+    conda:
+        "../envs/workflow.yaml"
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=10,
     params:
         seed=config["levyholt"]["split_seed"],
         limits={
@@ -82,16 +93,5 @@ rule build_chinese_levyholt_subsets:
         },
         dev_pairs=config["levyholt"]["directional_dev_pairs"],
         premise=config["hypothesis_only"]["premise"]["zh"],
-    log:
-        phase_log("levyholt", "build_chinese_levyholt_subsets", "all"),
-    benchmark:
-        phase_benchmark("levyholt", "build_chinese_levyholt_subsets", "all")
-    threads: 1
-    priority: LONGEST_FIRST
-    resources:
-        mem_mb=2000,
-        runtime=10,
-    conda:
-        "../envs/workflow.yaml"
     script:
         "../scripts/build_chinese_levyholt_subsets.py"

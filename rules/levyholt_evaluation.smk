@@ -10,19 +10,19 @@ rule score_levyholt:
         model="results/models/{lm}/{variant}/{subset}/best",
     output:
         directory("results/scores/levyholt/{lm}/{variant}/{subset}"),
-    params:
-        scorer=prompt_scorer_settings,
-        torch_threads=config["training"]["threads"],
     log:
         phase_log("levyholt_evaluation", "score_levyholt", "{lm}/{variant}/{subset}"),
     benchmark:
         phase_benchmark("levyholt_evaluation", "score_levyholt", "{lm}/{variant}/{subset}")
+    conda:
+        "../envs/workflow.yaml"
     threads: config["training"]["threads"]
     resources:
         mem_mb=4000,
         runtime=lambda wildcards, attempt: 120 * attempt,
         gpu=config["training"]["gpus"],
-    conda:
-        "../envs/workflow.yaml"
+    params:
+        scorer=prompt_scorer_settings,
+        torch_threads=config["training"]["threads"],
     script:
         "../scripts/score_levyholt.py"

@@ -16,12 +16,12 @@ rule convert_released_predictions:
         phase_log("llm_evaluation", "convert_released_predictions", "all"),
     benchmark:
         phase_benchmark("llm_evaluation", "convert_released_predictions", "all")
+    conda:
+        "../envs/workflow.yaml"
     threads: 1
     resources:
         mem_mb=1000,
         runtime=10,
-    conda:
-        "../envs/workflow.yaml"
     script:
         "../scripts/convert_released_predictions.py"
 
@@ -34,20 +34,20 @@ rule join_llm_predictions:
     output:
         scores=expand("results/llm/scores/{test}.parquet", test=LLM_TEST_SETS),
         joins="results/llm/scores/joins.json",
-    params:
-        tests=LLM_TEST_FILES,
-        names=llm_prediction_names(),
-        max_unmatched_share=config["llm"]["max_unmatched_share"],
     log:
         phase_log("llm_evaluation", "join_llm_predictions", "all"),
     benchmark:
         phase_benchmark("llm_evaluation", "join_llm_predictions", "all")
+    conda:
+        "../envs/workflow.yaml"
     threads: 1
     resources:
         mem_mb=1000,
         runtime=10,
-    conda:
-        "../envs/workflow.yaml"
+    params:
+        tests=LLM_TEST_FILES,
+        names=llm_prediction_names(),
+        max_unmatched_share=config["llm"]["max_unmatched_share"],
     script:
         "../scripts/join_llm_predictions.py"
 
@@ -59,21 +59,21 @@ rule prepare_llm:
         texts="resources/levyholt",
     output:
         directory("results/llm/models/{llm}"),
-    wildcard_constraints:
-        llm=alias_pattern(LOCAL_LLMS),
-    params:
-        spec=lambda wildcards: config["llm"]["models"][wildcards.llm],
-        seed=config["seed"],
     log:
         phase_log("llm_evaluation", "prepare_llm", "{llm}"),
     benchmark:
         phase_benchmark("llm_evaluation", "prepare_llm", "{llm}")
+    wildcard_constraints:
+        llm=alias_pattern(LOCAL_LLMS),
+    conda:
+        "../envs/workflow.yaml"
     threads: 1
     resources:
         mem_mb=8000,
         runtime=60,
-    conda:
-        "../envs/workflow.yaml"
+    params:
+        spec=lambda wildcards: config["llm"]["models"][wildcards.llm],
+        seed=config["seed"],
     script:
         "../scripts/prepare_llm.py"
 
@@ -85,6 +85,17 @@ rule score_llm_levyholt:
         test="results/levyholt/whole/directional/test.tsv",
     output:
         "results/llm/predictions/{llm}.tsv",
+    log:
+        phase_log("llm_evaluation", "score_llm_levyholt", "{llm}"),
+    benchmark:
+        phase_benchmark("llm_evaluation", "score_llm_levyholt", "{llm}")
+    conda:
+        "../envs/workflow.yaml"
+    threads: config["training"]["threads"]
+    resources:
+        mem_mb=8000,
+        runtime=120,
+        gpu=config["training"]["gpus"],
     params:
         prompts=config["llm"]["prompts"],
         batch_size=config["llm"]["batch_size"],
@@ -92,17 +103,6 @@ rule score_llm_levyholt:
         answer_rule=config["llm"]["answer_rule"],
         torch_threads=config["training"]["threads"],
         checkpoints=".checkpoints/llm_scores/{llm}",  # a job stopped at its time limit resumes from its saved batches
-    log:
-        phase_log("llm_evaluation", "score_llm_levyholt", "{llm}"),
-    benchmark:
-        phase_benchmark("llm_evaluation", "score_llm_levyholt", "{llm}")
-    threads: config["training"]["threads"]
-    resources:
-        mem_mb=8000,
-        runtime=120,
-        gpu=config["training"]["gpus"],
-    conda:
-        "../envs/workflow.yaml"
     script:
         "../scripts/score_llm_levyholt.py"
 
@@ -114,8 +114,19 @@ rule score_llm_run_test:
         test="results/levyholt/{test}/test.tsv",
     output:
         "results/llm/run_predictions/{test}/{llm}.tsv",
+    log:
+        phase_log("llm_evaluation", "score_llm_run_test", "{test}/{llm}"),
+    benchmark:
+        phase_benchmark("llm_evaluation", "score_llm_run_test", "{test}/{llm}")
     wildcard_constraints:
         test="|".join(LLM_SCORED_RUN_TESTS) or "none",
+    conda:
+        "../envs/workflow.yaml"
+    threads: config["training"]["threads"]
+    resources:
+        mem_mb=8000,
+        runtime=120,
+        gpu=config["training"]["gpus"],
     params:
         prompts=config["llm"]["prompts"],
         batch_size=config["llm"]["batch_size"],
@@ -123,17 +134,6 @@ rule score_llm_run_test:
         answer_rule=config["llm"]["answer_rule"],
         torch_threads=config["training"]["threads"],
         checkpoints=".checkpoints/llm_scores/{test}/{llm}",
-    log:
-        phase_log("llm_evaluation", "score_llm_run_test", "{test}/{llm}"),
-    benchmark:
-        phase_benchmark("llm_evaluation", "score_llm_run_test", "{test}/{llm}")
-    threads: config["training"]["threads"]
-    resources:
-        mem_mb=8000,
-        runtime=120,
-        gpu=config["training"]["gpus"],
-    conda:
-        "../envs/workflow.yaml"
     script:
         "../scripts/score_llm_levyholt.py"
 
@@ -148,20 +148,20 @@ rule join_llm_run_test:
     output:
         scores="results/llm/scores/{test}_run.parquet",
         joins="results/llm/scores/{test}_run.joins.json",
-    wildcard_constraints:
-        test="|".join(LLM_RUN_TESTS) or "none",
-    params:
-        names=lambda wildcards: [names for _, names in llm_run_test_predictions(wildcards.test)],
-        max_unmatched_share=config["llm"]["max_unmatched_share"],
     log:
         phase_log("llm_evaluation", "join_llm_run_test", "{test}"),
     benchmark:
         phase_benchmark("llm_evaluation", "join_llm_run_test", "{test}")
+    wildcard_constraints:
+        test="|".join(LLM_RUN_TESTS) or "none",
+    conda:
+        "../envs/workflow.yaml"
     threads: 1
     resources:
         mem_mb=1000,
         runtime=10,
-    conda:
-        "../envs/workflow.yaml"
+    params:
+        names=lambda wildcards: [names for _, names in llm_run_test_predictions(wildcards.test)],
+        max_unmatched_share=config["llm"]["max_unmatched_share"],
     script:
         "../scripts/join_llm_run_test.py"

@@ -10,26 +10,26 @@ rule extract_relations:
         "results/{lang}/corpus/articles.parquet",
     output:
         "results/{lang}/relations/{shard}.parquet",
-    wildcard_constraints:
-        lang=EXTRACTED_LANGUAGE,
-    params:
-        shards=lambda wildcards: extraction_shard_count(wildcards.lang),
-        # spaCy settings apply to English only: changing them re-runs no Chinese shard
-        spacy_model=english_only(config["relations"]["spacy_model"]),
-        batch_size=english_only(config["relations"]["batch_size"]),
     log:
         phase_log("relations", "extract_relations", "{lang}/{shard}"),
     benchmark:
         phase_benchmark("relations", "extract_relations", "{lang}/{shard}")
-    threads: 1
+    wildcard_constraints:
+        lang=EXTRACTED_LANGUAGE,
     priority: CHAIN_PRIORITY
+    conda:
+        "../envs/workflow.yaml"
+    threads: 1
     resources:
         mem_mb=demand("extract_relations", "mem_mb"),
         disk_mb=demand("extract_relations", "disk_mb"),
         slurm_extra=node_scratch("extract_relations"),
         runtime=demand("extract_relations", "runtime"),
-    conda:
-        "../envs/workflow.yaml"
+    params:
+        shards=lambda wildcards: extraction_shard_count(wildcards.lang),
+        # spaCy settings apply to English only: changing them re-runs no Chinese shard
+        spacy_model=english_only(config["relations"]["spacy_model"]),
+        batch_size=english_only(config["relations"]["batch_size"]),
     script:
         "../scripts/extract_relations.py"
 
@@ -39,24 +39,24 @@ rule import_relations:
         imported_relation_file,
     output:
         "results/{lang}/relations/{shard}.parquet",
-    wildcard_constraints:
-        lang=IMPORTED_LANGUAGE,
-    params:
-        window_days=lambda wildcards: config["corpus"][wildcards.lang]["window_days"],
-        max_chars=config["relations"]["imported_max_chars"],
-        empty_files=config["relations"]["imported_empty_files"],
     log:
         phase_log("relations", "import_relations", "{lang}/{shard}"),
     benchmark:
         phase_benchmark("relations", "import_relations", "{lang}/{shard}")
+    wildcard_constraints:
+        lang=IMPORTED_LANGUAGE,
+    conda:
+        "../envs/workflow.yaml"
     threads: 1
     resources:
         mem_mb=demand("import_relations", "mem_mb"),
         disk_mb=demand("import_relations", "disk_mb"),
         slurm_extra=node_scratch("import_relations"),
         runtime=demand("import_relations", "runtime"),
-    conda:
-        "../envs/workflow.yaml"
+    params:
+        window_days=lambda wildcards: config["corpus"][wildcards.lang]["window_days"],
+        max_chars=config["relations"]["imported_max_chars"],
+        empty_files=config["relations"]["imported_empty_files"],
     script:
         "../scripts/import_relations.py"
 
@@ -70,14 +70,14 @@ rule merge_relations:
         phase_log("relations", "merge_relations", "{lang}"),
     benchmark:
         phase_benchmark("relations", "merge_relations", "{lang}")
-    threads: engine_threads
     priority: CHAIN_PRIORITY
+    conda:
+        "../envs/workflow.yaml"
+    threads: engine_threads
     resources:
         mem_mb=demand("merge_relations", "mem_mb"),
         disk_mb=demand("merge_relations", "disk_mb"),
         slurm_extra=node_scratch("merge_relations"),
         runtime=demand("merge_relations", "runtime"),
-    conda:
-        "../envs/workflow.yaml"
     script:
         "../scripts/merge_relations.py"

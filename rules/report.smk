@@ -1,6 +1,5 @@
 from directional_inference.workflow.rulegraph import definition_digest
 
-
 # The benchmark summary of the report (`snakemake --report results/report.html`). Not a DVC phase:
 # run times are facts about one machine, not reproducible artefacts.
 
@@ -14,12 +13,12 @@ rule summarise_benchmarks:
         "logs/report/summarise_benchmarks.log",
     benchmark:
         "logs/report/summarise_benchmarks.benchmark.tsv"
+    conda:
+        "../envs/workflow.yaml"
     threads: 1
     resources:
         mem_mb=500,
         runtime=5,
-    conda:
-        "../envs/workflow.yaml"
     script:
         "../scripts/summarise_benchmarks.py"
 
@@ -30,17 +29,17 @@ rule summarise_benchmarks:
 rule draw_rulegraph:
     output:
         "results/rulegraph.svg",
-    params:
-        definition=definition_digest(workflow.basedir),
-        config=config,
-        title=f"The rule graph of the default target ({', '.join(map(str, workflow.overwrite_configfiles)) or 'config/config.yaml'})",
     log:
         "logs/report/draw_rulegraph.log",
+    conda:
+        "../envs/workflow.yaml"
     threads: 1
     resources:
         mem_mb=1000,
         runtime=10,
-    conda:
-        "../envs/workflow.yaml"
+    params:
+        definition=definition_digest(workflow.basedir),
+        config=config,
+        title=f"The rule graph of the default target ({', '.join(map(str, workflow.overwrite_configfiles)) or 'config/config.yaml'})",
     script:
         "../scripts/draw_rulegraph.py"

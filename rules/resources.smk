@@ -22,19 +22,19 @@ localrules:
 rule fetch_dataset:
     output:
         directory("resources/{dataset}"),
-    wildcard_constraints:
-        dataset=DATASETS_IN_ONE_JOB,
     log:
         phase_log("resources", "fetch_dataset", "{dataset}"),
     benchmark:
         phase_benchmark("resources", "fetch_dataset", "{dataset}")
-    threads: 1
+    wildcard_constraints:
+        dataset=DATASETS_IN_ONE_JOB,
     priority: CHAIN_PRIORITY
+    conda:
+        "../envs/workflow.yaml"
+    threads: 1
     resources:
         mem_mb=1000,
         runtime=240,
-    conda:
-        "../envs/workflow.yaml"
     script:
         "../scripts/fetch_dataset.py"
 
@@ -43,19 +43,19 @@ rule fetch_dataset:
 rule fetch_newscrawl_year:
     output:
         temp(directory("resources/newscrawl-years/{year}")),
-    wildcard_constraints:
-        year=r"\d{4}",
     log:
         phase_log("resources", "fetch_newscrawl_year", "{year}"),
     benchmark:
         phase_benchmark("resources", "fetch_newscrawl_year", "{year}")
-    threads: 1
+    wildcard_constraints:
+        year=r"\d{4}",
     priority: CHAIN_PRIORITY
+    conda:
+        "../envs/workflow.yaml"
+    threads: 1
     resources:
         mem_mb=1000,
         runtime=240,
-    conda:
-        "../envs/workflow.yaml"
     script:
         "../scripts/fetch_dataset.py"
 
@@ -69,13 +69,13 @@ rule gather_newscrawl:
         phase_log("resources", "gather_newscrawl", "newscrawl"),
     benchmark:
         phase_benchmark("resources", "gather_newscrawl", "newscrawl")
-    threads: 1
     priority: CHAIN_PRIORITY
+    conda:
+        "../envs/workflow.yaml"
+    threads: 1
     resources:
         mem_mb=1000,
         runtime=30,
-    conda:
-        "../envs/workflow.yaml"
     script:
         "../scripts/gather_newscrawl.py"
 
@@ -90,13 +90,13 @@ rule build_wordnet:
         phase_log("resources", "build_wordnet", "nltk_data"),
     benchmark:
         phase_benchmark("resources", "build_wordnet", "nltk_data")
-    threads: 1
     priority: CHAIN_PRIORITY
+    conda:
+        "../envs/workflow.yaml"
+    threads: 1
     resources:
         mem_mb=2000,
         runtime=10,
-    conda:
-        "../envs/workflow.yaml"
     script:
         "../scripts/build_wordnet.py"
 
@@ -104,19 +104,19 @@ rule build_wordnet:
 rule collect_clue_news:
     output:
         directory("resources/clue-news2016zh"),
-    params:
-        source=config["resources"]["clue_news2016zh"],
     log:
         phase_log("resources", "collect_clue_news", "clue-news2016zh"),
     benchmark:
         phase_benchmark("resources", "collect_clue_news", "clue-news2016zh")
-    threads: 1
     priority: CHAIN_PRIORITY
+    conda:
+        "../envs/workflow.yaml"
+    threads: 1
     resources:
         mem_mb=1000,
         runtime=60,
-    conda:
-        "../envs/workflow.yaml"
+    params:
+        source=config["resources"]["clue_news2016zh"],
     script:
         "../scripts/collect_clue_news.py"
 
@@ -124,19 +124,19 @@ rule collect_clue_news:
 rule collect_chinese_levyholt:
     output:
         directory("resources/levyholt-zh"),
-    params:
-        source=config["resources"]["levyholt_zh"],
     log:
         phase_log("resources", "collect_chinese_levyholt", "levyholt-zh"),
     benchmark:
         phase_benchmark("resources", "collect_chinese_levyholt", "levyholt-zh")
-    threads: 1
     priority: CHAIN_PRIORITY
+    conda:
+        "../envs/workflow.yaml"
+    threads: 1
     resources:
         mem_mb=1000,
         runtime=10,
-    conda:
-        "../envs/workflow.yaml"
+    params:
+        source=config["resources"]["levyholt_zh"],
     script:
         "../scripts/collect_chinese_levyholt.py"
 
@@ -144,21 +144,21 @@ rule collect_chinese_levyholt:
 rule fetch_model:
     output:
         directory("resources/models/{model}"),
-    wildcard_constraints:
-        model="|".join(PRETRAINED_MODELS) or "NO_MODEL",
-    params:
-        name=model_spec,
     log:
         phase_log("resources", "fetch_model", "{model}"),
     benchmark:
         phase_benchmark("resources", "fetch_model", "{model}")
-    threads: 1
+    wildcard_constraints:
+        model="|".join(PRETRAINED_MODELS) or "NO_MODEL",
     priority: CHAIN_PRIORITY
+    conda:
+        "../envs/workflow.yaml"
+    threads: 1
     resources:
         mem_mb=4000,
         runtime=60,
-    conda:
-        "../envs/workflow.yaml"
+    params:
+        name=model_spec,
     script:
         "../scripts/fetch_model.py"
 
@@ -168,21 +168,21 @@ rule fetch_model:
 rule fetch_llm:
     output:
         directory("resources/llms/{llm}"),
-    wildcard_constraints:
-        llm=alias_pattern(HUB_LLMS),
-    params:
-        name=lambda wildcards: config["llm"]["models"][wildcards.llm],
     log:
         phase_log("resources", "fetch_llm", "{llm}"),
     benchmark:
         phase_benchmark("resources", "fetch_llm", "{llm}")
-    threads: 1
+    wildcard_constraints:
+        llm=alias_pattern(HUB_LLMS),
     priority: CHAIN_PRIORITY
+    conda:
+        "../envs/workflow.yaml"
+    threads: 1
     resources:
         mem_mb=4000,
         runtime=240,
-    conda:
-        "../envs/workflow.yaml"
+    params:
+        name=lambda wildcards: config["llm"]["models"][wildcards.llm],
     script:
         "../scripts/fetch_llm.py"
 
@@ -192,21 +192,21 @@ rule build_tiny_model:
         texts=tiny_model_texts,
     output:
         directory("resources/models/{model}"),
-    wildcard_constraints:
-        model="|".join(TINY_MODELS) or "NO_MODEL",
-    params:
-        spec=model_spec,
-        seed=config["seed"],
     log:
         phase_log("resources", "build_tiny_model", "{model}"),
     benchmark:
         phase_benchmark("resources", "build_tiny_model", "{model}")
-    threads: 1
+    wildcard_constraints:
+        model="|".join(TINY_MODELS) or "NO_MODEL",
     priority: CHAIN_PRIORITY
+    conda:
+        "../envs/workflow.yaml"
+    threads: 1
     resources:
         mem_mb=2000,
         runtime=10,
-    conda:
-        "../envs/workflow.yaml"
+    params:
+        spec=model_spec,
+        seed=config["seed"],
     script:
         "../scripts/build_tiny_model.py"

@@ -17,6 +17,17 @@ rule train_booqa_hyponly_trial:
         record="results/robustness/{lang}/{lm}/trial-{trial}/training.json",
         # emptied (a note left) once a finished trial of the search ranks above it; removed after the selection
         weights=temp(directory("results/robustness/{lang}/{lm}/trial-{trial}/model")),
+    log:
+        phase_log("robustness", "train_booqa_hyponly_trial", "{lang}/{lm}/trial-{trial}"),
+    benchmark:
+        phase_benchmark("robustness", "train_booqa_hyponly_trial", "{lang}/{lm}/trial-{trial}")
+    conda:
+        "../envs/workflow.yaml"
+    threads: config["training"]["threads"]
+    resources:
+        mem_mb=6000,
+        runtime=lambda wildcards, attempt: 240 * attempt,  # a retry resumes from the checkpoint, with more time
+        gpu=config["training"]["gpus"],
     params:
         checkpoint_dir=".checkpoints/robustness/{lang}/{lm}/trial-{trial}",
         settings=trial_settings,
@@ -25,17 +36,6 @@ rule train_booqa_hyponly_trial:
         search_trials=search_trial_ids,
         selection_floor=config["training"]["selection_precision_floor"],
         torch_threads=config["training"]["threads"],
-    log:
-        phase_log("robustness", "train_booqa_hyponly_trial", "{lang}/{lm}/trial-{trial}"),
-    benchmark:
-        phase_benchmark("robustness", "train_booqa_hyponly_trial", "{lang}/{lm}/trial-{trial}")
-    threads: config["training"]["threads"]
-    resources:
-        mem_mb=6000,
-        runtime=lambda wildcards, attempt: 240 * attempt,  # a retry resumes from the checkpoint, with more time
-        gpu=config["training"]["gpus"],
-    conda:
-        "../envs/workflow.yaml"
     script:
         "../scripts/train_sns_trial.py"
 
@@ -47,20 +47,20 @@ rule select_booqa_hyponly_model:
     output:
         selection="results/robustness/{lang}/{lm}/selection.csv",
         best=directory("results/robustness/{lang}/{lm}/best"),
-    params:
-        floor=config["training"]["selection_precision_floor"],
-        trials=search_trial_ids,
-        origin=search_origin,
     log:
         phase_log("robustness", "select_booqa_hyponly_model", "{lang}/{lm}"),
     benchmark:
         phase_benchmark("robustness", "select_booqa_hyponly_model", "{lang}/{lm}")
+    conda:
+        "../envs/workflow.yaml"
     threads: 1
     resources:
         mem_mb=1000,
         runtime=10,
-    conda:
-        "../envs/workflow.yaml"
+    params:
+        floor=config["training"]["selection_precision_floor"],
+        trials=search_trial_ids,
+        origin=search_origin,
     script:
         "../scripts/select_sns_model.py"
 
@@ -71,21 +71,21 @@ rule score_booqa_hyponly:
         test="results/{lang}/booqa_hyponly/test.tsv",
     output:
         "results/robustness/{lang}/scores/{lm}/{trained_on}.parquet",
-    params:
-        max_length=config["training"]["max_length"],
-        lang=wildcard_lang,
-        precision=config["training"]["precision"],
-        torch_threads=config["training"]["threads"],
     log:
         phase_log("robustness", "score_booqa_hyponly", "{lang}/{lm}/{trained_on}"),
     benchmark:
         phase_benchmark("robustness", "score_booqa_hyponly", "{lang}/{lm}/{trained_on}")
+    conda:
+        "../envs/workflow.yaml"
     threads: config["training"]["threads"]
     resources:
         mem_mb=4000,
         runtime=lambda wildcards, attempt: 120 * attempt,
         gpu=config["training"]["gpus"],
-    conda:
-        "../envs/workflow.yaml"
+    params:
+        max_length=config["training"]["max_length"],
+        lang=wildcard_lang,
+        precision=config["training"]["precision"],
+        torch_threads=config["training"]["threads"],
     script:
         "../scripts/score_booqa_hyponly.py"

@@ -10,23 +10,23 @@ rule make_levyholt_table:
         records=levyholt_table_records,
     output:
         report("results/{table}.csv", caption="../report/levyholt_table.rst", category="LevyHolt", labels={"table": "{table}"}),
+    log:
+        phase_log("tables", "make_levyholt_table", "{table}"),
+    benchmark:
+        phase_benchmark("tables", "make_levyholt_table", "{table}")
     wildcard_constraints:
         table="table1|table2|table6|figure1|figure2",
+    conda:
+        "../envs/workflow.yaml"
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=10,
     params:
         models=levyholt_model_infos,
         scale=config["scale"],
         evaluation=table_evaluation(),
         conventions=subset_conventions(config["levyholt"]["source"], config["levyholt"]["authors_files_for"]),
-    log:
-        phase_log("tables", "make_levyholt_table", "{table}"),
-    benchmark:
-        phase_benchmark("tables", "make_levyholt_table", "{table}")
-    threads: 1
-    resources:
-        mem_mb=1000,
-        runtime=10,
-    conda:
-        "../envs/workflow.yaml"
     script:
         "../scripts/make_levyholt_table.py"
 
@@ -37,18 +37,18 @@ rule plot_mesh_figure:
     output:
         png=report("results/{figure}.png", caption="../report/mesh_figure.rst", category="LevyHolt", labels={"figure": "{figure}"}),
         svg="results/{figure}.svg",
-    wildcard_constraints:
-        figure="figure1|figure2",
     log:
         phase_log("tables", "plot_mesh_figure", "{figure}"),
     benchmark:
         phase_benchmark("tables", "plot_mesh_figure", "{figure}")
+    wildcard_constraints:
+        figure="figure1|figure2",
+    conda:
+        "../envs/workflow.yaml"
     threads: 1
     resources:
         mem_mb=1000,
         runtime=10,
-    conda:
-        "../envs/workflow.yaml"
     script:
         "../scripts/plot_mesh_figure.py"
 
@@ -63,22 +63,22 @@ rule make_llm_table:
         csv=report("results/table_llm.csv", caption="../report/table_llm.rst", category="LLMs"),
         png=report("results/figure_llm.png", caption="../report/table_llm.rst", category="LLMs"),
         svg="results/figure_llm.svg",
+    log:
+        phase_log("tables", "make_llm_table", "all"),
+    benchmark:
+        phase_benchmark("tables", "make_llm_table", "all")
+    conda:
+        "../envs/workflow.yaml"
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=10,
     params:
         lms=ENGLISH_BOOQA_LMS,  # the S&S rows: the main model's and those of training.booqa_language_models
         scale=config["scale"],
         evaluation=table_evaluation(),
         tests=LLM_TEST_SETS,
         run_tests=[f"{test}_run" for test in LLM_RUN_TESTS],
-    log:
-        phase_log("tables", "make_llm_table", "all"),
-    benchmark:
-        phase_benchmark("tables", "make_llm_table", "all")
-    threads: 1
-    resources:
-        mem_mb=1000,
-        runtime=10,
-    conda:
-        "../envs/workflow.yaml"
     script:
         "../scripts/make_llm_table.py"
 
@@ -89,41 +89,57 @@ rule make_findings:
     output:
         csv=report("results/findings.csv", caption="../report/findings.rst", category="Findings"),
         markdown="results/findings.md",
+    log:
+        phase_log("tables", "make_findings", "all"),
+    benchmark:
+        phase_benchmark("tables", "make_findings", "all")
+    conda:
+        "../envs/workflow.yaml"
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=10,
     params:
         claims=findings_claims(),
         lm=MAIN_LM,
         scale=config["scale"],
         evaluation=table_evaluation(),
-    log:
-        phase_log("tables", "make_findings", "all"),
-    benchmark:
-        phase_benchmark("tables", "make_findings", "all")
-    threads: 1
-    resources:
-        mem_mb=1000,
-        runtime=10,
-    conda:
-        "../envs/workflow.yaml"
     script:
         "../scripts/make_findings.py"
 
 
 rule collect_metrics:
     input:
-        expand("results/{table}.csv", table=["table1", "table2", "table3", "table3_generality", "table4", "table5", "table6", "table15",
-                                              "table16", "table17", "table_llm", "figure1", "figure2"]),
+        expand(
+            "results/{table}.csv",
+            table=[
+                "table1",
+                "table2",
+                "table3",
+                "table3_generality",
+                "table4",
+                "table5",
+                "table6",
+                "table15",
+                "table16",
+                "table17",
+                "table_llm",
+                "figure1",
+                "figure2",
+            ],
+        ),
     output:
         "results/metrics.json",
     log:
         phase_log("tables", "collect_metrics", "all"),
     benchmark:
         phase_benchmark("tables", "collect_metrics", "all")
+    conda:
+        "../envs/workflow.yaml"
     threads: 1
     resources:
         mem_mb=500,
         runtime=5,
-    conda:
-        "../envs/workflow.yaml"
     script:
         "../scripts/collect_metrics.py"
 
@@ -134,18 +150,18 @@ rule write_pr_points:
         levyholt_scores_for("table1"),
     output:
         "results/pr_curves.csv",
-    params:
-        models=levyholt_model_infos,
     log:
         phase_log("tables", "write_pr_points", "all"),
     benchmark:
         phase_benchmark("tables", "write_pr_points", "all")
+    conda:
+        "../envs/workflow.yaml"
     threads: 1
     resources:
         mem_mb=1000,
         runtime=5,
-    conda:
-        "../envs/workflow.yaml"
+    params:
+        models=levyholt_model_infos,
     script:
         "../scripts/write_pr_points.py"
 
@@ -157,20 +173,20 @@ rule make_table4:
         densities=expand("results/{lang}/booqa/evidence_density.csv", lang=config["booqa"]["languages"]),
     output:
         report("results/table4.csv", caption="../report/table4.rst", category="BoOQA"),
-    params:
-        languages=config["booqa"]["languages"],
-        scale=config["scale"],
-        sources={lang: config["corpus"][lang]["source"] for lang in config["booqa"]["languages"]},
     log:
         phase_log("tables", "make_table4", "all"),
     benchmark:
         phase_benchmark("tables", "make_table4", "all")
+    conda:
+        "../envs/workflow.yaml"
     threads: 1
     resources:
         mem_mb=1000,
         runtime=5,
-    conda:
-        "../envs/workflow.yaml"
+    params:
+        languages=config["booqa"]["languages"],
+        scale=config["scale"],
+        sources={lang: config["corpus"][lang]["source"] for lang in config["booqa"]["languages"]},
     script:
         "../scripts/make_table4.py"
 
@@ -182,8 +198,18 @@ rule make_booqa_table:
         validations=expand("results/{lang}/booqa/validation.json", lang=config["booqa"]["languages"]),
     output:
         report("results/{booqa_table}.csv", caption="../report/booqa_table.rst", category="BoOQA", labels={"table": "{booqa_table}"}),
+    log:
+        phase_log("tables", "make_booqa_table", "{booqa_table}"),
+    benchmark:
+        phase_benchmark("tables", "make_booqa_table", "{booqa_table}")
     wildcard_constraints:
         booqa_table="|".join(BOOQA_TABLES),
+    conda:
+        "../envs/workflow.yaml"
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=5,
     params:
         languages=config["booqa"]["languages"],
         runnable={lang: runnable_methods(lang) for lang in ["en", "zh"]},
@@ -201,16 +227,6 @@ rule make_booqa_table:
         retrievals=config["evaluation"]["lm_retrieval"],
         scale=config["scale"],
         evaluation=table_evaluation(),
-    log:
-        phase_log("tables", "make_booqa_table", "{booqa_table}"),
-    benchmark:
-        phase_benchmark("tables", "make_booqa_table", "{booqa_table}")
-    threads: 1
-    resources:
-        mem_mb=1000,
-        runtime=5,
-    conda:
-        "../envs/workflow.yaml"
     script:
         "../scripts/make_booqa_table.py"
 
@@ -220,21 +236,21 @@ rule make_table3:
         robustness_score_files(),
     output:
         report("results/table3.csv", caption="../report/table3.rst", category="BoOQA"),
+    log:
+        phase_log("tables", "make_table3", "all"),
+    benchmark:
+        phase_benchmark("tables", "make_table3", "all")
+    conda:
+        "../envs/workflow.yaml"
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=5,
     params:
         languages=TABLE3_LANGUAGES,
         models=TABLE3_MODELS,
         scale=config["scale"],
         evaluation=table_evaluation(),
-    log:
-        phase_log("tables", "make_table3", "all"),
-    benchmark:
-        phase_benchmark("tables", "make_table3", "all")
-    threads: 1
-    resources:
-        mem_mb=1000,
-        runtime=5,
-    conda:
-        "../envs/workflow.yaml"
     script:
         "../scripts/make_table3.py"
 
@@ -244,20 +260,20 @@ rule make_table3_generality:
         unpack(table3_generality_inputs),
     output:
         report("results/table3_generality.csv", caption="../report/table3_generality.rst", category="BoOQA"),
-    params:
-        trained_on=TABLE3_TRAINED_ON,
-        models=TABLE3_MODELS.get("en", []),
-        scale=config["scale"],
     log:
         phase_log("tables", "make_table3_generality", "all"),
     benchmark:
         phase_benchmark("tables", "make_table3_generality", "all")
+    conda:
+        "../envs/workflow.yaml"
     threads: 1
     resources:
         mem_mb=1000,
         runtime=5,
-    conda:
-        "../envs/workflow.yaml"
+    params:
+        trained_on=TABLE3_TRAINED_ON,
+        models=TABLE3_MODELS.get("en", []),
+        scale=config["scale"],
     script:
         "../scripts/make_table3_generality.py"
 
@@ -269,20 +285,20 @@ rule plot_figure3:
         png=report("results/figure3.png", caption="../report/figure3.rst", category="BoOQA"),
         svg="results/figure3.svg",
         points="results/booqa_pr_curves.csv",
-    params:
-        runnable={lang: runnable_methods(lang) for lang in config["booqa"]["languages"]},
-        model=MAIN_LM,
-        scale=config["scale"],
     log:
         phase_log("tables", "plot_figure3", "all"),
     benchmark:
         phase_benchmark("tables", "plot_figure3", "all")
+    conda:
+        "../envs/workflow.yaml"
     threads: 1
     resources:
         mem_mb=1000,
         runtime=5,
-    conda:
-        "../envs/workflow.yaml"
+    params:
+        runnable={lang: runnable_methods(lang) for lang in config["booqa"]["languages"]},
+        model=MAIN_LM,
+        scale=config["scale"],
     script:
         "../scripts/plot_figure3.py"
 
@@ -293,6 +309,16 @@ rule make_table17:
         graph=["results/en/graphs/for_test.parquet"] if "en" in config["booqa"]["languages"] else [],
     output:
         report("results/table17.csv", caption="../report/table17.rst", category="LevyHolt"),
+    log:
+        phase_log("tables", "make_table17", "all"),
+    benchmark:
+        phase_benchmark("tables", "make_table17", "all")
+    conda:
+        "../envs/workflow.yaml"
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=10,
     params:
         measures=config["graphs"]["measures"],
         lookup=graph_lookup(),
@@ -300,16 +326,6 @@ rule make_table17:
         graph_name="local graph from the English corpus windows outside BoOQA test",
         scale=config["scale"],
         evaluation=table_evaluation(),
-    log:
-        phase_log("tables", "make_table17", "all"),
-    benchmark:
-        phase_benchmark("tables", "make_table17", "all")
-    threads: 1
-    resources:
-        mem_mb=2000,
-        runtime=10,
-    conda:
-        "../envs/workflow.yaml"
     script:
         "../scripts/make_table17.py"
 
@@ -319,22 +335,22 @@ rule write_model_card:
         unpack(model_card_inputs),
     output:
         "results/model_cards/{lm}/{variant}/{subset}/README.md",
+    log:
+        phase_log("tables", "write_model_card", "{lm}/{variant}/{subset}"),
+    benchmark:
+        phase_benchmark("tables", "write_model_card", "{lm}/{variant}/{subset}")
+    conda:
+        "../envs/workflow.yaml"
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=10,
     params:
         scale=config["scale"],
         evaluation=table_evaluation(),
         trained_on=lambda wildcards: f"LevyHolt `{wildcards.subset}`",
         dataset="levyholt",
         score_files=model_card_scores,
-    log:
-        phase_log("tables", "write_model_card", "{lm}/{variant}/{subset}"),
-    benchmark:
-        phase_benchmark("tables", "write_model_card", "{lm}/{variant}/{subset}")
-    threads: 1
-    resources:
-        mem_mb=1000,
-        runtime=10,
-    conda:
-        "../envs/workflow.yaml"
     script:
         "../scripts/write_model_card.py"
 
@@ -344,21 +360,21 @@ rule write_booqa_hyponly_card:
         unpack(booqa_hyponly_card_inputs),
     output:
         "results/model_cards/{lm}/hyponly/booqa_{lang}/README.md",
+    log:
+        phase_log("tables", "write_booqa_hyponly_card", "{lm}/{lang}"),
+    benchmark:
+        phase_benchmark("tables", "write_booqa_hyponly_card", "{lm}/{lang}")
+    conda:
+        "../envs/workflow.yaml"
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=10,
     params:
         scale=config["scale"],
         evaluation=table_evaluation(),
         trained_on=lambda wildcards: f"BoOQA dev ({'English' if wildcards.lang == 'en' else 'Chinese'}, arguments masked by their types)",
         dataset="booqa",
         score_files=lambda wildcards, input: {"BoOQA test (hypothesis-only)": input.scores},
-    log:
-        phase_log("tables", "write_booqa_hyponly_card", "{lm}/{lang}"),
-    benchmark:
-        phase_benchmark("tables", "write_booqa_hyponly_card", "{lm}/{lang}")
-    threads: 1
-    resources:
-        mem_mb=1000,
-        runtime=10,
-    conda:
-        "../envs/workflow.yaml"
     script:
         "../scripts/write_model_card.py"

@@ -8,23 +8,23 @@ include: "helpers/training.smk"
 rule draw_hyperparameters:
     output:
         "results/models/hyperparameters.csv",
+    log:
+        phase_log("training", "draw_hyperparameters", "all"),
+    benchmark:
+        phase_benchmark("training", "draw_hyperparameters", "all")
+    priority: LONGEST_FIRST
+    conda:
+        "../envs/workflow.yaml"
+    threads: 1
+    resources:
+        mem_mb=500,
+        runtime=5,
     params:
         trials=drawn_trials(),
         seed=config["seed"],
         learning_rate_range=config["training"]["learning_rate_range"],
         weight_decay_range=config["training"]["weight_decay_range"],
         grad_accumulation_range=config["training"]["grad_accumulation_range"],
-    log:
-        phase_log("training", "draw_hyperparameters", "all"),
-    benchmark:
-        phase_benchmark("training", "draw_hyperparameters", "all")
-    threads: 1
-    priority: LONGEST_FIRST
-    resources:
-        mem_mb=500,
-        runtime=5,
-    conda:
-        "../envs/workflow.yaml"
     script:
         "../scripts/draw_hyperparameters.py"
 
@@ -38,12 +38,12 @@ rule read_authors_trials:
         phase_log("training", "read_authors_trials", "all"),
     benchmark:
         phase_benchmark("training", "read_authors_trials", "all")
+    conda:
+        "../envs/workflow.yaml"
     threads: 1
     resources:
         mem_mb=500,
         runtime=5,
-    conda:
-        "../envs/workflow.yaml"
     script:
         "../scripts/read_authors_trials.py"
 
@@ -60,6 +60,18 @@ rule train_sns_trial:
         record="results/models/{lm}/{variant}/{subset}/trial-{trial}/training.json",
         # emptied (a note left) once a finished trial of the search ranks above it; removed after the selection
         weights=temp(directory("results/models/{lm}/{variant}/{subset}/trial-{trial}/model")),
+    log:
+        phase_log("training", "train_sns_trial", "{lm}/{variant}/{subset}/trial-{trial}"),
+    benchmark:
+        phase_benchmark("training", "train_sns_trial", "{lm}/{variant}/{subset}/trial-{trial}")
+    priority: training_priority
+    conda:
+        "../envs/workflow.yaml"
+    threads: config["training"]["threads"]
+    resources:
+        mem_mb=6000,
+        runtime=lambda wildcards, attempt: 240 * attempt,  # a retry resumes from the checkpoint, with more time
+        gpu=config["training"]["gpus"],
     params:
         # resumable state lives outside the declared outputs, which Snakemake deletes before a re-run
         checkpoint_dir=".checkpoints/{lm}/{variant}/{subset}/trial-{trial}",
@@ -69,18 +81,6 @@ rule train_sns_trial:
         search_trials=search_trial_ids,
         selection_floor=config["training"]["selection_precision_floor"],
         torch_threads=config["training"]["threads"],
-    log:
-        phase_log("training", "train_sns_trial", "{lm}/{variant}/{subset}/trial-{trial}"),
-    benchmark:
-        phase_benchmark("training", "train_sns_trial", "{lm}/{variant}/{subset}/trial-{trial}")
-    threads: config["training"]["threads"]
-    priority: training_priority
-    resources:
-        mem_mb=6000,
-        runtime=lambda wildcards, attempt: 240 * attempt,  # a retry resumes from the checkpoint, with more time
-        gpu=config["training"]["gpus"],
-    conda:
-        "../envs/workflow.yaml"
     script:
         "../scripts/train_sns_trial.py"
 
@@ -92,23 +92,22 @@ rule select_sns_model:
     output:
         selection="results/models/{lm}/{variant}/{subset}/selection.csv",
         best=directory("results/models/{lm}/{variant}/{subset}/best"),
-    params:
-        floor=config["training"]["selection_precision_floor"],
-        trials=search_trial_ids,
-        origin=search_origin,
     log:
         phase_log("training", "select_sns_model", "{lm}/{variant}/{subset}"),
     benchmark:
         phase_benchmark("training", "select_sns_model", "{lm}/{variant}/{subset}")
+    conda:
+        "../envs/workflow.yaml"
     threads: 1
     resources:
         mem_mb=1000,
         runtime=10,
-    conda:
-        "../envs/workflow.yaml"
+    params:
+        floor=config["training"]["selection_precision_floor"],
+        trials=search_trial_ids,
+        origin=search_origin,
     script:
         "../scripts/select_sns_model.py"
-
 
 
 rule check_sns_model:
@@ -116,21 +115,21 @@ rule check_sns_model:
         model="results/models/{lm}/{variant}/{subset}/best",
     output:
         "results/models/{lm}/{variant}/{subset}/sanity.csv",
-    wildcard_constraints:
-        variant="sns|sns_sym",  # H-only models never see the premise
-    params:
-        scorer=prompt_scorer_settings,
-        torch_threads=config["training"]["threads"],
     log:
         phase_log("training", "check_sns_model", "{lm}/{variant}/{subset}"),
     benchmark:
         phase_benchmark("training", "check_sns_model", "{lm}/{variant}/{subset}")
+    wildcard_constraints:
+        variant="sns|sns_sym",  # H-only models never see the premise
+    conda:
+        "../envs/workflow.yaml"
     threads: config["training"]["threads"]
     resources:
         mem_mb=2000,
         runtime=10,
         gpu=config["training"]["gpus"],
-    conda:
-        "../envs/workflow.yaml"
+    params:
+        scorer=prompt_scorer_settings,
+        torch_threads=config["training"]["threads"],
     script:
         "../scripts/check_sns_model.py"

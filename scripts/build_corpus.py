@@ -15,6 +15,13 @@ settings = snakemake.params.settings
 files = corpus_files(settings["source"], snakemake.input[0], settings["years"])
 report = ReadingReport(settings["source"], snakemake.input[0])
 with job_engine(snakemake) as engine:
-    write_articles(read_corpus(settings["source"], files, report), snakemake.output.articles, engine, settings["window_days"],
-                   settings["max_articles"], settings["years"], report)
+    write_articles(
+        read_corpus(settings["source"], files, report),
+        snakemake.output.articles,
+        engine,
+        settings["window_days"],
+        settings["max_articles"],
+        settings["years"],
+        report,
+    )
 write_text_atomic(snakemake.output.reading, json.dumps(report.summary(), indent=1, ensure_ascii=False) + "\n")

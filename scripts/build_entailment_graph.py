@@ -10,5 +10,12 @@ from directional_inference.workflow.rulelog import start_job
 start_job(snakemake)
 held_out = pd.read_parquet(snakemake.input.split, columns=["window"])["window"]
 with job_engine(snakemake, pool_share=ENGINE_POOL_SHARE) as engine:
-    build_graphs(engine, snakemake.input.relations, **snakemake.params.cutoffs, held_out_windows=held_out,
-                 part=int(snakemake.wildcards.part), parts=snakemake.params.parts, output=snakemake.output[0])
+    build_graphs(
+        engine,
+        snakemake.input.relations,
+        **snakemake.params.cutoffs,
+        held_out_windows=held_out,
+        part=int(snakemake.wildcards.part),
+        parts=snakemake.params.parts,
+        output=snakemake.output[0],
+    )

@@ -10,6 +10,5 @@ from directional_inference.workflow.rulelog import start_job
 
 start_job(snakemake)
 with job_engine(snakemake) as engine:
-    reading = write_imported_corpus(engine, snakemake.input.shards, snakemake.input.relations, snakemake.params.files,
-                                    snakemake.output.articles)
+    reading = write_imported_corpus(engine, snakemake.input.shards, snakemake.input.relations, snakemake.params.files, snakemake.output.articles)
 write_text_atomic(snakemake.output.reading, json.dumps(reading, indent=1, ensure_ascii=False) + "\n")

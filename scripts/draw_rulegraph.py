@@ -10,8 +10,9 @@ from directional_inference.workflow.rulelog import start_job
 
 start_job(snakemake)
 with job_scratch(snakemake) as scratch:
-    dot = snakemake_rulegraph(Path(snakemake.scriptdir).parent, snakemake.params.config, "all", scratch,
-                              str(Path(sys.executable).with_name("snakemake")))
+    dot = snakemake_rulegraph(
+        Path(snakemake.scriptdir).parent, snakemake.params.config, "all", scratch, str(Path(sys.executable).with_name("snakemake"))
+    )
 names, edges = parse_rulegraph(dot)
 names, edges = [n for n in names if n != "all"], [e for e in edges if "all" not in e]
 logging.getLogger("draw_rulegraph").info("%d rules, %d edges: %s", len(names), len(edges), names)

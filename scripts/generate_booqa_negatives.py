@@ -19,5 +19,13 @@ if inputs.encoder:
 chooser = SenseChooser(open_wordnet(inputs.wordnet), lang, settings["wsd"], encode)
 with job_engine(snakemake) as engine:
     engine.table("counts", inputs.counts)
-    generate_negatives(engine, inputs.positives, inputs.relations, lang, chooser, settings["felicity_min_pairs"],
-                       negatives_of_negated_predicates=settings["negatives_of_negated_predicates"], output=snakemake.output[0])
+    generate_negatives(
+        engine,
+        inputs.positives,
+        inputs.relations,
+        lang,
+        chooser,
+        settings["felicity_min_pairs"],
+        negatives_of_negated_predicates=settings["negatives_of_negated_predicates"],
+        output=snakemake.output[0],
+    )

@@ -7,6 +7,13 @@ from directional_inference.workflow.rulelog import start_job
 
 start_job(snakemake)
 tests = snakemake.params.tests  # name -> test file
-join_files(snakemake.input.predictions, snakemake.params.names, tests, dict(zip(tests, snakemake.output.scores)), snakemake.output.joins,
-           max_unmatched_share=snakemake.params.max_unmatched_share, references=snakemake.input.references,
-           partial=["directional_whole", "directional_run"])
+join_files(
+    snakemake.input.predictions,
+    snakemake.params.names,
+    tests,
+    dict(zip(tests, snakemake.output.scores)),
+    snakemake.output.joins,
+    max_unmatched_share=snakemake.params.max_unmatched_share,
+    references=snakemake.input.references,
+    partial=["directional_whole", "directional_run"],
+)

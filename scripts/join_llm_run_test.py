@@ -6,5 +6,13 @@ from directional_inference.workflow.rulelog import start_job
 
 start_job(snakemake)
 name = f"{snakemake.wildcards.test}_run"
-join_files(snakemake.input.predictions, snakemake.params.names, {name: snakemake.input.test}, {name: snakemake.output.scores}, snakemake.output.joins,
-           max_unmatched_share=snakemake.params.max_unmatched_share, references=snakemake.input.references, partial=[])
+join_files(
+    snakemake.input.predictions,
+    snakemake.params.names,
+    {name: snakemake.input.test},
+    {name: snakemake.output.scores},
+    snakemake.output.joins,
+    max_unmatched_share=snakemake.params.max_unmatched_share,
+    references=snakemake.input.references,
+    partial=[],
+)

@@ -12,9 +12,19 @@ params = snakemake.params
 
 
 def why_not(method, lang):
-    return why_not_runnable(method, lang, params.model_languages, params.measures, params.retrievals, params.sns_languages,
-                            params.sns_methods_zh, params.imported_languages, params.llm_languages, params.file_graphs,
-                            params.score_files)
+    return why_not_runnable(
+        method,
+        lang,
+        params.model_languages,
+        params.measures,
+        params.retrievals,
+        params.sns_languages,
+        params.sns_methods_zh,
+        params.imported_languages,
+        params.llm_languages,
+        params.file_graphs,
+        params.score_files,
+    )
 
 
 def record(method, lang):
@@ -24,8 +34,16 @@ def record(method, lang):
 
 
 header, rows = booqa_table_rows(
-    BOOQA_TABLES[snakemake.wildcards.booqa_table], params.languages, params.runnable, booqa_score_path,
-    models=params.models, scale=params.scale, evaluation=Evaluation(**params.evaluation), why_not=why_not,
-    model_kinds=params.model_kinds, record=record, methods=params.methods,
+    BOOQA_TABLES[snakemake.wildcards.booqa_table],
+    params.languages,
+    params.runnable,
+    booqa_score_path,
+    models=params.models,
+    scale=params.scale,
+    evaluation=Evaluation(**params.evaluation),
+    why_not=why_not,
+    model_kinds=params.model_kinds,
+    record=record,
+    methods=params.methods,
 )
 write_csv(snakemake.output[0], header, rows)

@@ -19,11 +19,15 @@ run_files = iter(snakemake.input.run_tests)  # per other test set of this run: i
 for test, scores, counts in zip(params.run_tests, run_files, run_files):
     joined[test] = pd.read_parquet(scores)
     joins |= json.loads(open(counts, encoding="utf-8").read())
-sns = {lm: {subset: pd.read_parquet(levyholt_score_path(lm, "sns", subset, "directional")) for subset in ("directional", "full")}
-       for lm in params.lms}
+sns = {
+    lm: {subset: pd.read_parquet(levyholt_score_path(lm, "sns", subset, "directional")) for subset in ("directional", "full")} for lm in params.lms
+}
 test_entries = {test: next(iter(joins[test].values()))["entries"] for test in joins}
-header, rows = table_rows(joined, joins, sns, test_entries=test_entries, scale=params.scale,
-                          evaluation=Evaluation(**params.evaluation))
+header, rows = table_rows(joined, joins, sns, test_entries=test_entries, scale=params.scale, evaluation=Evaluation(**params.evaluation))
 write_csv(snakemake.output.csv, header, rows)
-plot_pr_curves({"LevyHolt Directional test of this run": figure_curves(joined["directional_run"], sns[params.lms[0]], params.lms[0])},
-               f"LLMs and S&S ({params.lms[0]}), {params.scale} scale", snakemake.output.png, snakemake.output.svg)
+plot_pr_curves(
+    {"LevyHolt Directional test of this run": figure_curves(joined["directional_run"], sns[params.lms[0]], params.lms[0])},
+    f"LLMs and S&S ({params.lms[0]}), {params.scale} scale",
+    snakemake.output.png,
+    snakemake.output.svg,
+)

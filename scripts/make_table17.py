@@ -17,6 +17,16 @@ if snakemake.input.get("graph"):
 else:
     nlp, why_not = None, "not run: English is not among booqa.languages, so there is no English corpus graph"
 with job_engine(snakemake) as engine:
-    header, rows = table17_rows(engine, subset, graph, params.measures, nlp, lookup=params.lookup, graph_name=params.graph_name,
-                                scale=params.scale, evaluation=Evaluation(**params.evaluation), why_not=why_not)
+    header, rows = table17_rows(
+        engine,
+        subset,
+        graph,
+        params.measures,
+        nlp,
+        lookup=params.lookup,
+        graph_name=params.graph_name,
+        scale=params.scale,
+        evaluation=Evaluation(**params.evaluation),
+        why_not=why_not,
+    )
 write_csv(snakemake.output[0], header, rows)

@@ -8,7 +8,10 @@ from directional_inference.tables.common import Evaluation, write_csv
 start_job(snakemake)
 params = snakemake.params
 header, rows = table3_rows(
-    params.languages, robustness_score_path,
-    models=params.models, scale=params.scale, evaluation=Evaluation(**params.evaluation),
+    params.languages,
+    robustness_score_path,
+    models=params.models,
+    scale=params.scale,
+    evaluation=Evaluation(**params.evaluation),
 )
 write_csv(snakemake.output[0], header, rows)

@@ -21,7 +21,11 @@ else:
     benchmark = pd.read_parquet(inputs.benchmark)
     frequency = {(b, p): int(f) for b, p, f in zip(benchmark["bundle_id"], benchmark["pred"], benchmark["frequency"])}
     hypotheses, depth = read_subset_tsv(inputs.hypotheses), cache(lambda pred: predicate_depth(pred, wordnet))
-    rows = [row for lm in params.models  # the main language model first
-            for row in generality_rows(hypotheses, {t: robustness_score_path("en", lm, t) for t in params.trained_on}, frequency, depth,
-                                       model=lm, scale=params.scale)]
+    rows = [
+        row
+        for lm in params.models  # the main language model first
+        for row in generality_rows(
+            hypotheses, {t: robustness_score_path("en", lm, t) for t in params.trained_on}, frequency, depth, model=lm, scale=params.scale
+        )
+    ]
 write_csv(snakemake.output[0], HEADER, rows)

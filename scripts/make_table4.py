@@ -18,8 +18,32 @@ for lang in snakemake.params.languages:
         paper_pos, paper_neg = PAPER_TABLE4[(lang, split)]
         rate = f"{positives / len(frame):.4f}" if len(frame) else ""
         density = [densities[split][column] for column in evidence_columns]
-        rows.append([lang, split, positives, negatives, rate, paper_pos, paper_neg, *density, PAPER_EVIDENCE_PER_ENTRY,
-                     snakemake.params.sources[lang], snakemake.params.scale])
-header = ["language", "split", "positives", "negatives", "positive_rate", "positives_paper", "negatives_paper", *evidence_columns,
-          "evidence_per_entry_paper", "corpus", "scale"]
+        rows.append(
+            [
+                lang,
+                split,
+                positives,
+                negatives,
+                rate,
+                paper_pos,
+                paper_neg,
+                *density,
+                PAPER_EVIDENCE_PER_ENTRY,
+                snakemake.params.sources[lang],
+                snakemake.params.scale,
+            ]
+        )
+header = [
+    "language",
+    "split",
+    "positives",
+    "negatives",
+    "positive_rate",
+    "positives_paper",
+    "negatives_paper",
+    *evidence_columns,
+    "evidence_per_entry_paper",
+    "corpus",
+    "scale",
+]
 write_csv(snakemake.output[0], header, rows)

@@ -11,6 +11,14 @@ from directional_inference.workflow.rulelog import start_job
 start_job(snakemake)
 entries = pd.read_parquet(snakemake.input.split)
 with job_engine(snakemake) as engine:
-    rows = retrieve_language_evidence(engine, entries, snakemake.input.relations, snakemake.wildcards.lang, snakemake.input.wordnet,
-                                      cap=snakemake.params.cap, seed=snakemake.params.seed, output=snakemake.output[0])
+    rows = retrieve_language_evidence(
+        engine,
+        entries,
+        snakemake.input.relations,
+        snakemake.wildcards.lang,
+        snakemake.input.wordnet,
+        cap=snakemake.params.cap,
+        seed=snakemake.params.seed,
+        output=snakemake.output[0],
+    )
 logging.info("%d evidence rows for the %d entries", rows, len(entries))

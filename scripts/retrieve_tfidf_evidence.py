@@ -15,7 +15,8 @@ entries = pd.read_parquet(snakemake.input.split)
 with job_engine(snakemake) as engine:
     own = source_sentences(engine, entries, snakemake.input.relations)
     evidence = tfidf_evidence(entries, window_articles_reader(engine, snakemake.input.articles), own, snakemake.wildcards.lang, **settings)
-logging.info("%d sentences from the top-%d articles of %d of %d entries", len(evidence), settings["top_articles"],
-             evidence["entry"].nunique(), len(entries))
+logging.info(
+    "%d sentences from the top-%d articles of %d of %d entries", len(evidence), settings["top_articles"], evidence["entry"].nunique(), len(entries)
+)
 with atomic_file(snakemake.output[0]) as tmp:
     evidence.to_parquet(tmp, index=False)

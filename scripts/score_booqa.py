@@ -18,9 +18,20 @@ signature = input_signature({**snakemake.params.settings, "part": snakemake.para
 progress = ScoringProgress(snakemake.params.progress, signature)  # a job stopped at its time limit resumes from it
 known_ids = [entry for path in inputs.get("splits", []) for entry in pd.read_parquet(path, columns=["id"])["id"]]
 with job_engine(snakemake, threads=1) as engine:
-    frame = score_split(engine, snakemake.wildcards.method, snakemake.wildcards.lang, entries, inputs.get("evidence"), snakemake.params.settings,
-                        model=inputs.get("model"), graph=inputs.get("graph"), nltk_data=inputs.get("wordnet"), progress=progress,
-                        predictions=inputs.get("predictions"), known_ids=known_ids)
+    frame = score_split(
+        engine,
+        snakemake.wildcards.method,
+        snakemake.wildcards.lang,
+        entries,
+        inputs.get("evidence"),
+        snakemake.params.settings,
+        model=inputs.get("model"),
+        graph=inputs.get("graph"),
+        nltk_data=inputs.get("wordnet"),
+        progress=progress,
+        predictions=inputs.get("predictions"),
+        known_ids=known_ids,
+    )
 with atomic_file(snakemake.output[0]) as tmp:
     frame.to_parquet(tmp, index=False)
 progress.remove()

@@ -9,6 +9,14 @@ from directional_inference.workflow.rulelog import start_job
 start_job(snakemake)
 params = snakemake.params
 set_threads(params.torch_threads)
-score_test_with_llm(snakemake.input.model, snakemake.input.test, snakemake.output[0], name=snakemake.wildcards.llm, prompts=params.prompts,
-                    batch_size=params.batch_size, precision=params.precision, checkpoints=params.checkpoints,
-                    rule=params.answer_rule)
+score_test_with_llm(
+    snakemake.input.model,
+    snakemake.input.test,
+    snakemake.output[0],
+    name=snakemake.wildcards.llm,
+    prompts=params.prompts,
+    batch_size=params.batch_size,
+    precision=params.precision,
+    checkpoints=params.checkpoints,
+    rule=params.answer_rule,
+)

@@ -7,5 +7,12 @@ from directional_inference.workflow.rulelog import start_job
 start_job(snakemake)
 output = snakemake.output
 with job_engine(snakemake) as engine:
-    select_positives(engine, snakemake.input.relations, snakemake.wildcards.lang, **snakemake.params.settings, seed=snakemake.params.seed,
-                     positives_path=output.positives, counts_path=output.counts)
+    select_positives(
+        engine,
+        snakemake.input.relations,
+        snakemake.wildcards.lang,
+        **snakemake.params.settings,
+        seed=snakemake.params.seed,
+        positives_path=output.positives,
+        counts_path=output.counts,
+    )

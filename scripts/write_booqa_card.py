@@ -19,10 +19,17 @@ with open(inputs.reading, encoding="utf-8") as handle:
     reading = json.load(handle)
 # the retrieval of the evidence rule (retrieve_booqa_evidence, a later phase), with its cap and seed
 with job_engine(snakemake) as engine:
-    densities = {name: evidence_density(entries, retrieve_language_evidence(engine, entries, inputs.relations, snakemake.wildcards.lang,
-                                                                            inputs.wordnet, cap=params.cap, seed=params.seed, counts=True))
-                 for name, entries in splits.items()}
-card = dataset_card(snakemake.wildcards.lang, params.source, splits, params.parameters, params.scale, reading=reading,
-                    evidence=densities, evidence_cap=params.cap)
+    densities = {
+        name: evidence_density(
+            entries,
+            retrieve_language_evidence(
+                engine, entries, inputs.relations, snakemake.wildcards.lang, inputs.wordnet, cap=params.cap, seed=params.seed, counts=True
+            ),
+        )
+        for name, entries in splits.items()
+    }
+card = dataset_card(
+    snakemake.wildcards.lang, params.source, splits, params.parameters, params.scale, reading=reading, evidence=densities, evidence_cap=params.cap
+)
 write_evidence_density(snakemake.output.density, densities)
 write_text_atomic(snakemake.output.card, card)

@@ -10,6 +10,15 @@ from directional_inference.tables.model_cards import write_model_card
 
 start_job(snakemake)
 inputs, params, wildcards = snakemake.input, snakemake.params, snakemake.wildcards
-write_model_card(snakemake.output[0], alias=wildcards.lm, variant=wildcards.get("variant", "hyponly"), trained_on=params.trained_on,
-                 dataset=params.dataset, scale=params.scale, model_dir=Path(inputs.selection).parent, base_dir=inputs.base,
-                 score_files=params.score_files, evaluation=Evaluation(**params.evaluation))
+write_model_card(
+    snakemake.output[0],
+    alias=wildcards.lm,
+    variant=wildcards.get("variant", "hyponly"),
+    trained_on=params.trained_on,
+    dataset=params.dataset,
+    scale=params.scale,
+    model_dir=Path(inputs.selection).parent,
+    base_dir=inputs.base,
+    score_files=params.score_files,
+    evaluation=Evaluation(**params.evaluation),
+)

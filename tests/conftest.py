@@ -100,8 +100,7 @@ def copy_run(source: Path, destination: Path) -> Path:
         elif (source / name).exists():
             shutil.copy2(source / name, destination / name)
     # NLTK refuses multiply-linked files (a hard link could point outside its root): WordNet is copied
-    shutil.copytree(source / "resources", destination / "resources", symlinks=True, copy_function=os.link,
-                    ignore=shutil.ignore_patterns("nltk_data"))
+    shutil.copytree(source / "resources", destination / "resources", symlinks=True, copy_function=os.link, ignore=shutil.ignore_patterns("nltk_data"))
     shutil.copytree(source / "resources" / "nltk_data", destination / "resources" / "nltk_data", symlinks=True)
     return destination
 
@@ -167,8 +166,11 @@ def smoke_repo(tmp_path_factory, mirrors) -> Path:
         rest = run_snakemake(workdir, "--cores", "2", *SMOKE, *SMOKE_THREADS, env=network.environment(tool_environment()))
     (workdir.parent / SERVED_URLS).write_text("".join(f"{url}\n" for url in urls.served), encoding="utf-8")
     (workdir.parent / REFUSED_URLS).write_text("".join(f"{url}\n" for url in urls.refused), encoding="utf-8")
-    steps = {"downloads": rules_run(downloads.stdout + downloads.stderr), "without_network": rules_run(rest.stdout + rest.stderr),
-             "asked_without_network": network.asked}
+    steps = {
+        "downloads": rules_run(downloads.stdout + downloads.stderr),
+        "without_network": rules_run(rest.stdout + rest.stderr),
+        "asked_without_network": network.asked,
+    }
     (workdir.parent / SMOKE_STEPS).write_text(json.dumps(steps, indent=1) + "\n", encoding="utf-8")
     run(workdir, "dvc", "commit", "-f", "-q")
     run(workdir, "git", "add", "-A")

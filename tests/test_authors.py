@@ -46,15 +46,25 @@ def test_each_script_trains_what_the_table_says_read_from_its_command(authors_di
     scripts = authors_scripts(authors_dir)
     assert set(scripts) == set(SCRIPTS)
     batches = {name: script.batch_size for name, script in scripts.items()}
-    assert batches == {"generic_train_enr_base.sh": 6, "generic_train_enr_large.sh": 4, "generic_train_enbert_base.sh": 6,
-                       "generic_train_enbert_large.sh": 6, "generic_symmetric_train_enr_base.sh": 6,
-                       "generic_symmetric_train_enr_large.sh": 1, "generic_symmetric_train_enbert_base.sh": 6,
-                       "generic_symmetric_train_enbert_large.sh": 2, "generic_flm_train_enr_base.sh": 6}
+    assert batches == {
+        "generic_train_enr_base.sh": 6,
+        "generic_train_enr_large.sh": 4,
+        "generic_train_enbert_base.sh": 6,
+        "generic_train_enbert_large.sh": 6,
+        "generic_symmetric_train_enr_base.sh": 6,
+        "generic_symmetric_train_enr_large.sh": 1,
+        "generic_symmetric_train_enbert_base.sh": 6,
+        "generic_symmetric_train_enbert_large.sh": 2,
+        "generic_flm_train_enr_base.sh": 6,
+    }
     assert "batch_size is scaled down from 6 to 4" in Path(scripts["generic_symmetric_train_enr_large.sh"].path).read_text()
     # element 29 of each large script's steps, typed from the files: directional 10 (both), symmetric RoBERTa-large 42, BERT-large 21
     assert {name: script.accumulations[29] for name, script in scripts.items() if "large" in name} == {
-        "generic_train_enr_large.sh": 10, "generic_train_enbert_large.sh": 10,
-        "generic_symmetric_train_enr_large.sh": 42, "generic_symmetric_train_enbert_large.sh": 21}
+        "generic_train_enr_large.sh": 10,
+        "generic_train_enbert_large.sh": 10,
+        "generic_symmetric_train_enr_large.sh": 42,
+        "generic_symmetric_train_enbert_large.sh": 21,
+    }
     assert scripts["generic_flm_train_enr_base.sh"].frozen and not scripts[BASE_SCRIPT].frozen
     assert script_for("roberta-base", "sns") == BASE_SCRIPT and script_for("roberta-large", "sns_sym") == "generic_symmetric_train_enr_large.sh"
     assert script_for("bert-base-uncased", "hyponly") == "generic_train_enbert_base.sh" and script_for("xlm-roberta-base", "sns") is None
@@ -74,13 +84,20 @@ def test_the_paper_configs_model_batching_gives_the_large_scripts_batches_and_st
             continue
         alias = next(alias for alias, spec in models.items() if spec == script.model)
         batch_size, factor = model_batching(batching, alias, not script.directional, paper["training"]["batch_size"])
-        settings = TrainingSettings(epochs=5, batch_size=batch_size, max_length=128, seed=0, symmetric=not script.directional,
-                                    accumulation_factor=factor)
+        settings = TrainingSettings(
+            epochs=5, batch_size=batch_size, max_length=128, seed=0, symmetric=not script.directional, accumulation_factor=factor
+        )
         assert batch_size == script.batch_size, name
         assert [settings.accumulation(base.trial(k)) for k in range(SETS)] == list(script.accumulations), name
-        assert settings.accumulation(base.trial(29)) == {"generic_train_enr_large.sh": 10, "generic_train_enbert_large.sh": 10,
-                                                         "generic_symmetric_train_enr_large.sh": 42,
-                                                         "generic_symmetric_train_enbert_large.sh": 21}[name]
+        assert (
+            settings.accumulation(base.trial(29))
+            == {
+                "generic_train_enr_large.sh": 10,
+                "generic_train_enbert_large.sh": 10,
+                "generic_symmetric_train_enr_large.sh": 42,
+                "generic_symmetric_train_enbert_large.sh": 21,
+            }[name]
+        )
         checked.add(name)
     assert len(checked) == 4
 
@@ -90,7 +107,9 @@ def test_a_script_changed_after_the_fetch_stops_the_run_naming_it(authors_dir, t
     shutil.copytree(authors_dir / "discrete_prompt_model", copy / "discrete_prompt_model")
     script = copy / "discrete_prompt_model" / "generic_train_enbert_large.sh"
     script.write_text(script.read_text(encoding="utf-8").replace("steps=(9 24", "steps=(9 25", 1), encoding="utf-8")
-    with pytest.raises(WorkflowError, match=r"generic_train_enbert_large.sh: sha256 [0-9a-f]{64}, not the input table's .* remove .*levyholt-authors"):
+    with pytest.raises(
+        WorkflowError, match=r"generic_train_enbert_large.sh: sha256 [0-9a-f]{64}, not the input table's .* remove .*levyholt-authors"
+    ):
         authors_trials(copy, 100)
     script.unlink()
     with pytest.raises(WorkflowError, match="generic_train_enbert_large.sh: missing from the fetched dataset"):
@@ -107,15 +126,20 @@ python src/train/multnat_model.py --model_name_or_path ../../lms/roberta-base --
 """
 
 
-@pytest.mark.parametrize("change, where", [
-    (("steps=(1 2 3)", "steps=(1 two 3)"), r"s\.sh, line 5, field 'steps': element 1 is 'two', not an integer"),
-    (("lambdas=(0.01 0.02 0.03)", "lambdas=(0.01 0.02)"), r"s\.sh, line 3, field 'lambdas': 2 elements, but lrs has 3"),
-    (("lrs=(0.1 0.2 0.3)\n", ""), r"s\.sh, field 'lrs': no bash array lrs=\( \.\.\. \)"),
-    (('--learning_rate "${lrs["$SLURM_ARRAY_TASK_ID"]}"', "--learning_rate 0.1"),
-     r"s\.sh, line 7, field '--learning_rate': expected an element of lrs, lambdas, steps indexed by \$SLURM_ARRAY_TASK_ID, found '0.1'"),
-    (("--train_batch_size 6 ", ""), r"s\.sh, line 7, field '--train_batch_size': the command does not set it"),
-    (("python src", "echo src"), r"s\.sh: no python command"),
-])
+@pytest.mark.parametrize(
+    "change, where",
+    [
+        (("steps=(1 2 3)", "steps=(1 two 3)"), r"s\.sh, line 5, field 'steps': element 1 is 'two', not an integer"),
+        (("lambdas=(0.01 0.02 0.03)", "lambdas=(0.01 0.02)"), r"s\.sh, line 3, field 'lambdas': 2 elements, but lrs has 3"),
+        (("lrs=(0.1 0.2 0.3)\n", ""), r"s\.sh, field 'lrs': no bash array lrs=\( \.\.\. \)"),
+        (
+            ('--learning_rate "${lrs["$SLURM_ARRAY_TASK_ID"]}"', "--learning_rate 0.1"),
+            r"s\.sh, line 7, field '--learning_rate': expected an element of lrs, lambdas, steps indexed by \$SLURM_ARRAY_TASK_ID, found '0.1'",
+        ),
+        (("--train_batch_size 6 ", ""), r"s\.sh, line 7, field '--train_batch_size': the command does not set it"),
+        (("python src", "echo src"), r"s\.sh: no python command"),
+    ],
+)
 def test_a_script_that_cannot_be_read_is_named_with_its_line_and_field(tmp_path, change, where):
     path = tmp_path / "s.sh"
     path.write_text(SCRIPT, encoding="utf-8")
@@ -130,8 +154,10 @@ def test_a_script_that_cannot_be_read_is_named_with_its_line_and_field(tmp_path,
 def test_the_command_binds_each_option_to_its_array_whatever_the_order(tmp_path):
     """Values follow the command's binding, not the arrays' names in the text: here --learning_rate reads lambdas."""
     path = tmp_path / "s.sh"
-    path.write_text(SCRIPT.replace('--learning_rate "${lrs[', '--learning_rate "${lambdas[').replace('--weight_decay "${lambdas[', '--weight_decay "${lrs['),
-                    encoding="utf-8")
+    path.write_text(
+        SCRIPT.replace('--learning_rate "${lrs[', '--learning_rate "${lambdas[').replace('--weight_decay "${lambdas[', '--weight_decay "${lrs['),
+        encoding="utf-8",
+    )
     assert parse_script(path).trial(0) == Hyperparameters(0, 0.01, 0.1, 1)
 
 
@@ -150,9 +176,16 @@ def test_a_smoke_run_trains_the_authors_trial_29_and_the_published_trial_alone(t
     workdir = copy_workflow(tmp_path / "workflow")
     tiny = {"tiny": {"architecture": "bert", "hidden_size": 32, "layers": 2, "heads": 2, "vocab_size": 2000}}
     paper = yaml.safe_load((REPO / "config" / "paper.yaml").read_text(encoding="utf-8"))
-    overlay = {"models": {"roberta-base": tiny, "roberta-large": tiny},
-               "training": {"language_models": ["roberta-base", "roberta-large"], "trial_source": "authors", "search": "published",
-                            "trials": 30, "model_batching": {"roberta-large": paper["training"]["model_batching"]["roberta-large"]}}}
+    overlay = {
+        "models": {"roberta-base": tiny, "roberta-large": tiny},
+        "training": {
+            "language_models": ["roberta-base", "roberta-large"],
+            "trial_source": "authors",
+            "search": "published",
+            "trials": 30,
+            "model_batching": {"roberta-large": paper["training"]["model_batching"]["roberta-large"]},
+        },
+    }
     (workdir / "authors.yaml").write_text(yaml.safe_dump(overlay), encoding="utf-8")
     targets = ["results/models/roberta-base/sns/full/selection.csv", "results/models/roberta-large/sns_sym/full/trial-29/training.json"]
     args = ["--configfile", "config/smoke.yaml", "authors.yaml", "--cores", "2"]
@@ -167,7 +200,8 @@ def test_a_smoke_run_trains_the_authors_trial_29_and_the_published_trial_alone(t
         assert hp == Hyperparameters(29, 2.2321402e-05, 0.0789954262, 7), search
         assert settings["batch_size"] == batch and TrainingSettings(**settings).accumulation(hp) == accumulation, search
     selection = pd.read_csv(models / "roberta-base" / "sns" / "full" / "selection.csv")
-    assert selection[["trial", "chosen_by", "published_search", "published_epoch", "epochs", "best_epoch", "best_in_published_epoch"]].values.tolist() == [
-        [29, "published", "levyholt_en_dirp", 4, 1, 0, 0]]
+    assert selection[
+        ["trial", "chosen_by", "published_search", "published_epoch", "epochs", "best_epoch", "best_in_published_epoch"]
+    ].values.tolist() == [[29, "published", "levyholt_en_dirp", 4, 1, 0, 0]]
     log = (workdir / "logs" / "training" / "select_sns_model" / "roberta-base" / "sns" / "full.log").read_text(encoding="utf-8")
     assert "the authors' published trial 29 of levyholt_en_dirp: best dev point in epoch 1, NOT the published epoch" in log

@@ -30,8 +30,18 @@ def count_series(counts: pd.DataFrame) -> pd.Series:
 
 
 def _relation(article, sentence, window, subj, pred, obj, t1="organization", t2="organization"):
-    return {"article_id": article, "date": "1987-03-01", "sentence_id": sentence, "window": window, "sentence": f"{article}:{sentence} {subj} {pred} {obj}",
-            "subj": subj, "pred": pred, "obj": obj, "subj_type": t1, "obj_type": t2}
+    return {
+        "article_id": article,
+        "date": "1987-03-01",
+        "sentence_id": sentence,
+        "window": window,
+        "sentence": f"{article}:{sentence} {subj} {pred} {obj}",
+        "subj": subj,
+        "pred": pred,
+        "obj": obj,
+        "subj_type": t1,
+        "obj_type": t2,
+    }
 
 
 @pytest.fixture
@@ -105,8 +115,13 @@ def test_one_positive_per_sentence_chosen_by_a_seeded_hash(engine, relations):
         positives, _ = positives_of(engine, doubled, starring_min_articles=2, starring_min_predicates=2, felicity_min_pairs=1, seed=seed)
         assert not positives.duplicated(["article_id", "sentence_id"]).any()
         first = positives[positives["article_id"] == "a0"]["pred"].tolist()
-        assert len(first) == 1 and first == positives_of(engine, doubled, starring_min_articles=2, starring_min_predicates=2,
-                                                         felicity_min_pairs=1, seed=seed)[0].query("article_id == 'a0'")["pred"].tolist()
+        assert (
+            len(first) == 1
+            and first
+            == positives_of(engine, doubled, starring_min_articles=2, starring_min_predicates=2, felicity_min_pairs=1, seed=seed)[0]
+            .query("article_id == 'a0'")["pred"]
+            .tolist()
+        )
         chosen.add(first[0])
     assert chosen == {"acquire", "buy"}  # the seed decides, the same way every time
 
@@ -246,8 +261,21 @@ def _bundles(windows: dict[str, int]):
     for window, n in windows.items():
         for k in range(n):
             pid = f"en-{window}-{k}"
-            positives.append({"id": pid, "window": window, "subj": f"s{k}", "pred": "p", "obj": f"o{k}", "subj_type": "thing",
-                              "obj_type": "thing", "article_id": f"{window}a{k}", "sentence_id": 0, "frequency": 70 + k, "lang": "en"})
+            positives.append(
+                {
+                    "id": pid,
+                    "window": window,
+                    "subj": f"s{k}",
+                    "pred": "p",
+                    "obj": f"o{k}",
+                    "subj_type": "thing",
+                    "obj_type": "thing",
+                    "article_id": f"{window}a{k}",
+                    "sentence_id": 0,
+                    "frequency": 70 + k,
+                    "lang": "en",
+                }
+            )
             negatives += [{"positive_id": pid, "pred": f"n{j}", "frequency": 65 + j} for j in range(3)]
     return pd.DataFrame(positives), pd.DataFrame(negatives)
 
@@ -255,7 +283,17 @@ def _bundles(windows: dict[str, int]):
 def test_sampling_keeps_bundles_and_splits_by_window():
     positives, negatives = _bundles({"w1": 20, "w2": 20, "w3": 20, "w4": 20})
     articles = {"w1": 100, "w2": 100, "w3": 100, "w4": 300}
-    splits = sample_bundles(positives, negatives, articles, positive_budget=20, max_negatives_per_positive=2, frequency_buckets=[60, 100], dev_share=0.5, graph_window_share=0.25, seed=5)
+    splits = sample_bundles(
+        positives,
+        negatives,
+        articles,
+        positive_budget=20,
+        max_negatives_per_positive=2,
+        frequency_buckets=[60, 100],
+        dev_share=0.5,
+        graph_window_share=0.25,
+        seed=5,
+    )
     dev, test = splits["dev"], splits["test"]
     assert set(dev["window"]).isdisjoint(test["window"]) and len(splits["reserved_windows"]) == 1
     reserved = splits["reserved_windows"]["window"].iloc[0]
@@ -264,7 +302,17 @@ def test_sampling_keeps_bundles_and_splits_by_window():
     sizes = both.groupby("bundle_id")["label"].agg(["sum", "size"])
     assert (sizes["sum"] == 1).all() and (sizes["size"] == 3).all()  # one positive and its two negatives
     assert both.loc[both["label"], "proposition"].str.match(r"s\d+ p o\d+").all()
-    again = sample_bundles(positives, negatives, articles, positive_budget=20, max_negatives_per_positive=2, frequency_buckets=[60, 100], dev_share=0.5, graph_window_share=0.25, seed=5)
+    again = sample_bundles(
+        positives,
+        negatives,
+        articles,
+        positive_budget=20,
+        max_negatives_per_positive=2,
+        frequency_buckets=[60, 100],
+        dev_share=0.5,
+        graph_window_share=0.25,
+        seed=5,
+    )
     assert again["dev"].equals(dev) and again["test"].equals(test)
 
 
@@ -275,25 +323,52 @@ def test_frequency_buckets():
 
 def test_split_export_and_card(tmp_path):
     positives, negatives = _bundles({"w1": 3})
-    split = sample_bundles(positives, negatives, {"w1": 10}, positive_budget=3, max_negatives_per_positive=2, frequency_buckets=[60, 100], dev_share=1.0, graph_window_share=0.0, seed=1)["dev"]
+    split = sample_bundles(
+        positives,
+        negatives,
+        {"w1": 10},
+        positive_budget=3,
+        max_negatives_per_positive=2,
+        frequency_buckets=[60, 100],
+        dev_share=1.0,
+        graph_window_share=0.0,
+        seed=1,
+    )["dev"]
     write_split(split, tmp_path / "dev.parquet", tmp_path / "dev.jsonl")
     records = [json.loads(line) for line in (tmp_path / "dev.jsonl").read_text().splitlines()]
     assert len(records) == len(split) and records[0]["label"] is True and set(records[0]) == set(split.columns)
     card = dataset_card("en", "reuters21578", {"dev": split}, {"positive_budget": 3}, "smoke")
     assert "| dev | 3 | 6 | 1 |" in card and "Reuters-21578" in card and "`positive_budget`" in card
     assert "Corpus reading" not in card
-    reading = {"files": 22, "records_read": 19043, "records_skipped": {"no <BODY> (brief or unprocessed story)": 2535},
-               "articles_dropped": {"duplicate text": 342}, "articles_kept": 18701}
+    reading = {
+        "files": 22,
+        "records_read": 19043,
+        "records_skipped": {"no <BODY> (brief or unprocessed story)": 2535},
+        "articles_dropped": {"duplicate text": 342},
+        "articles_kept": 18701,
+    }
     card = dataset_card("en", "reuters21578", {"dev": split}, {"positive_budget": 3}, "smoke", reading=reading)
-    assert ("| records read from 22 files | 19043 |\n| skipped: no <BODY> (brief or unprocessed story) | 2535 |\n"
-            "| dropped: duplicate text | 342 |\n| articles kept | 18701 |") in card
+    assert (
+        "| records read from 22 files | 19043 |\n| skipped: no <BODY> (brief or unprocessed story) | 2535 |\n"
+        "| dropped: duplicate text | 342 |\n| articles kept | 18701 |"
+    ) in card
 
 
 def test_jsonl_loads_with_hugging_face_datasets(tmp_path):
     import datasets
 
     positives, negatives = _bundles({"w1": 3})
-    split = sample_bundles(positives, negatives, {"w1": 10}, positive_budget=3, max_negatives_per_positive=2, frequency_buckets=[60, 100], dev_share=1.0, graph_window_share=0.0, seed=1)["dev"]
+    split = sample_bundles(
+        positives,
+        negatives,
+        {"w1": 10},
+        positive_budget=3,
+        max_negatives_per_positive=2,
+        frequency_buckets=[60, 100],
+        dev_share=1.0,
+        graph_window_share=0.0,
+        seed=1,
+    )["dev"]
     write_split(split, tmp_path / "dev.parquet", tmp_path / "dev.jsonl")
     loaded = datasets.load_dataset("json", data_files={"dev": str(tmp_path / "dev.jsonl")}, cache_dir=str(tmp_path / "cache"))["dev"]
     assert loaded.num_rows == len(split) == 9 and loaded.column_names == list(split.columns)
@@ -304,11 +379,21 @@ def test_release_directory_loads_by_name_with_hugging_face_datasets(tmp_path):
     import datasets
 
     positives, negatives = _bundles({"w1": 3})
-    dev = sample_bundles(positives, negatives, {"w1": 10}, positive_budget=3, max_negatives_per_positive=2, frequency_buckets=[60, 100], dev_share=1.0, graph_window_share=0.0, seed=1)["dev"]
-    splits = {"dev": dev.iloc[:6], "test": dev.iloc[6:], "graph": dev.iloc[:0]}   # an empty split, as the smoke scale may give
+    dev = sample_bundles(
+        positives,
+        negatives,
+        {"w1": 10},
+        positive_budget=3,
+        max_negatives_per_positive=2,
+        frequency_buckets=[60, 100],
+        dev_share=1.0,
+        graph_window_share=0.0,
+        seed=1,
+    )["dev"]
+    splits = {"dev": dev.iloc[:6], "test": dev.iloc[6:], "graph": dev.iloc[:0]}  # an empty split, as the smoke scale may give
     for name, frame in splits.items():
         write_split(frame, tmp_path / f"{name}.parquet", tmp_path / f"{name}.jsonl")
-    (tmp_path / "positives.parquet").write_bytes((tmp_path / "dev.parquet").read_bytes())   # not a split: not loaded
+    (tmp_path / "positives.parquet").write_bytes((tmp_path / "dev.parquet").read_bytes())  # not a split: not loaded
     card = dataset_card("en", "reuters21578", splits, {"positive_budget": 3}, "smoke")
     header = card.split("---\n")[1]
     # 9 entries in all: the smallest size category; one config named by the language, the default
@@ -330,7 +415,17 @@ def test_hypothesis_only_splits_mask_arguments_and_remove_overlaps():
     from directional_inference.booqa.hyponly import hypothesis_only_splits
 
     positives, negatives = _bundles({"w1": 10})
-    dev = sample_bundles(positives, negatives, {"w1": 10}, positive_budget=10, max_negatives_per_positive=2, frequency_buckets=[60, 100], dev_share=1.0, graph_window_share=0.0, seed=1)["dev"]
+    dev = sample_bundles(
+        positives,
+        negatives,
+        {"w1": 10},
+        positive_budget=10,
+        max_negatives_per_positive=2,
+        frequency_buckets=[60, 100],
+        dev_share=1.0,
+        graph_window_share=0.0,
+        seed=1,
+    )["dev"]
     test = dev.assign(bundle_id=dev["bundle_id"] + "t")
     splits = hypothesis_only_splits(dev, test, train_positives=6, dev_positives=2, seed=3)
     every = [e for items in splits.values() for e in items]
@@ -348,11 +443,18 @@ def test_hypothesis_only_sizes_are_the_first_bundles_of_dev():
     """The authors' rule: the first N positives of dev with their negatives train, the next M are dev2, the rest unused."""
     from directional_inference.booqa.hyponly import hypothesis_only_splits
 
-    rows = [{"bundle_id": f"b{k}", "subj_type": "person", "pred": pred, "obj_type": "location", "label": pred.startswith("p")}
-            for k in range(10) for pred in (f"p{k}", f"n{k}a", f"n{k}b")]
+    rows = [
+        {"bundle_id": f"b{k}", "subj_type": "person", "pred": pred, "obj_type": "location", "label": pred.startswith("p")}
+        for k in range(10)
+        for pred in (f"p{k}", f"n{k}a", f"n{k}b")
+    ]
     dev = pd.DataFrame(rows)
-    test = pd.DataFrame([{"bundle_id": "t", "subj_type": "person", "pred": "p0", "obj_type": "location", "label": True},
-                         {"bundle_id": "t", "subj_type": "person", "pred": "fresh", "obj_type": "location", "label": False}])
+    test = pd.DataFrame(
+        [
+            {"bundle_id": "t", "subj_type": "person", "pred": "p0", "obj_type": "location", "label": True},
+            {"bundle_id": "t", "subj_type": "person", "pred": "fresh", "obj_type": "location", "label": False},
+        ]
+    )
     splits = hypothesis_only_splits(dev, test, train_positives=6, dev_positives=2, seed=3)
     hypotheses = {name: [e.hypothesis[1] for e in items] for name, items in splits.items()}
     # p0 is in train and test: kept in one of them only
@@ -365,10 +467,20 @@ def _built_booqa():
     """A small sampled BoOQA with the relations, counts and negatives it was built from (all invariants hold)."""
     positives, negatives = _bundles({"w1": 4, "w2": 4})
     negatives["synonyms"] = [[pred, f"{pred}-synonym"] for pred in negatives["pred"]]
-    splits = sample_bundles(positives, negatives, {"w1": 10, "w2": 10}, positive_budget=8, max_negatives_per_positive=2, frequency_buckets=[60, 100],
-                            dev_share=0.5, graph_window_share=0.0, seed=3)
-    relations = pd.DataFrame([_relation(p.article_id, 0, p.window, p.subj, p.pred, p.obj, "thing", "thing") for p in positives.itertuples()],
-                             columns=list(COLUMNS))
+    splits = sample_bundles(
+        positives,
+        negatives,
+        {"w1": 10, "w2": 10},
+        positive_budget=8,
+        max_negatives_per_positive=2,
+        frequency_buckets=[60, 100],
+        dev_share=0.5,
+        graph_window_share=0.0,
+        seed=3,
+    )
+    relations = pd.DataFrame(
+        [_relation(p.article_id, 0, p.window, p.subj, p.pred, p.obj, "thing", "thing") for p in positives.itertuples()], columns=list(COLUMNS)
+    )
     counts = pd.DataFrame([(p, "thing", "thing", 30) for p in ("p", "n0", "n1", "n2")], columns=["pred", "subj_type", "obj_type", "count"])
     return {"dev": splits["dev"], "test": splits["test"]}, negatives, relations, counts
 
@@ -379,15 +491,28 @@ def test_invariants_hold_for_a_sampled_dataset_and_each_break_is_named(engine):
 
     splits, negatives, relations, counts = _built_booqa()
     keys = RelationKeys("en")
-    checked = check_invariants(engine, splits, negatives, relations, counts, [], felicity_min_pairs=30, max_negatives_per_positive=2, relation_keys=keys)
+    checked = check_invariants(
+        engine, splits, negatives, relations, counts, [], felicity_min_pairs=30, max_negatives_per_positive=2, relation_keys=keys
+    )
     assert checked["entries"] == len(splits["dev"]) + len(splits["test"]) and checked["positives"] * 2 == checked["negatives"]
     empty_test = {"dev": splits["dev"], "test": splits["test"].iloc[:0].astype(object)}  # an empty split read back from parquet
-    assert check_invariants(engine, empty_test, negatives, relations, counts, [], felicity_min_pairs=30, max_negatives_per_positive=2, relation_keys=keys)["entries"] == len(splits["dev"])
+    assert check_invariants(
+        engine, empty_test, negatives, relations, counts, [], felicity_min_pairs=30, max_negatives_per_positive=2, relation_keys=keys
+    )["entries"] == len(splits["dev"])
 
     def broken(message, *, splits=splits, relations=relations, counts=counts, reserved=(), max_negatives=2, keys=keys):
         with pytest.raises(InvariantError, match=message):
-            check_invariants(engine, splits, negatives, relations, counts, list(reserved), felicity_min_pairs=30, max_negatives_per_positive=max_negatives,
-                             relation_keys=keys)
+            check_invariants(
+                engine,
+                splits,
+                negatives,
+                relations,
+                counts,
+                list(reserved),
+                felicity_min_pairs=30,
+                max_negatives_per_positive=max_negatives,
+                relation_keys=keys,
+            )
 
     dev, test = splits["dev"], splits["test"]
     negative = dev[~dev["label"]].iloc[0]
@@ -404,6 +529,7 @@ def test_invariants_hold_for_a_sampled_dataset_and_each_break_is_named(engine):
     other_bundles = sorted(set(dev.loc[dev["window"] == negative["window"], "bundle_id"]) - {negative["bundle_id"]})
     twin = dev[dev["id"] == negative["id"]].assign(id="twin", bundle_id=other_bundles[0])
     broken("no proposition twice in a window", splits={"dev": pd.concat([dev, twin]), "test": test})
+
     # a negative attested in the other voice: "o be n0-ed by s" is "s n0 o" when the keys know the participle's verb
     class Morphy:
         def morphy(self, word, pos):
@@ -411,17 +537,44 @@ def test_invariants_hold_for_a_sampled_dataset_and_each_break_is_named(engine):
 
     passive = _relation("x", 0, negative["window"], negative["obj"], f"be {negative['pred']}ed by", negative["subj"], "thing", "thing")
     with_passive = pd.concat([relations, pd.DataFrame([passive])], ignore_index=True)
-    check_invariants(engine, splits, negatives, with_passive, counts, [], felicity_min_pairs=30, max_negatives_per_positive=2, relation_keys=keys)  # exact keys: passes
+    check_invariants(
+        engine, splits, negatives, with_passive, counts, [], felicity_min_pairs=30, max_negatives_per_positive=2, relation_keys=keys
+    )  # exact keys: passes
     broken("other voice", relations=with_passive, keys=RelationKeys("en", Morphy()))
 
 
 def test_a_proposition_is_asked_once_per_window():
     """Two positives of one window with the same arguments share their only negative: one bundle can have it."""
-    positives = pd.DataFrame([{"id": f"p{k}", "window": "w", "subj": "s", "pred": f"p{k}", "obj": "o", "subj_type": "t", "obj_type": "t",
-                               "article_id": f"a{k}", "sentence_id": 0, "frequency": 70, "lang": "en"} for k in range(2)])
+    positives = pd.DataFrame(
+        [
+            {
+                "id": f"p{k}",
+                "window": "w",
+                "subj": "s",
+                "pred": f"p{k}",
+                "obj": "o",
+                "subj_type": "t",
+                "obj_type": "t",
+                "article_id": f"a{k}",
+                "sentence_id": 0,
+                "frequency": 70,
+                "lang": "en",
+            }
+            for k in range(2)
+        ]
+    )
     negatives = pd.DataFrame([{"positive_id": f"p{k}", "pred": "shared", "frequency": 70} for k in range(2)])
-    dev = sample_bundles(positives, negatives, {"w": 10}, positive_budget=2, max_negatives_per_positive=2, frequency_buckets=[60, 100], dev_share=1.0, graph_window_share=0.0,
-                         seed=1)["dev"]
+    dev = sample_bundles(
+        positives,
+        negatives,
+        {"w": 10},
+        positive_budget=2,
+        max_negatives_per_positive=2,
+        frequency_buckets=[60, 100],
+        dev_share=1.0,
+        graph_window_share=0.0,
+        seed=1,
+    )["dev"]
     assert dev["label"].sum() == 1 and list(dev.loc[~dev["label"], "pred"]) == ["shared"]
     assert not dev.duplicated(["window", "subj", "pred", "obj"]).any()
 
@@ -429,6 +582,7 @@ def test_a_proposition_is_asked_once_per_window():
 def test_a_relation_repeated_whole_gives_the_positives_of_one(engine, relations):
     """Every relation twice (an extractor that emits a relation twice in its sentence): the same positives, each once."""
     once, _ = positives_of(engine, relations, starring_min_articles=3, starring_min_predicates=3, felicity_min_pairs=4)
-    twice, _ = positives_of(engine, pd.concat([relations, relations], ignore_index=True), starring_min_articles=3,
-                            starring_min_predicates=3, felicity_min_pairs=4)
+    twice, _ = positives_of(
+        engine, pd.concat([relations, relations], ignore_index=True), starring_min_articles=3, starring_min_predicates=3, felicity_min_pairs=4
+    )
     assert len(once) == 3 and twice.reset_index(drop=True).equals(once.reset_index(drop=True))

@@ -14,8 +14,10 @@ def density_module():
 
 
 def points(**tests):
-    return {name: {"splits": {"en/test": {"entries": entries, "evidence_median": median, "evidence_mean": mean}}}
-            for name, (entries, median, mean) in tests.items()}
+    return {
+        name: {"splits": {"en/test": {"entries": entries, "evidence_median": median, "evidence_mean": mean}}}
+        for name, (entries, median, mean) in tests.items()
+    }
 
 
 def test_the_closest_median_to_the_papers_among_settings_with_300_test_entries():
@@ -39,7 +41,10 @@ def test_a_point_overlay_sets_both_languages_and_imports_the_runs_relations(tmp_
     module = density_module()
     overlay = module.overlay({"en": (30, 5, 5), "zh": (183, 5, 3)}, tmp_path)
     assert overlay["corpus"] == {"en": {"window_days": 30}, "zh": {"window_days": 183}}
-    assert overlay["booqa"]["starring_min_articles"] == 5 and overlay["booqa"]["overrides"]["zh"] == {"starring_min_articles": 5, "starring_min_predicates": 3}
+    assert overlay["booqa"]["starring_min_articles"] == 5 and overlay["booqa"]["overrides"]["zh"] == {
+        "starring_min_articles": 5,
+        "starring_min_predicates": 3,
+    }
     assert overlay["relations"]["imported"] == {"en": str(tmp_path / "relations" / "en"), "zh": str(tmp_path / "relations" / "zh")}
 
 
@@ -85,7 +90,8 @@ def test_the_records_choice_is_the_rule_applied_to_its_points_and_the_results_pa
     page = (REPO / "docs" / "results.md").read_text()
     start, end = module.BLOCK
     assert page.split(start)[1].split(end)[0].strip() == module.density_markdown(record).strip(), (
-        "docs/results.md's sweep block is stale: run `benchmarks/booqa_density.py markdown --markdown docs/results.md`")
+        "docs/results.md's sweep block is stale: run `benchmarks/booqa_density.py markdown --markdown docs/results.md`"
+    )
 
 
 def test_the_default_config_holds_the_sweeps_choice_and_the_sparse_overlay_moves_only_the_swept_settings():
@@ -100,8 +106,9 @@ def test_the_default_config_holds_the_sweeps_choice_and_the_sparse_overlay_moves
         chosen = record["points"][record["choice"][lang]["point"]]["settings"][lang]
         settings, before = settings_of(default, lang), settings_of(sparse, lang)
         assert {key: settings[key] for key in module.SETTING_KEYS} == chosen, lang
-        assert {k: v for k, v in settings.items() if k not in module.SETTING_KEYS} == \
-            {k: v for k, v in before.items() if k not in module.SETTING_KEYS}, lang
+        assert {k: v for k, v in settings.items() if k not in module.SETTING_KEYS} == {
+            k: v for k, v in before.items() if k not in module.SETTING_KEYS
+        }, lang
 
 
 def test_the_method_notes_quote_the_records_choice():

@@ -23,9 +23,16 @@ def test_auc_norm_uses_the_positive_rate_of_the_scored_split(tmp_path):
     scores = np.array([0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2])
     path = tmp_path / "lm_rel.parquet"
     pd.DataFrame({"entry": [f"e{k}" for k in range(8)], "label": labels, "score": scores, "group": [f"b{k // 2}" for k in range(8)]}).to_parquet(path)
-    header, rows = booqa_table_rows(BOOQA_TABLES["table16"], ["en"], {"en": ["lm_rel"], "zh": []},
-                                    lambda lang, split, method: path, models={"lm": {"en": "m"}}, scale="smoke", evaluation=Evaluation(0.5, 200, 1),
-                                    why_not=lambda method, lang: f"why {method} {lang}")
+    header, rows = booqa_table_rows(
+        BOOQA_TABLES["table16"],
+        ["en"],
+        {"en": ["lm_rel"], "zh": []},
+        lambda lang, split, method: path,
+        models={"lm": {"en": "m"}},
+        scale="smoke",
+        evaluation=Evaluation(0.5, 200, 1),
+        why_not=lambda method, lang: f"why {method} {lang}",
+    )
     table = {row[0]: dict(zip(header, row)) for row in rows}
     expected = auc_norm(precision_recall_curve(scores, labels.astype(bool)), 0.25)
     assert table["lm_rel"]["en_auc_norm"] == f"{100 * expected:.1f}" and table["lm_rel"]["en_positive_rate"] == "0.2500"
@@ -44,10 +51,30 @@ def write_selection(directory, *, best_is_last, stop_reason="patience: no better
     directory.mkdir(parents=True, exist_ok=True)
     rows = []
     for trial, selected in ((0, 0), (1, 1)):
-        values = dict(trial=trial, learning_rate=5.2e-5, weight_decay=0.01, grad_accumulation=1, best_epoch=1, best_batch=274, best_step=823,
-                      evaluations=8, dev_auc_selection=0.6, dev_auc50=0.7, dev_auc_norm=0.65, dev_best_f1=0.7, train_pairs=4388, dev_pairs=1098,
-                      precision="bf16", stopped_epoch=2, stopped_batch=137, stopped_step=960, stop_reason=stop_reason,
-                      best_is_last=int(best_is_last), still_improving=int(best_is_last), selected=selected)
+        values = dict(
+            trial=trial,
+            learning_rate=5.2e-5,
+            weight_decay=0.01,
+            grad_accumulation=1,
+            best_epoch=1,
+            best_batch=274,
+            best_step=823,
+            evaluations=8,
+            dev_auc_selection=0.6,
+            dev_auc50=0.7,
+            dev_auc_norm=0.65,
+            dev_best_f1=0.7,
+            train_pairs=4388,
+            dev_pairs=1098,
+            precision="bf16",
+            stopped_epoch=2,
+            stopped_batch=137,
+            stopped_step=960,
+            stop_reason=stop_reason,
+            best_is_last=int(best_is_last),
+            still_improving=int(best_is_last),
+            selected=selected,
+        )
         rows.append(values)
     pd.DataFrame(rows, columns=list(SELECTION_COLUMNS)).to_csv(directory / "selection.csv", index=False)
 
@@ -59,8 +86,9 @@ def test_a_model_record_says_how_the_selected_model_was_trained_and_whether_it_i
     write_selection(tmp_path / "m", best_is_last=False)
     record = read_model_record(tmp_path / "m")  # no sanity.csv: an H-only model
     assert record.precision == "bf16" and record.sanity == "not applicable (hypothesis-only)" and not record.undertrained
-    assert record.training == ("4388 train / 1098 dev pairs; best dev point epoch 2 batch 274, stopped epoch 3 batch 137 "
-                               "(patience: no better dev AUC in 3 evaluations)")
+    assert record.training == (
+        "4388 train / 1098 dev pairs; best dev point epoch 2 batch 274, stopped epoch 3 batch 137 (patience: no better dev AUC in 3 evaluations)"
+    )
     cases = sanity_cases("en")
     (tmp_path / "m" / "sanity.csv").write_text(format_rows(judge(cases, [0.5] * len(cases))))
     write_selection(tmp_path / "m", best_is_last=True, stop_reason="maximum of 3 epochs")
@@ -77,15 +105,27 @@ def test_lm_rows_say_what_their_encoder_is_and_sns_rows_carry_their_records(tmp_
     path = tmp_path / "s.parquet"
     pd.DataFrame({"entry": ["a", "b", "c", "d"], "label": labels, "score": [0.9, 0.8, 0.7, 0.6], "group": ["x", "x", "y", "y"]}).to_parquet(path)
     record = ModelRecord("fp32", "4388 train / 1098 dev pairs", "identity 100%: passed")
-    header, rows = booqa_table_rows(BOOQA_TABLES["table16"], ["en"], {"en": ["lm_rel", "sns_full"], "zh": []}, lambda lang, split, method: path,
-                                    models={"lm": {"en": "minilm"}, "sns": {"en": "minilm"}}, scale="default", evaluation=Evaluation(0.5, 50, 1),
-                                    why_not=lambda method, lang: "no", model_kinds={"minilm": model_kind(MINILM)},
-                                    record=lambda method, lang: record)
+    header, rows = booqa_table_rows(
+        BOOQA_TABLES["table16"],
+        ["en"],
+        {"en": ["lm_rel", "sns_full"], "zh": []},
+        lambda lang, split, method: path,
+        models={"lm": {"en": "minilm"}, "sns": {"en": "minilm"}},
+        scale="default",
+        evaluation=Evaluation(0.5, 50, 1),
+        why_not=lambda method, lang: "no",
+        model_kinds={"minilm": model_kind(MINILM)},
+        record=lambda method, lang: record,
+    )
     table = {row[0]: dict(zip(header, row)) for row in rows}
     assert "sentence encoder trained on" in table["lm_rel"]["model"] and "SNLI, MultiNLI" in table["lm_rel"]["model"]
     assert "not the paper's unsupervised" in table["lm_rel"]["model"] and table["lm_rel"]["training"] == ""
     assert (table["sns_full"]["model"], table["sns_full"]["precision"], table["sns_full"]["training"], table["sns_full"]["sanity"]) == (
-        "minilm", "fp32", "4388 train / 1098 dev pairs", "identity 100%: passed")
+        "minilm",
+        "fp32",
+        "4388 train / 1098 dev pairs",
+        "identity 100%: passed",
+    )
 
 
 def test_the_chinese_sns_rows_are_the_methods_trained_on_the_chinese_levyholt():
@@ -102,7 +142,11 @@ def test_the_chinese_sns_rows_are_the_methods_trained_on_the_chinese_levyholt():
     assert "training.sns_methods_zh" in why_not_runnable("sns_directional", "zh", *args, ["sns_full"])
     assert sns_models(["sns_full", "sym_sns_full", "lm_rel"]) == [("sns", "full"), ("sns_sym", "full")]
     assert chinese_trained_models(sns_models(["sns_full"])) == [
-        ("hyponly", "zh_directional"), ("hyponly", "zh_full"), ("hyponly", "zh_symmetric"), ("sns", "zh_full")]
+        ("hyponly", "zh_directional"),
+        ("hyponly", "zh_full"),
+        ("hyponly", "zh_symmetric"),
+        ("sns", "zh_full"),
+    ]
 
 
 def test_a_further_language_models_sns_methods_are_rows_of_every_booqa_table_on_english_booqa():
@@ -110,14 +154,35 @@ def test_a_further_language_models_sns_methods_are_rows_of_every_booqa_table_on_
     methods (Table 5's four, Table 15's four, Table 16's one), carry the alias in the label and the model cell, and
     answer English BoOQA only."""
     from directional_inference.evaluation.methods import (
-        further_model_methods, method_alias, method_label, method_spec, methods_for, table_methods, why_not_runnable)
+        further_model_methods,
+        method_alias,
+        method_label,
+        method_spec,
+        methods_for,
+        table_methods,
+        why_not_runnable,
+    )
 
     assert further_model_methods(["lm_rel", "sns_full", "graph_binc", "sns_directional"], ["rb", "xl"]) == [
-        "sns_full@rb", "sns_directional@rb", "sns_full@xl", "sns_directional@xl"]
-    assert table_methods("table5", ["rb"]) == [*BOOQA_TABLES["table5"].methods, "sns_full@rb", "sym_sns_full@rb", "sns_symmetric@rb",
-                                                "sns_directional@rb"]
-    assert table_methods("table15", ["rb"]) == [*BOOQA_TABLES["table15"].methods, "sns_full@rb", "sym_sns_full@rb", "sns_symmetric@rb",
-                                                 "sns_directional@rb"]
+        "sns_full@rb",
+        "sns_directional@rb",
+        "sns_full@xl",
+        "sns_directional@xl",
+    ]
+    assert table_methods("table5", ["rb"]) == [
+        *BOOQA_TABLES["table5"].methods,
+        "sns_full@rb",
+        "sym_sns_full@rb",
+        "sns_symmetric@rb",
+        "sns_directional@rb",
+    ]
+    assert table_methods("table15", ["rb"]) == [
+        *BOOQA_TABLES["table15"].methods,
+        "sns_full@rb",
+        "sym_sns_full@rb",
+        "sns_symmetric@rb",
+        "sns_directional@rb",
+    ]
     assert table_methods("table16", ["rb"]) == [*BOOQA_TABLES["table16"].methods, "sns_full@rb"]
     assert (method_spec("sym_sns_full@rb"), method_alias("sym_sns_full@rb"), method_alias("sym_sns_full")) == (("sns", ("sns_sym", "full")), "rb", "")
     assert method_label("sns_symmetric@rb") == "S&S Symmetric, rb" and method_label("sns_symmetric") == "S&S Symmetric"
@@ -125,9 +190,17 @@ def test_a_further_language_models_sns_methods_are_rows_of_every_booqa_table_on_
     assert "sns_full@rb" in methods_for("en", *args) and not any("@" in m for m in methods_for("zh", *args))
     assert "English BoOQA only" in why_not_runnable("sns_full@rb", "zh", *args[:-1])
     path = "unused"
-    header, rows = booqa_table_rows(BOOQA_TABLES["table5"], [], {"en": [], "zh": []}, lambda lang, split, method: path,
-                                    models={"sns": {"en": "minilm"}}, scale="smoke", evaluation=Evaluation(0.5, 50, 1),
-                                    why_not=lambda method, lang: "no", methods=table_methods("table5", ["rb"]))
+    header, rows = booqa_table_rows(
+        BOOQA_TABLES["table5"],
+        [],
+        {"en": [], "zh": []},
+        lambda lang, split, method: path,
+        models={"sns": {"en": "minilm"}},
+        scale="smoke",
+        evaluation=Evaluation(0.5, 50, 1),
+        why_not=lambda method, lang: "no",
+        methods=table_methods("table5", ["rb"]),
+    )
     assert [row[1] for row in rows if "@" in row[0]] == ["S&S Full, rb", "'S&S Full, rb", "S&S Symmetric, rb", "S&S Directional, rb"]
     assert [row[0] for row in rows][-2:] == ["graph_cnce", "graph_egt2"]
 
@@ -151,7 +224,9 @@ def test_a_score_file_is_a_table_5_row_of_its_language_only():
 
     assert table_methods("table5", [], ["cnce"], ["mine"])[-2:] == ["graph_files@cnce", "scores@mine"]
     assert table_methods("table16", [], [], ["mine"]) == list(BOOQA_TABLES["table16"].methods)
-    assert method_spec("scores@mine") == ("file", "scores") and method_label("scores@mine") == "mine (scores from a file, evaluation.booqa_predictions)"
+    assert (
+        method_spec("scores@mine") == ("file", "scores") and method_label("scores@mine") == "mine (scores from a file, evaluation.booqa_predictions)"
+    )
     args = (["en", "zh"], ["binc"], ["rel"], ["en"], None, (), ["en"], [], {}, {"mine": "zh"})
     assert "scores@mine" in methods_for("zh", *args) and "scores@mine" not in methods_for("en", *args)
     assert why_not_runnable("scores@mine", "en", *args[:7], {}, {"mine": "zh"}) == "scores of zh BoOQA entries (evaluation.booqa_predictions)"
@@ -176,12 +251,14 @@ def test_a_score_file_scores_each_entry_of_the_split_in_its_order_and_names_file
     frame = score_split(None, "scores@mine", "en", test, None, {}, predictions=str(good), known_ids=known)
     assert list(frame["entry"]) == list(test["id"]) and list(frame["score"]) == [0.9, 0.3, 0.7, 0.1]
     assert frame["covered"].all() and list(frame["label"]) == [1, 0, 1, 0] and list(frame["group"]) == ["en-1", "en-1", "en-2", "en-2"]
-    bad = {"id\tscore\nen-1\t0.9\nen-7\t0.1\n": ("row 3", "'id'", "id of no BoOQA entry"),
-           "id\tscore\nen-1\t0.9\nen-1\t0.2\n": ("row 3", "'id'", "second row for the entry 'en-1'"),
-           "id\tscore\nen-1\t0.9\nen-1-n0\thigh\n": ("row 3", "'score'", "not a number"),
-           "id\tscore\nen-1\tnan\n": ("row 2", "'score'", "not a finite number"),
-           "entry\tscore\nen-1\t0.9\n": ("row 1", "'id'", "missing column"),
-           "id\tscore\nen-1\t0.9\nen-1-n0\t0.3\nen-2\t0.7\n": ("scores.tsv", "'id'", "no row for 1 of the split's 4 entries (first: 'en-2-n0')")}
+    bad = {
+        "id\tscore\nen-1\t0.9\nen-7\t0.1\n": ("row 3", "'id'", "id of no BoOQA entry"),
+        "id\tscore\nen-1\t0.9\nen-1\t0.2\n": ("row 3", "'id'", "second row for the entry 'en-1'"),
+        "id\tscore\nen-1\t0.9\nen-1-n0\thigh\n": ("row 3", "'score'", "not a number"),
+        "id\tscore\nen-1\tnan\n": ("row 2", "'score'", "not a finite number"),
+        "entry\tscore\nen-1\t0.9\n": ("row 1", "'id'", "missing column"),
+        "id\tscore\nen-1\t0.9\nen-1-n0\t0.3\nen-2\t0.7\n": ("scores.tsv", "'id'", "no row for 1 of the split's 4 entries (first: 'en-2-n0')"),
+    }
     for text, expected in bad.items():
         good.write_text(text, encoding="utf-8")
         with pytest.raises(InputFormatError) as caught:
@@ -196,4 +273,5 @@ def test_a_score_file_that_is_not_there_stops_the_run_before_any_job_naming_the_
     config = {"evaluation": {"booqa_predictions": {"theirs": {"file": str(tmp_path / "theirs.tsv")}, "gone": {"file": str(tmp_path / "gone.tsv")}}}}
     assert user_input_problems(config) == [
         f"config key evaluation.booqa_predictions.gone.file is '{tmp_path / 'gone.tsv'}', which is not a file: give the tab-separated "
-        "file of per-entry scores (columns id, score; docs/inputs.md)"]
+        "file of per-entry scores (columns id, score; docs/inputs.md)"
+    ]

@@ -10,16 +10,36 @@ import pytest
 
 from directional_inference.evaluation.scoring import graph_scores, lm_cosine, predicate_offsets, prompt_model, sentence_window
 
-ENTRIES = pd.DataFrame([
-    {"id": "e1", "subj": "apple", "pred": "own", "obj": "beats", "subj_type": "organization", "obj_type": "organization", "proposition": "apple own beats"},
-    {"id": "e2", "subj": "apple", "pred": "sue", "obj": "beats", "subj_type": "organization", "obj_type": "organization", "proposition": "apple sue beats"},
-    {"id": "e3", "subj": "x", "pred": "visit", "obj": "y", "subj_type": "person", "obj_type": "location", "proposition": "x visit y"},
-])
-EVIDENCE = pd.DataFrame([
-    {"entry": "e1", "pred": "acquire", "subj": "apple", "obj": "beats", "aligned": True, "sentence": "Apple acquired Beats."},
-    {"entry": "e1", "pred": "join", "subj": "beats", "obj": "apple", "aligned": False, "sentence": "Beats joined Apple."},
-    {"entry": "e2", "pred": "acquire", "subj": "apple", "obj": "beats", "aligned": True, "sentence": "Apple acquired Beats."},
-])
+ENTRIES = pd.DataFrame(
+    [
+        {
+            "id": "e1",
+            "subj": "apple",
+            "pred": "own",
+            "obj": "beats",
+            "subj_type": "organization",
+            "obj_type": "organization",
+            "proposition": "apple own beats",
+        },
+        {
+            "id": "e2",
+            "subj": "apple",
+            "pred": "sue",
+            "obj": "beats",
+            "subj_type": "organization",
+            "obj_type": "organization",
+            "proposition": "apple sue beats",
+        },
+        {"id": "e3", "subj": "x", "pred": "visit", "obj": "y", "subj_type": "person", "obj_type": "location", "proposition": "x visit y"},
+    ]
+)
+EVIDENCE = pd.DataFrame(
+    [
+        {"entry": "e1", "pred": "acquire", "subj": "apple", "obj": "beats", "aligned": True, "sentence": "Apple acquired Beats."},
+        {"entry": "e1", "pred": "join", "subj": "beats", "obj": "apple", "aligned": False, "sentence": "Beats joined Apple."},
+        {"entry": "e2", "pred": "acquire", "subj": "apple", "obj": "beats", "aligned": True, "sentence": "Apple acquired Beats."},
+    ]
+)
 
 
 def fake_encode(texts, spans=None):
@@ -33,8 +53,10 @@ def fake_encode(texts, spans=None):
 
 def test_lm_cosine_takes_the_max_and_floors_entries_without_evidence():
     scores, ratio = lm_cosine(ENTRIES, EVIDENCE, fake_encode, "en")
-    expected_e1 = max(float(fake_encode(["apple acquire beats"])[0] @ fake_encode(["apple own beats"])[0]),
-                      float(fake_encode(["beats join apple"])[0] @ fake_encode(["apple own beats"])[0]))
+    expected_e1 = max(
+        float(fake_encode(["apple acquire beats"])[0] @ fake_encode(["apple own beats"])[0]),
+        float(fake_encode(["beats join apple"])[0] @ fake_encode(["apple own beats"])[0]),
+    )
     assert scores[0] == pytest.approx(expected_e1) and scores[2] == -1.0
     assert ratio == 1.0
     sentence_scores, _ = lm_cosine(ENTRIES, EVIDENCE, fake_encode, "en", retrieval="sent")
@@ -91,15 +113,16 @@ def test_span_mean_pools_the_predicate_word_pieces(tmp_path):
     from directional_inference.encoders import SentenceEncoder
     from directional_inference.resources.models import build_tiny_model
 
-    model_dir = build_tiny_model({"hidden_size": 16, "layers": 1, "heads": 2, "vocab_size": 200},
-                                 ["apple acquire beats", "beats join apple"], tmp_path / "tiny", seed=1)
+    model_dir = build_tiny_model(
+        {"hidden_size": 16, "layers": 1, "heads": 2, "vocab_size": 200}, ["apple acquire beats", "beats join apple"], tmp_path / "tiny", seed=1
+    )
     text, span = "apple acquire beats", (6, 13)
     pooled = SentenceEncoder(model_dir, pooling="span_mean")([text], [span])[0]
     tokenizer, model = AutoTokenizer.from_pretrained(model_dir), AutoModel.from_pretrained(model_dir).eval()
     batch = tokenizer([text], return_offsets_mapping=True, return_tensors="pt")
     offsets = batch.pop("offset_mapping")[0].tolist()
     rows = [k for k, (a, b) in enumerate(offsets) if b > a and a < span[1] and b > span[0]]
-    assert rows and all(text[offsets[k][0]:offsets[k][1]] in "acquire" for k in rows)  # the predicate's pieces, nothing else
+    assert rows and all(text[offsets[k][0] : offsets[k][1]] in "acquire" for k in rows)  # the predicate's pieces, nothing else
     with torch.no_grad():
         expected = torch.nn.functional.normalize(model(**batch).last_hidden_state[0, rows].mean(0), dim=-1).numpy()
     assert np.allclose(pooled, expected, atol=1e-6)
@@ -128,12 +151,14 @@ def test_prompt_model_scores_unique_pairs_once():
     assert list(scores) == pytest.approx([0.9, 0.2, 0.0])  # (s + 1) / 2; no evidence -> 0
 
 
-GRAPH = pd.DataFrame([
-    {"premise": "acquire", "hypothesis": "own", "subj_type": "organization", "obj_type": "organization", "reversed": False, "binc": 0.7},
-    {"premise": "join", "hypothesis": "own", "subj_type": "organization", "obj_type": "organization", "reversed": True, "binc": 0.9},
-    {"premise": "join", "hypothesis": "own", "subj_type": "organization", "obj_type": "organization", "reversed": False, "binc": 0.2},
-    {"premise": "acquire", "hypothesis": "sue", "subj_type": "person", "obj_type": "organization", "reversed": False, "binc": 0.3},
-])
+GRAPH = pd.DataFrame(
+    [
+        {"premise": "acquire", "hypothesis": "own", "subj_type": "organization", "obj_type": "organization", "reversed": False, "binc": 0.7},
+        {"premise": "join", "hypothesis": "own", "subj_type": "organization", "obj_type": "organization", "reversed": True, "binc": 0.9},
+        {"premise": "join", "hypothesis": "own", "subj_type": "organization", "obj_type": "organization", "reversed": False, "binc": 0.2},
+        {"premise": "acquire", "hypothesis": "sue", "subj_type": "person", "obj_type": "organization", "reversed": False, "binc": 0.3},
+    ]
+)
 
 
 def test_graph_typed_lookup_follows_the_evidence_argument_order(engine):
@@ -159,19 +184,53 @@ def test_fuzzy_backoff_modes(engine):
 def test_same_type_pair_backoff_over_role_labelled_nodes(engine):
     """Published graphs name nodes by CCG predicates: the back-off grounds surface strings in every node with that
     surface under the same typing (top nodes by count, each seen 3 times)."""
-    graph = pd.DataFrame([
-        # acquire -> own through two role variants of "acquire"; the second is too rare to count
-        {"premise": "(acquire.1,acquire.2)", "hypothesis": "(own.1,own.2)", "premise_surface": "acquire", "hypothesis_surface": "own",
-         "subj_type": "organization", "obj_type": "organization", "reversed": False, "binc": 0.4, "premise_count": 10, "hypothesis_count": 8},
-        {"premise": "(acquire.2,acquire.1)", "hypothesis": "(own.1,own.2)", "premise_surface": "acquire", "hypothesis_surface": "own",
-         "subj_type": "organization", "obj_type": "organization", "reversed": False, "binc": 0.8, "premise_count": 2, "hypothesis_count": 8},
-        # the same strings under another type pair: not used by the authors' rule
-        {"premise": "(acquire.1,acquire.2)", "hypothesis": "(sue.1,sue.2)", "premise_surface": "acquire", "hypothesis_surface": "sue",
-         "subj_type": "person", "obj_type": "organization", "reversed": False, "binc": 0.3, "premise_count": 10, "hypothesis_count": 8},
-    ])
+    graph = pd.DataFrame(
+        [
+            # acquire -> own through two role variants of "acquire"; the second is too rare to count
+            {
+                "premise": "(acquire.1,acquire.2)",
+                "hypothesis": "(own.1,own.2)",
+                "premise_surface": "acquire",
+                "hypothesis_surface": "own",
+                "subj_type": "organization",
+                "obj_type": "organization",
+                "reversed": False,
+                "binc": 0.4,
+                "premise_count": 10,
+                "hypothesis_count": 8,
+            },
+            {
+                "premise": "(acquire.2,acquire.1)",
+                "hypothesis": "(own.1,own.2)",
+                "premise_surface": "acquire",
+                "hypothesis_surface": "own",
+                "subj_type": "organization",
+                "obj_type": "organization",
+                "reversed": False,
+                "binc": 0.8,
+                "premise_count": 2,
+                "hypothesis_count": 8,
+            },
+            # the same strings under another type pair: not used by the authors' rule
+            {
+                "premise": "(acquire.1,acquire.2)",
+                "hypothesis": "(sue.1,sue.2)",
+                "premise_surface": "acquire",
+                "hypothesis_surface": "sue",
+                "subj_type": "person",
+                "obj_type": "organization",
+                "reversed": False,
+                "binc": 0.3,
+                "premise_count": 10,
+                "hypothesis_count": 8,
+            },
+        ]
+    )
     scores, _ = graph_scores(engine, ENTRIES, EVIDENCE, graph, "binc", fuzzy="same_type_pair")
     assert list(scores) == pytest.approx([0.4, 0.0, 0.0])
-    assert list(graph_scores(engine, ENTRIES, EVIDENCE, graph, "binc", fuzzy="same_type_pair", fuzzy_min_count=2)[0]) == pytest.approx([0.8, 0.0, 0.0])
+    assert list(graph_scores(engine, ENTRIES, EVIDENCE, graph, "binc", fuzzy="same_type_pair", fuzzy_min_count=2)[0]) == pytest.approx(
+        [0.8, 0.0, 0.0]
+    )
     assert list(graph_scores(engine, ENTRIES, EVIDENCE, graph, "binc", fuzzy="any_type_pair")[0]) == pytest.approx([0.8, 0.3, 0.0])
     assert list(graph_scores(engine, ENTRIES, EVIDENCE, graph, "binc", fuzzy="none")[0]) == pytest.approx([0.0, 0.0, 0.0])
 
@@ -217,10 +276,26 @@ def random_entries_and_evidence(seed: int, entries: int, rows: int, path) -> tup
     """``entries`` entries over one argument pair and ``rows`` pieces of evidence spread over them at random, the
     evidence written to ``path``."""
     rng = np.random.default_rng(seed)
-    frame = pd.DataFrame({"id": [f"e{k:03d}" for k in range(entries)], "subj": "apple", "pred": rng.choice(["own", "sue", "buy"], entries),
-                          "obj": "beats", "subj_type": "organization", "obj_type": "organization"})
-    evidence = pd.DataFrame({"entry": rng.choice(frame["id"], rows), "pred": rng.choice(["acquire", "join", "sell", "meet"], rows),
-                             "subj": "apple", "obj": "beats", "aligned": rng.random(rows) < 0.5, "sentence": ""})
+    frame = pd.DataFrame(
+        {
+            "id": [f"e{k:03d}" for k in range(entries)],
+            "subj": "apple",
+            "pred": rng.choice(["own", "sue", "buy"], entries),
+            "obj": "beats",
+            "subj_type": "organization",
+            "obj_type": "organization",
+        }
+    )
+    evidence = pd.DataFrame(
+        {
+            "entry": rng.choice(frame["id"], rows),
+            "pred": rng.choice(["acquire", "join", "sell", "meet"], rows),
+            "subj": "apple",
+            "obj": "beats",
+            "aligned": rng.random(rows) < 0.5,
+            "sentence": "",
+        }
+    )
     evidence.to_parquet(path, index=False)
     return frame, evidence
 
@@ -292,6 +367,10 @@ def test_an_llm_scores_each_entry_by_its_best_piece_of_evidence(tmp_path):
     model, tokenizer = load_llm(build_tiny_llm({}, ["apple acquire beats", "beats join apple"] + prompt_texts(), tmp_path / "llm", seed=0))
     scorer, setting = CausalLMScorer(model, tokenizer), PromptSetting()
     scores, _ = llm_model(ENTRIES, EVIDENCE, scorer, setting)
-    alone = [scorer.scores([Entry((r.subj, r.pred, r.obj), ("apple", "own", "beats") if r.entry == "e1" else ("apple", "sue", "beats"), False)],
-                           setting)[0] for r in EVIDENCE.itertuples()]
+    alone = [
+        scorer.scores([Entry((r.subj, r.pred, r.obj), ("apple", "own", "beats") if r.entry == "e1" else ("apple", "sue", "beats"), False)], setting)[
+            0
+        ]
+        for r in EVIDENCE.itertuples()
+    ]
     assert list(scores) == pytest.approx([max(alone[0], alone[1]), alone[2], 0.0], abs=1e-6)

@@ -47,8 +47,13 @@ print(json.dumps({"executor": executor, "rules": rules}))
 def imports_network(path: Path) -> bool:
     """Whether the Python file imports a network client library anywhere in it."""
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        names = [alias.name for alias in node.names] if isinstance(node, ast.Import) else \
-            [node.module] if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module else []
+        names = (
+            [alias.name for alias in node.names]
+            if isinstance(node, ast.Import)
+            else [node.module]
+            if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module
+            else []
+        )
         if any(name == library or name.startswith(library + ".") for name in names for library in NETWORK_LIBRARIES):
             return True
     return False
@@ -63,8 +68,9 @@ def network_code(script: Path, workdir: Path) -> list[str]:
 
 
 def rules_under_profile(workdir: Path, profile: str, configfiles: list[str]) -> dict:
-    result = subprocess.run([sys.executable, "-c", RULES_UNDER_EXECUTOR, profile, *configfiles], cwd=workdir, capture_output=True,
-                            text=True, env=tool_environment())
+    result = subprocess.run(
+        [sys.executable, "-c", RULES_UNDER_EXECUTOR, profile, *configfiles], cwd=workdir, capture_output=True, text=True, env=tool_environment()
+    )
     assert result.returncode == 0, result.stderr[-4000:]
     return json.loads(result.stdout.strip().splitlines()[-1])
 
@@ -92,8 +98,11 @@ def test_the_network_code_is_found_from_the_imports(tmp_path):
     (tmp_path / PACKAGE_DIR / "resources" / "__init__.py").write_text("")
     (tmp_path / PACKAGE_DIR / "resources" / "mine.py").write_text("def get():\n    from huggingface_hub import hf_hub_download\n")
     (tmp_path / PACKAGE_DIR / "quiet.py").write_text("import socket\nimport json\n")
-    scripts = {"through_package": "from directional_inference.resources.mine import get\n",
-               "itself": "import urllib.request\n", "quiet": "from directional_inference import quiet\n"}
+    scripts = {
+        "through_package": "from directional_inference.resources.mine import get\n",
+        "itself": "import urllib.request\n",
+        "quiet": "from directional_inference import quiet\n",
+    }
     for name, text in scripts.items():
         (tmp_path / f"{name}.py").write_text(text)
     found = {name: network_code(tmp_path / f"{name}.py", tmp_path) for name in scripts}
@@ -142,11 +151,18 @@ def test_the_paper_llms_from_the_hub_are_downloaded_by_a_local_rule_and_read_in_
     assert hub == ["smollm2-1.7b", "qwen2.5-7b", "qwen2.5-32b"]
     assert sorted(job["wildcards"]["llm"] for job in jobs if job["rule"] == "fetch_llm") == sorted(hub)
     assert [job["wildcards"]["llm"] for job in jobs if job["rule"] == "prepare_llm"] == ["smollm2"]
-    scoring = [(job["wildcards"]["llm"], files[0]) for job, (rule, files) in zip(jobs, inputs, strict=True)
-               if rule in ("score_llm_levyholt", "score_llm_run_test")]
+    scoring = [
+        (job["wildcards"]["llm"], files[0])
+        for job, (rule, files) in zip(jobs, inputs, strict=True)
+        if rule in ("score_llm_levyholt", "score_llm_run_test")
+    ]
     assert len(scoring) == len(paper["llm"]["scorers"]) * (1 + len(paper["llm"]["test_sets"]))
     assert all(model == (f"resources/llms/{alias}" if alias in hub else f"results/llm/models/{alias}") for alias, model in scoring), scoring
-    booqa_llm = [files for rule, files in inputs if rule in ("score_booqa", "score_booqa_part") and any(f.startswith(("resources/llms/", "results/llm/models/")) for f in files)]
+    booqa_llm = [
+        files
+        for rule, files in inputs
+        if rule in ("score_booqa", "score_booqa_part") and any(f.startswith(("resources/llms/", "results/llm/models/")) for f in files)
+    ]
     assert booqa_llm and all("results/llm/models/smollm2" in files for files in booqa_llm)  # Table 5's LLM row: the first scorer
 
 
@@ -155,9 +171,11 @@ def test_with_no_network_a_download_fails_and_is_seen(tmp_path):
     request of the hub client (its offline switch off here) are refused, and both show."""
     from canonical_urls import NoNetwork
 
-    code = ("import urllib.request, huggingface_hub\n"
-            "for ask in (lambda: urllib.request.urlopen('https://example.org/x', timeout=10), lambda: huggingface_hub.HfApi().model_info('org/m')):\n"
-            "    try:\n        ask()\n        print('reached')\n    except Exception as exc:\n        print(type(exc).__name__)\n")
+    code = (
+        "import urllib.request, huggingface_hub\n"
+        "for ask in (lambda: urllib.request.urlopen('https://example.org/x', timeout=10), lambda: huggingface_hub.HfApi().model_info('org/m')):\n"
+        "    try:\n        ask()\n        print('reached')\n    except Exception as exc:\n        print(type(exc).__name__)\n"
+    )
     with NoNetwork() as network:
         env = network.environment(tool_environment())
         assert env["HF_HUB_OFFLINE"] == "1" and all(env[name].startswith("http://127.0.0.1:") for name in ("https_proxy", "HTTPS_PROXY"))

@@ -14,17 +14,21 @@ def model():
     from transformers import BertConfig, BertForSequenceClassification
 
     torch.manual_seed(0)
-    config = BertConfig(vocab_size=120, hidden_size=16, num_hidden_layers=1, num_attention_heads=2, intermediate_size=32,
-                        max_position_embeddings=64, num_labels=2)
+    config = BertConfig(
+        vocab_size=120, hidden_size=16, num_hidden_layers=1, num_attention_heads=2, intermediate_size=32, max_position_embeddings=64, num_labels=2
+    )
     return BertForSequenceClassification(config)
 
 
-@pytest.mark.parametrize(("flags", "expected"), [
-    ({"avx2", "fma"}, False),  # AVX2-only: bf16 would be emulated
-    ({"avx2", "avx512f", "avx512_bf16"}, True),  # AVX-512 BF16 (AMD Zen 4, Intel Cooper Lake and later Xeons)
-    ({"avx2", "amx_bf16", "amx_tile"}, True),  # AMX (Intel Sapphire Rapids)
-    (set(), False),  # no /proc/cpuinfo
-])
+@pytest.mark.parametrize(
+    ("flags", "expected"),
+    [
+        ({"avx2", "fma"}, False),  # AVX2-only: bf16 would be emulated
+        ({"avx2", "avx512f", "avx512_bf16"}, True),  # AVX-512 BF16 (AMD Zen 4, Intel Cooper Lake and later Xeons)
+        ({"avx2", "amx_bf16", "amx_tile"}, True),  # AMX (Intel Sapphire Rapids)
+        (set(), False),  # no /proc/cpuinfo
+    ],
+)
 def test_native_bf16_follows_the_cpu_flags(flags, expected):
     assert native_bf16("cpu", flags=flags)[0] is expected
 
@@ -37,15 +41,19 @@ def test_auto_without_native_bf16_is_fp32_with_no_measurement():
     assert precision == "fp32" and reason.startswith("auto: ") and "emulated" in reason
 
 
-@pytest.mark.parametrize(("fp32", "bf16", "expected"), [
-    (1.0, 0.5, "bf16"),  # AMD Zen 4 or 5: bf16 about 1.5-1.8 times faster
-    (1.0, 1.4, "fp32"),  # an Intel Xeon with AVX-512 BF16 and no AMX: bf16 1.4 times slower
-    (1.0, 0.95, "fp32"),  # within the margin: the authors' format
-    (1.0, BF16_MARGIN, "bf16"),
-])
+@pytest.mark.parametrize(
+    ("fp32", "bf16", "expected"),
+    [
+        (1.0, 0.5, "bf16"),  # AMD Zen 4 or 5: bf16 about 1.5-1.8 times faster
+        (1.0, 1.4, "fp32"),  # an Intel Xeon with AVX-512 BF16 and no AMX: bf16 1.4 times slower
+        (1.0, 0.95, "fp32"),  # within the margin: the authors' format
+        (1.0, BF16_MARGIN, "bf16"),
+    ],
+)
 def test_auto_on_native_bf16_takes_the_measured_faster_format(model, tmp_path, fp32, bf16, expected):
-    precision, reason = resolve_precision("auto", "cpu", model=model, flags={"avx512_bf16"}, cache=PrecisionCache(tmp_path),
-                                          measure=lambda: {"fp32": fp32, "bf16": bf16})
+    precision, reason = resolve_precision(
+        "auto", "cpu", model=model, flags={"avx512_bf16"}, cache=PrecisionCache(tmp_path), measure=lambda: {"fp32": fp32, "bf16": bf16}
+    )
     assert precision == expected
     assert f"{fp32 * 1000:.1f} ms in fp32, {bf16 * 1000:.1f} ms in bf16" in reason and cpu_name() in reason
 
@@ -92,8 +100,7 @@ def test_auto_measures_for_real_where_bf16_is_taken_as_native(model, tmp_path):
     import json
     import re
 
-    precision, reason = resolve_precision("auto", "cpu", model=model, device=torch.device("cpu"), flags={"amx_bf16"},
-                                          cache=PrecisionCache(tmp_path))
+    precision, reason = resolve_precision("auto", "cpu", model=model, device=torch.device("cpu"), flags={"amx_bf16"}, cache=PrecisionCache(tmp_path))
     figures = re.search(r"took ([0-9.]+) ms in fp32, ([0-9.]+) ms in bf16 ?: (bf16|fp32)", reason)
     assert figures, reason
     fp32, bf16 = float(figures[1]), float(figures[2])
@@ -132,8 +139,10 @@ def test_an_unknown_precision_is_refused():
 
 def test_cpu_flags_and_name_are_read_from_cpuinfo(tmp_path):
     cpuinfo = tmp_path / "cpuinfo"
-    cpuinfo.write_text("processor\t: 0\ncpu family\t: 25\nmodel\t\t: 17\nmodel name\t: AMD EPYC 9654\nflags\t\t: fpu avx2 avx512_bf16\n\n"
-                       "processor\t: 1\nflags\t: fpu\n")
+    cpuinfo.write_text(
+        "processor\t: 0\ncpu family\t: 25\nmodel\t\t: 17\nmodel name\t: AMD EPYC 9654\nflags\t\t: fpu avx2 avx512_bf16\n\n"
+        "processor\t: 1\nflags\t: fpu\n"
+    )
     assert cpu_flags(cpuinfo) == {"fpu", "avx2", "avx512_bf16"}
     assert cpu_name(cpuinfo) == "AMD EPYC 9654, family 25 model 17"
     assert cpu_flags(tmp_path / "missing") == set() and cpu_name(tmp_path / "missing") == "unknown CPU"
@@ -147,9 +156,11 @@ def _device_choice(gpus: int, **environment: str):
     import sys
     import time
 
-    code = ("import logging, sys\nlogging.basicConfig(stream=sys.stdout, level=logging.INFO, format='%(message)s')\n"
-            "from directional_inference.compute import require_gpus, torch_device\n"
-            f"require_gpus({gpus})\nprint('chosen', torch_device())\n")
+    code = (
+        "import logging, sys\nlogging.basicConfig(stream=sys.stdout, level=logging.INFO, format='%(message)s')\n"
+        "from directional_inference.compute import require_gpus, torch_device\n"
+        f"require_gpus({gpus})\nprint('chosen', torch_device())\n"
+    )
     started = time.monotonic()
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env={**os.environ, **environment})
     return result.returncode, result.stdout, result.stderr, time.monotonic() - started

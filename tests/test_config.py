@@ -87,7 +87,7 @@ def test_per_language_booqa_thresholds():
     smoke = load_config("smoke.yaml")
     assert booqa_settings(smoke["booqa"], "zh")["felicity_min_pairs"] == 2  # the smoke overlay's own zh value
     assert booqa_settings({"starring_min_articles": 15, "overrides": {"zh": {"starring_min_articles": None}}}, "zh") == {"starring_min_articles": 15}
-    bad = copy.deepcopy(config)   # a key that cannot be set per language: the schema refuses it
+    bad = copy.deepcopy(config)  # a key that cannot be set per language: the schema refuses it
     bad["booqa"]["overrides"]["zh"]["wsd"] = "first_sense"
     with pytest.raises(Exception, match="wsd"):
         validate(bad, str(SCHEMA))
@@ -103,9 +103,27 @@ def _numeric_keys(schema: dict, path: str):
 
 
 # Knobs of this workflow with no counterpart in the paper (parallelism, subsampling, budgets of small scales).
-WORKFLOW_ONLY = {"relations.shards", "relations.articles_per_shard", "relations.batch_size", "graphs.jobs", "evaluation.scoring_jobs", "training.threads", "levyholt.split_seed", "levyholt.max_train", "levyholt.max_dev",
-                 "levyholt.max_test", "training.gpus", "booqa.languages", "booqa.graph_window_share", "training.language_models",
-                 "graphs.measures", "evaluation.lm_retrieval", "evaluation.model_languages", "resources.datasets", "resources.newscrawl.years"}
+WORKFLOW_ONLY = {
+    "relations.shards",
+    "relations.articles_per_shard",
+    "relations.batch_size",
+    "graphs.jobs",
+    "evaluation.scoring_jobs",
+    "training.threads",
+    "levyholt.split_seed",
+    "levyholt.max_train",
+    "levyholt.max_dev",
+    "levyholt.max_test",
+    "training.gpus",
+    "booqa.languages",
+    "booqa.graph_window_share",
+    "training.language_models",
+    "graphs.measures",
+    "evaluation.lm_retrieval",
+    "evaluation.model_languages",
+    "resources.datasets",
+    "resources.newscrawl.years",
+}
 
 
 def test_every_threshold_cites_its_source():
@@ -167,15 +185,18 @@ def test_paper_scale_needs_every_hub_model_pinned(tmp_path):
     validate(paper, str(SCHEMA))
     problems = pin_problems(paper)
     # the models the run uses (S&S models, the Chinese one, the LM encoders), not every alias defined under models
-    assert [p.split(" is ")[0] for p in problems] == [f"config key models.{a}" for a in
-                                                      ("roberta-base", "roberta-large", "bert-base", "bert-large", "xlm-roberta-base", "bert-base-chinese")] + \
-        [f"config key llm.models.{a}" for a in ("smollm2-1.7b", "qwen2.5-7b", "qwen2.5-32b")]  # the scoring LLMs from the hub, not the packaged one
+    assert [p.split(" is ")[0] for p in problems] == [
+        f"config key models.{a}" for a in ("roberta-base", "roberta-large", "bert-base", "bert-large", "xlm-roberta-base", "bert-base-chinese")
+    ] + [f"config key llm.models.{a}" for a in ("smollm2-1.7b", "qwen2.5-7b", "qwen2.5-32b")]  # the scoring LLMs from the hub, not the packaged one
     assert "directional_inference.resources.pins" in problems[0]
     pinned = copy.deepcopy(paper)
     update_config(pinned, made_up_pins(paper))
     assert pin_problems(pinned) == []
     update_config(pinned, {"models": {"roberta-base": "roberta-base@main"}, "llm": {"models": {"qwen2.5-7b": "Qwen/Qwen2.5-7B-Instruct@main"}}})
-    assert [p.split(" is ")[0] for p in pin_problems(pinned)] == ["config key models.roberta-base", "config key llm.models.qwen2.5-7b"]  # a branch is not a pin
+    assert [p.split(" is ")[0] for p in pin_problems(pinned)] == [
+        "config key models.roberta-base",
+        "config key llm.models.qwen2.5-7b",
+    ]  # a branch is not a pin
     update_config(pinned, {"llm": {"models": {"qwen2.5-7b": "Qwen/Qwen2.5-7B-Instruct@" + "0" * 40}}})
     local = tmp_path / "roberta-base"
     local.mkdir()
@@ -204,7 +225,9 @@ def test_user_inputs_are_checked_where_the_config_needs_them(tmp_path):
     paper = load_config("paper.yaml")
     validate(paper, str(SCHEMA))
     assert [problem.split(" is ")[0] for problem in user_input_problems(paper)] == [
-        "config key resources.levyholt_zh", "config key resources.clue_news2016zh"]
+        "config key resources.levyholt_zh",
+        "config key resources.clue_news2016zh",
+    ]
     given = copy.deepcopy(paper)
     update_config(given, stand_in_inputs(tmp_path))
     assert user_input_problems(given) == []
@@ -235,14 +258,20 @@ def test_paper_scale_table5_plans_what_the_paper_ran_with_the_resources_it_needs
 
     from directional_inference.workflow.plan import planned_jobs
 
-    result = run_snakemake(workflow_copy, "-n", "--cores", "64", "results/table5.csv", "--configfile", "config/paper.yaml",
-                           str(paper_overlay(tmp_path)))
+    result = run_snakemake(
+        workflow_copy, "-n", "--cores", "64", "results/table5.csv", "--configfile", "config/paper.yaml", str(paper_overlay(tmp_path))
+    )
     jobs = planned_jobs(result.stdout)
     counts = Counter(rule for rule, *_ in jobs)
     assert (counts["train_sns_trial"], counts["select_sns_model"]) == (500, 5)
     searches = set(re.findall(r"results/models/([\w-]+/\w+/\w+)/selection.csv", result.stdout))
-    assert searches == {"roberta-base/sns/full", "roberta-base/sns_sym/full", "roberta-base/sns/symmetric",
-                        "roberta-base/sns/directional", "xlm-roberta-base/sns/zh_full"}
+    assert searches == {
+        "roberta-base/sns/full",
+        "roberta-base/sns_sym/full",
+        "roberta-base/sns/symmetric",
+        "roberta-base/sns/directional",
+        "xlm-roberta-base/sns/zh_full",
+    }
     assert counts["extract_relations"] == -(-7_800_000 // 20_000) + -(-2_400_000 // 20_000)
     assert (counts["fetch_newscrawl_year"], counts["gather_newscrawl"]) == (11, 1)  # News Crawl 2007-2017, a download job a year
     neural = {"train_sns_trial", "check_sns_model", "score_booqa_part"}
@@ -270,8 +299,9 @@ def test_the_example_partitions_place_every_paper_job_by_its_own_gpu_request(wor
     class Resources(dict):
         __getattr__ = dict.get
 
-    result = run_snakemake(workflow_copy, "-n", "--cores", "64", "results/table5.csv", "--configfile", "config/paper.yaml",
-                           str(paper_overlay(tmp_path)))
+    result = run_snakemake(
+        workflow_copy, "-n", "--cores", "64", "results/table5.csv", "--configfile", "config/paper.yaml", str(paper_overlay(tmp_path))
+    )
     partitions = read_partition_file(REPO / "profiles" / "slurm" / "partitions.yaml")
     logger = types.SimpleNamespace(info=lambda *a: None, warning=lambda *a: None, debug=lambda *a: None)
     placed = {}
@@ -296,11 +326,27 @@ def test_the_paper_plan_forecasts_table5_near_appendix_f(workflow_copy, tmp_path
 
     from conftest import tool_environment
 
-    result = subprocess.run([sys.executable, "-m", "directional_inference.workflow.plan", "results/table5.csv", "--configfile",
-                             "config/paper.yaml", str(paper_overlay(tmp_path)), "--device", "rtx2080ti", "--gpus", "4"],
-                            cwd=workflow_copy, capture_output=True, text=True, env=tool_environment())
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "directional_inference.workflow.plan",
+            "results/table5.csv",
+            "--configfile",
+            "config/paper.yaml",
+            str(paper_overlay(tmp_path)),
+            "--device",
+            "rtx2080ti",
+            "--gpus",
+            "4",
+        ],
+        cwd=workflow_copy,
+        capture_output=True,
+        text=True,
+        env=tool_environment(),
+    )
     assert result.returncode == 0, result.stderr[-3000:]
-    forecast = result.stdout[result.stdout.index("Forecast on rtx2080ti"):]
+    forecast = result.stdout[result.stdout.index("Forecast on rtx2080ti") :]
     gpu_hours = float(re.search(r"^in all\s+\d+\s+([\d.]+)", forecast, flags=re.M).group(1))
     assert 0.75 * 485 <= gpu_hours <= 1.25 * 485, gpu_hours
     assert re.search(r"Wall-clock on 4 GPUs: at least ([\d.]+) h", forecast) and "Storage peak of the searches" in forecast
@@ -327,19 +373,36 @@ def test_paper_scale_plans_the_searches_the_paper_reports_and_no_more():
     RoBERTa-large, BERT-base and BERT-large: the 7 of Tables 8-13 (S&S trained on Directional, Symmetric and Full; S&S
     and 'S&S on Para-DirTrue and Para-DirFalse). Chinese: S&S Full and the H-only models of Table 3. With the mesh key,
     every setting for every English model."""
-    tables_8_13 = {"sns/directional", "sns/symmetric", "sns/full", "sns/para_dirtrue", "sns/para_dirfalse", "sns_sym/para_dirtrue", "sns_sym/para_dirfalse"}
+    tables_8_13 = {
+        "sns/directional",
+        "sns/symmetric",
+        "sns/full",
+        "sns/para_dirtrue",
+        "sns/para_dirfalse",
+        "sns_sym/para_dirtrue",
+        "sns_sym/para_dirfalse",
+    }
     mesh = ("directional", "symmetric", "para_dirtrue", "para_dirfalse", "dirtrue_unrel", "dirfalse_unrel", "full")
-    roberta_base = ({f"sns/{s}" for s in mesh} | {"sns/sherliic", "sns_sym/full", "sns_sym/para_dirtrue", "sns_sym/para_dirfalse"}
-                    | {f"hyponly/{s}" for s in mesh})
+    roberta_base = (
+        {f"sns/{s}" for s in mesh}
+        | {"sns/sherliic", "sns_sym/full", "sns_sym/para_dirtrue", "sns_sym/para_dirfalse"}
+        | {f"hyponly/{s}" for s in mesh}
+    )
     assert len(roberta_base) == 18
     planned = _planned_searches("all")
-    assert planned == {"roberta-base": roberta_base, "roberta-large": tables_8_13, "bert-base": tables_8_13, "bert-large": tables_8_13,
-                       "xlm-roberta-base": {"sns/zh_full", "hyponly/zh_full", "hyponly/zh_directional", "hyponly/zh_symmetric"}}
+    assert planned == {
+        "roberta-base": roberta_base,
+        "roberta-large": tables_8_13,
+        "bert-base": tables_8_13,
+        "bert-large": tables_8_13,
+        "xlm-roberta-base": {"sns/zh_full", "hyponly/zh_full", "hyponly/zh_directional", "hyponly/zh_symmetric"},
+    }
     every = _planned_searches("all_every_setting")  # training.every_setting_for_every_model: true
     assert all(every[lm] == roberta_base for lm in ("roberta-base", "roberta-large", "bert-base", "bert-large"))
 
 
 # --- checks of relations between values, and short messages --------------------------------------------------------
+
 
 def test_every_scale_passes_the_relation_checks():
     from directional_inference.workflow.config_checks import config_problems
@@ -386,7 +449,8 @@ def test_the_authors_trials_and_the_published_mode_are_checked_naming_the_key():
     config["training"]["search"] = "published"
     assert config_problems(config) == [
         "config key training.search is published, but training.trial_source is seeded: the published trials are the authors' (their "
-        "trial k is the k-th set of their scripts); set training.trial_source: authors"]
+        "trial k is the k-th set of their scripts); set training.trial_source: authors"
+    ]
     config["training"].update(trial_source="authors", trials=501, budgets=[{"models": ["hyponly/*"], "trials": 600}])
     config["resources"]["datasets"] = [d for d in config["resources"]["datasets"] if d != "levyholt-authors"]
     assert config_problems(config) == [
@@ -408,14 +472,36 @@ def test_paper_scale_table5_in_the_published_mode_trains_the_published_trials_an
     from collections import Counter
 
     (tmp_path / "published.yaml").write_text("training: {search: published}\n")
-    result = run_snakemake(workflow_copy, "-n", "--cores", "64", "results/table5.csv", "--configfile", "config/paper.yaml",
-                           str(paper_overlay(tmp_path)), str(tmp_path / "published.yaml"))
+    result = run_snakemake(
+        workflow_copy,
+        "-n",
+        "--cores",
+        "64",
+        "results/table5.csv",
+        "--configfile",
+        "config/paper.yaml",
+        str(paper_overlay(tmp_path)),
+        str(tmp_path / "published.yaml"),
+    )
     trials = re.findall(r"output: results/models/([\w-]+/\w+/\w+)/trial-(\d+)/dev_scores.parquet", result.stdout)
     planned = Counter(search for search, _ in trials)
-    assert planned == {"roberta-base/sns/full": 1, "roberta-base/sns/directional": 1, "roberta-base/sns/symmetric": 1,
-                       "xlm-roberta-base/sns/zh_full": 1, "roberta-base/sns_sym/full": 100} and sum(planned.values()) == 104
+    assert (
+        planned
+        == {
+            "roberta-base/sns/full": 1,
+            "roberta-base/sns/directional": 1,
+            "roberta-base/sns/symmetric": 1,
+            "xlm-roberta-base/sns/zh_full": 1,
+            "roberta-base/sns_sym/full": 100,
+        }
+        and sum(planned.values()) == 104
+    )
     assert {search: int(k) for search, k in trials if planned[search] == 1} == {
-        "roberta-base/sns/full": 29, "roberta-base/sns/directional": 63, "roberta-base/sns/symmetric": 41, "xlm-roberta-base/sns/zh_full": 63}
+        "roberta-base/sns/full": 29,
+        "roberta-base/sns/directional": 63,
+        "roberta-base/sns/symmetric": 41,
+        "xlm-roberta-base/sns/zh_full": 63,
+    }
     assert sorted(int(k) for search, k in trials if search == "roberta-base/sns_sym/full") == list(range(100))
     jobs = re.split(r"^\[.*\]$", result.stdout, flags=re.M)  # a job's lines follow its time stamp
     training = [job for job in jobs if re.search(r"^rule train_sns_trial:", job, re.M)]
@@ -426,11 +512,15 @@ def test_paper_scale_table5_in_the_published_mode_trains_the_published_trials_an
 
 def test_bad_config_stops_before_planning_with_one_line_per_problem(workflow_copy):
     bad = workflow_copy / "bad-values.yaml"
-    bad.write_text(yaml.safe_dump({
-        "evaluation": {"lm_encoder": "nosuchmodel"},
-        "booqa": {"wsd_encoder": "nope", "frequency_buckets": [60, 100, 90], "languages": []},
-        "training": {"weight_decay_range": [0.1, 0.001], "grad_accumulation_range": [4, 1]},
-    }))
+    bad.write_text(
+        yaml.safe_dump(
+            {
+                "evaluation": {"lm_encoder": "nosuchmodel"},
+                "booqa": {"wsd_encoder": "nope", "frequency_buckets": [60, 100, 90], "languages": []},
+                "training": {"weight_decay_range": [0.1, 0.001], "grad_accumulation_range": [4, 1]},
+            }
+        )
+    )
     result = run_snakemake(workflow_copy, "-n", "--configfile", str(bad), check=False)
     output = result.stdout + result.stderr
     assert result.returncode != 0 and "MissingInputException" not in output and "Traceback" not in output
@@ -455,7 +545,10 @@ def test_unknown_key_names_the_key_and_the_allowed_keys_not_the_schema(workflow_
     bad.write_text(yaml.safe_dump({"models": {"tiny2": {"tiny": {"layerz": 2}}}, "training": {"batch_size": "x"}}))
     result = run_snakemake(workflow_copy, "-n", "--configfile", str(bad), check=False)
     output = result.stdout + result.stderr
-    assert "unknown config key models.tiny2.tiny.layerz; allowed under 'models.tiny2.tiny': architecture, heads, hidden_size, language, layers, vocab_size" in output
+    assert (
+        "unknown config key models.tiny2.tiny.layerz; allowed under 'models.tiny2.tiny': architecture, heads, hidden_size, language, layers, vocab_size"
+        in output
+    )
     assert "config key training.batch_size: 'x' is not of type 'integer'" in output
 
 
@@ -512,8 +605,15 @@ def test_training_budgets_of_each_scale():
     for model in ("sns/para_dirtrue", "sns_sym/para_dirtrue", "sns/para_dirfalse", "sns_sym/para_dirfalse"):
         assert budget(default, model) == (1, 8, 4, None, None), model
     assert default["training"]["min_delta"] == 0.005
-    for model in ("sns/dirtrue_unrel", "sns/dirfalse_unrel", "sns/sherliic", "hyponly/full", "hyponly/symmetric", "hyponly/para_dirtrue",
-                  "hyponly/dirfalse_unrel"):
+    for model in (
+        "sns/dirtrue_unrel",
+        "sns/dirfalse_unrel",
+        "sns/sherliic",
+        "hyponly/full",
+        "hyponly/symmetric",
+        "hyponly/para_dirtrue",
+        "hyponly/dirfalse_unrel",
+    ):
         assert budget(default, model) == (1, 2, 3, 600, 200), model
     smoke, paper = load_config("smoke.yaml"), load_config("paper.yaml")
     for model in ("sns/directional", "sns_sym/full", "hyponly/booqa"):
@@ -530,7 +630,8 @@ def test_a_booqa_language_model_must_be_one_of_the_fine_tuned_ones():
     config["training"]["booqa_language_models"] = ["rb"]
     assert config_problems(config) == [
         "config key training.booqa_language_models names 'rb', not in training.language_models (minilm): only a model fine-tuned "
-        "there has S&S models to answer BoOQA; add it to training.language_models"]
+        "there has S&S models to answer BoOQA; add it to training.language_models"
+    ]
     config["training"]["language_models"] = ["minilm", "rb"]
     assert config_problems(config) == []
     config["training"]["booqa_language_models"] = ["nope"]
@@ -563,7 +664,9 @@ def test_the_pins_and_the_checks_import_no_circle():
     import subprocess
     import sys
 
-    code = ("import sys, directional_inference.resources.pins as pins; "
-            "pins.unpinned_models({'models': {'a': 'org/x'}, 'training': {'language_models': ['a']}}); "
-            "print('directional_inference.workflow.config_checks' in sys.modules)")
+    code = (
+        "import sys, directional_inference.resources.pins as pins; "
+        "pins.unpinned_models({'models': {'a': 'org/x'}, 'training': {'language_models': ['a']}}); "
+        "print('directional_inference.workflow.config_checks' in sys.modules)"
+    )
     assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip() == "False"

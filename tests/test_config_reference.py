@@ -6,25 +6,34 @@ from directional_inference.workflow import config_reference
 
 
 def test_committed_config_reference_is_current():
-    assert (config_reference.REFERENCE.read_text(encoding="utf-8") == config_reference.render()), \
+    assert config_reference.REFERENCE.read_text(encoding="utf-8") == config_reference.render(), (
         "config/README.md is stale: run python -m directional_inference.workflow.config_reference"
+    )
     assert config_reference.main(["--check"]) == 0
 
 
 def test_reference_walks_objects_and_shows_each_scale_value():
-    schema = {"description": "Test | schema.", "properties": {
-        "seed": {"type": "integer", "default": 1, "description": "Master\n  seed."},
-        "training": {"type": "object", "properties": {
-            "epochs": {"type": "integer", "default": 3, "description": "At most | this many."},
-            "precision": {"type": "string", "enum": ["auto", "fp32"], "default": "auto"}}},
-        "models": {"type": "object", "additionalProperties": {"type": "string"}, "default": {"m": "x"}}}}
+    schema = {
+        "description": "Test | schema.",
+        "properties": {
+            "seed": {"type": "integer", "default": 1, "description": "Master\n  seed."},
+            "training": {
+                "type": "object",
+                "properties": {
+                    "epochs": {"type": "integer", "default": 3, "description": "At most | this many."},
+                    "precision": {"type": "string", "enum": ["auto", "fp32"], "default": "auto"},
+                },
+            },
+            "models": {"type": "object", "additionalProperties": {"type": "string"}, "default": {"m": "x"}},
+        },
+    }
     scales = {"config.yaml": {"seed": 5, "training": {"epochs": 2}}, "smoke.yaml": {"training": {"precision": "fp32"}}}
     text = config_reference.config_reference(schema, scales)
     # a mapping of free names (models) is one key; pipes in descriptions are escaped; unset cells are empty
     assert "| `seed` | integer | `1` | `5` |  | Master seed. |" in text
-    assert "| `models` | object | `{\"m\": \"x\"}` |  |  |  |" in text
+    assert '| `models` | object | `{"m": "x"}` |  |  |  |' in text
     assert "| `training.epochs` | integer | `3` | `2` |  | At most \\| this many. |" in text
-    assert "| `training.precision` | string (auto, fp32) | `\"auto\"` |  | `\"fp32\"` |  |" in text
+    assert '| `training.precision` | string (auto, fp32) | `"auto"` |  | `"fp32"` |  |' in text
     assert text.index("## top level") < text.index("## `training`")
 
 

@@ -47,7 +47,7 @@ def test_readme_is_short_starts_with_the_two_commands_and_its_links_resolve():
     assert "\nbin/test" in (ROOT / ".ci" / "run").read_text(encoding="utf-8")  # CI runs the README's test command
     links = re.findall(r"\]\(((?:docs|config)/[^)#]+|CHANGELOG\.md)(?:#[^)]*)?\)", readme)
     assert links and [link for link in links if not (ROOT / link).is_file()] == []
-    for doc in (ROOT / "docs").glob("*.md"):   # links between the documents
+    for doc in (ROOT / "docs").glob("*.md"):  # links between the documents
         text = doc.read_text(encoding="utf-8")
         missing = [link for link in re.findall(r"\]\(([\w-]+\.md)(?:#[^)]*)?\)", text) if not (doc.parent / link).is_file()]
         assert missing == [], doc.name
@@ -58,7 +58,10 @@ def test_every_rule_script_starts_its_job_first():
     import ast
 
     for script in sorted((ROOT / "scripts").glob("*.py")):
-        calls = [node.value for node in ast.parse(script.read_text(encoding="utf-8")).body
-                 if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call)]
+        calls = [
+            node.value
+            for node in ast.parse(script.read_text(encoding="utf-8")).body
+            if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call)
+        ]
         first = calls[0].func if calls else None
         assert isinstance(first, ast.Name) and first.id == "start_job", script.name

@@ -76,8 +76,12 @@ def test_cctv_stories(tmp_path_factory, mirrors):
 def test_cctv_detail_as_python_literal_string(tmp_path):
     day = tmp_path / "20160107.json"
     detail = repr({"id": "V1", "content": "<p>　　国务院召开常务会议。</p>"})
-    day.write_text(json.dumps({"videoList": [{"video_id": "V1", "video_title": "[视频]会议", "video_detail": detail},
-                                             {"video_id": "V2", "video_detail": None}]}), encoding="utf-8")
+    day.write_text(
+        json.dumps(
+            {"videoList": [{"video_id": "V1", "video_title": "[视频]会议", "video_detail": detail}, {"video_id": "V2", "video_detail": None}]}
+        ),
+        encoding="utf-8",
+    )
     articles = list(read_cctv([day]))
     assert articles == [Article("cctv-V1", dt.date(2016, 1, 7), "会议", "国务院召开常务会议。")]
 
@@ -97,8 +101,13 @@ def test_newscrawl_documents(tmp_path):
 
 def test_clue_takes_2016_for_yearless_times(tmp_path):
     path = tmp_path / "news2016zh_valid.json"
-    path.write_text(json.dumps({"news_id": "n1", "time": "03-05 10:21", "title": "标题", "content": "阿里巴巴收购了网易。"}, ensure_ascii=False)
-                    + "\n" + json.dumps({"news_id": "n2", "time": "someday", "content": "x"}) + "\n", encoding="utf-8")
+    path.write_text(
+        json.dumps({"news_id": "n1", "time": "03-05 10:21", "title": "标题", "content": "阿里巴巴收购了网易。"}, ensure_ascii=False)
+        + "\n"
+        + json.dumps({"news_id": "n2", "time": "someday", "content": "x"})
+        + "\n",
+        encoding="utf-8",
+    )
     reader = read_clue([path])
     assert next(reader) == Article("clue-n1", dt.date(2016, 3, 5), "标题", "阿里巴巴收购了网易。")
     with pytest.raises(InputFormatError, match=r"line 2, field 'time'"):
@@ -132,8 +141,12 @@ def test_build_articles_dedups_sorts_and_windows(build_articles):
 
 
 def test_years_select_articles_and_dated_files(build_articles, tmp_path):
-    articles = [Article("a", dt.date(2013, 12, 31), "T", "One."), Article("b", dt.date(2014, 1, 1), "T", "Two."),
-                Article("c", dt.date(2016, 12, 31), "T", "Three."), Article("d", dt.date(2017, 1, 1), "T", "Four.")]
+    articles = [
+        Article("a", dt.date(2013, 12, 31), "T", "One."),
+        Article("b", dt.date(2014, 1, 1), "T", "Two."),
+        Article("c", dt.date(2016, 12, 31), "T", "Three."),
+        Article("d", dt.date(2017, 1, 1), "T", "Four."),
+    ]
     assert list(build_articles(articles, 3, years=[2014, 2016])["article_id"]) == ["b", "c"]
     for day in ("2013/20131231.json", "2014/20140101.json", "2016/20161231.json", "2017/20170101.json"):
         (tmp_path / "cctv_xwlb" / day).parent.mkdir(parents=True, exist_ok=True)
@@ -150,8 +163,9 @@ def _reuters(*elements: str) -> str:
 
 def _element(new_id: int, body: str | None = "Text.", close: bool = True) -> str:
     body_part = "" if body is None else f"<BODY>{body}</BODY>"
-    return (f'<REUTERS TOPICS="NO" NEWID="{new_id}">\n<DATE>26-FEB-1987 15:01:01.79</DATE>\n'
-            f"<TEXT><TITLE>T{new_id}</TITLE>{body_part}</TEXT>\n" + ("</REUTERS>\n" if close else ""))
+    return f'<REUTERS TOPICS="NO" NEWID="{new_id}">\n<DATE>26-FEB-1987 15:01:01.79</DATE>\n<TEXT><TITLE>T{new_id}</TITLE>{body_part}</TEXT>\n' + (
+        "</REUTERS>\n" if close else ""
+    )
 
 
 def test_reuters_counts_what_it_reads_and_skips_per_file(reuters, caplog):
@@ -205,8 +219,18 @@ def test_cctv_non_utf8_bytes_name_the_file_line_and_offset(tmp_path):
 def test_cctv_string_entries_are_skipped_and_counted_or_refused_when_they_may_hold_a_story(tmp_path):
     detail = {"id": "V1", "content": "<p>国务院召开常务会议。</p>"}
     day = tmp_path / "20160109.json"
-    day.write_text(json.dumps({"videoList": [{"video_id": "V1", "video_detail": detail}, "http://tv.cctv.com/2016/01/09/V2.shtml",
-                                             {"video_id": "V3", "video_detail": None}]}), encoding="utf-8")
+    day.write_text(
+        json.dumps(
+            {
+                "videoList": [
+                    {"video_id": "V1", "video_detail": detail},
+                    "http://tv.cctv.com/2016/01/09/V2.shtml",
+                    {"video_id": "V3", "video_detail": None},
+                ]
+            }
+        ),
+        encoding="utf-8",
+    )
     report = ReadingReport("cctv")
     assert [a.article_id for a in read_cctv([day], report)] == ["cctv-V1"]
     assert report.summary()["records_skipped"] == {"no video_detail": 1, "videoList entry that is a string, not an object": 1}
@@ -242,9 +266,13 @@ def test_newscrawl_gzip_cut_short_names_the_file(tmp_path):
 
 
 def test_build_articles_reports_what_it_drops(build_articles):
-    articles = [Article("a", dt.date(2013, 12, 31), "T", "One."), Article("b", dt.date(2014, 1, 1), "T", "Two."),
-                Article("c", dt.date(2014, 1, 2), "T", "Two."), Article("d", dt.date(2014, 1, 3), "T", "Three."),
-                Article("e", dt.date(2014, 1, 4), "T", "Four.")]
+    articles = [
+        Article("a", dt.date(2013, 12, 31), "T", "One."),
+        Article("b", dt.date(2014, 1, 1), "T", "Two."),
+        Article("c", dt.date(2014, 1, 2), "T", "Two."),
+        Article("d", dt.date(2014, 1, 3), "T", "Three."),
+        Article("e", dt.date(2014, 1, 4), "T", "Four."),
+    ]
     report = ReadingReport()
     table = build_articles(articles, 3, max_articles=2, years=[2014, 2016], report=report)
     assert list(table["article_id"]) == ["b", "d"]

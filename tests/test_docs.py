@@ -67,7 +67,11 @@ def code_words() -> set[str]:
         for path in (REPO / folder).rglob("*"):
             if path.is_relative_to(RECORDS):
                 continue
-            if path.is_file() and path.suffix in (".py", ".smk", ".yaml", ".yml", ".tsv", ".json", ".rst", ".sh", "") and path.stat().st_size < 2_000_000:
+            if (
+                path.is_file()
+                and path.suffix in (".py", ".smk", ".yaml", ".yml", ".tsv", ".json", ".rst", ".sh", "")
+                and path.stat().st_size < 2_000_000
+            ):
                 words.update(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", path.read_text(encoding="utf-8", errors="replace")))
     words.update(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", (REPO / "Snakefile").read_text(encoding="utf-8")))
     return words
@@ -114,8 +118,13 @@ def help_flags(*command: str) -> frozenset[str]:
     import subprocess
     import sys
 
-    shown = subprocess.run([str(Path(sys.executable).with_name(command[0])), *command[1:], "--help"], capture_output=True, text=True,
-                           check=True, env={**__import__("os").environ, "DVC_NO_ANALYTICS": "1"}).stdout
+    shown = subprocess.run(
+        [str(Path(sys.executable).with_name(command[0])), *command[1:], "--help"],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**__import__("os").environ, "DVC_NO_ANALYTICS": "1"},
+    ).stdout
     return frozenset(re.findall(FLAG, shown))
 
 
@@ -153,8 +162,15 @@ def python_name(token: str) -> bool:
         if module is None:
             continue
         rest = parts[end:]
-        return not rest or (len(rest) == 1 and re.search(rf"^(?:def|class) {rest[0]}\b|^{rest[0]} =|\b{rest[0]}\b.*import|import.*\b{rest[0]}\b",
-                                                            module.read_text(encoding="utf-8"), flags=re.M) is not None)
+        return not rest or (
+            len(rest) == 1
+            and re.search(
+                rf"^(?:def|class) {rest[0]}\b|^{rest[0]} =|\b{rest[0]}\b.*import|import.*\b{rest[0]}\b",
+                module.read_text(encoding="utf-8"),
+                flags=re.M,
+            )
+            is not None
+        )
     return False
 
 
@@ -181,18 +197,22 @@ def problems(text: str, source: Path, *, rules: set[str], keys: set[str], words:
                 found.append(f"{source.name}: path `{token}` does not exist")
     for command in (part for line in text.splitlines() for part in re.split(r"&&|;|\|", line.split(" #")[0])):
         if ".venv/bin/snakemake" in command:
-            found += [f"{source.name}: snakemake has no flag {flag}" for flag in re.findall(FLAG, command.split(".venv/bin/snakemake", 1)[1])
-                      if flag not in snakemake_flags()]
+            found += [
+                f"{source.name}: snakemake has no flag {flag}"
+                for flag in re.findall(FLAG, command.split(".venv/bin/snakemake", 1)[1])
+                if flag not in snakemake_flags()
+            ]
         if dvc := re.search(r"\.venv/bin/dvc\s+((?:exp|remote|cache|config)\s+)?([a-z][a-z-]*)(.*)", command):
             subcommand = ((dvc.group(1) or "") + dvc.group(2)).strip()
-            found += [f"{source.name}: dvc {subcommand} has no flag {flag}" for flag in re.findall(FLAG, dvc.group(3))
-                      if flag not in dvc_flags(subcommand)]
+            found += [
+                f"{source.name}: dvc {subcommand} has no flag {flag}" for flag in re.findall(FLAG, dvc.group(3)) if flag not in dvc_flags(subcommand)
+            ]
         program = program_source(command)
         if program is None or not program.is_file():
             continue
         code = program_code(program)
         named = re.search(re.escape(str(program.relative_to(REPO)).removesuffix("/__main__.py").removesuffix(".py")), command)
-        for flag in re.findall(FLAG, command[named.end() if named else 0:]):
+        for flag in re.findall(FLAG, command[named.end() if named else 0 :]):
             # bin/plan, bin/doctor, bin/sync-after-pull and bin/snakemake pass every other flag to Snakemake
             if not defines_flag(code, flag) and not (program.name in SNAKEMAKE_WRAPPERS and flag in snakemake_flags()):
                 found.append(f"{source.name}: {program.relative_to(REPO)} has no flag {flag}")
@@ -219,9 +239,11 @@ def test_every_name_the_docs_mention_exists(code):
 
 
 def test_the_check_catches_a_planted_unknown_rule_key_path_flag_and_link(code):
-    planted = ("The articles come from rule `build_articles`; set `training.epochz`; see `src/directional_inference/nothing.py`, "
-               "run `bin/setup --fast` and .venv/bin/python benchmarks/paper_scale.py --multipel 3, and read "
-               "[operations](operations.md#no-such-section).")
+    planted = (
+        "The articles come from rule `build_articles`; set `training.epochz`; see `src/directional_inference/nothing.py`, "
+        "run `bin/setup --fast` and .venv/bin/python benchmarks/paper_scale.py --multipel 3, and read "
+        "[operations](operations.md#no-such-section)."
+    )
     found = problems(planted, REPO / "docs" / "planted.md", **code)
     assert any("build_articles" in p for p in found)
     assert any("training.epochz" in p for p in found)
@@ -230,19 +252,34 @@ def test_the_check_catches_a_planted_unknown_rule_key_path_flag_and_link(code):
     assert any("--device-chek" in p for p in problems("`bin/doctor --device-chek`", REPO / "docs" / "planted.md", **code))
     assert any("--coers" in p for p in problems("`.venv/bin/snakemake --coers 2`", REPO / "docs" / "planted.md", **code))
     # a flag is a whole option: --mark is not --markdown, --run-table is not --run-table4
-    assert any("--mark " in p + " " for p in problems("`benchmarks/run_footprint.py markdown --mark docs/run-times.md`", REPO / "docs" / "planted.md", **code))
+    assert any(
+        "--mark " in p + " "
+        for p in problems("`benchmarks/run_footprint.py markdown --mark docs/run-times.md`", REPO / "docs" / "planted.md", **code)
+    )
     assert any("--run-table" in p for p in problems("`benchmarks/booqa_density.py record --run-table t.csv`", REPO / "docs" / "planted.md", **code))
     # DVC's options, per command, as the pinned DVC lists them
-    assert any("dvc exp run has no flag --set-params-x" in p for p in problems("`.venv/bin/dvc exp run --set-params-x a=1`", REPO / "docs" / "planted.md", **code))
-    assert not problems("`.venv/bin/dvc exp run -S a=1 --queue`; `.venv/bin/dvc push --remote lab`; `.venv/bin/dvc commit -f`", REPO / "docs" / "planted.md", **code)
+    assert any(
+        "dvc exp run has no flag --set-params-x" in p
+        for p in problems("`.venv/bin/dvc exp run --set-params-x a=1`", REPO / "docs" / "planted.md", **code)
+    )
+    assert not problems(
+        "`.venv/bin/dvc exp run -S a=1 --queue`; `.venv/bin/dvc push --remote lab`; `.venv/bin/dvc commit -f`", REPO / "docs" / "planted.md", **code
+    )
     # a name only a benchmark record holds (a field of benchmarks/results/device_throughput.json) is not a name of the code
     assert any("`bert_train_sentences_per_s`" in p for p in problems("`bert_train_sentences_per_s`", REPO / "docs" / "planted.md", **code))
-    assert not problems("`srun --gpus 1 bin/doctor --device-check --configfile x.yaml`; `bin/plan --forcerun a`; "
-                        "`.venv/bin/snakemake --cores 2 --workflow-profile profiles/slurm`", REPO / "docs" / "planted.md", **code)
+    assert not problems(
+        "`srun --gpus 1 bin/doctor --device-check --configfile x.yaml`; `bin/plan --forcerun a`; "
+        "`.venv/bin/snakemake --cores 2 --workflow-profile profiles/slurm`",
+        REPO / "docs" / "planted.md",
+        **code,
+    )
     assert any("no-such-section" in p for p in found)
-    assert not problems("rule `merge_relations` reads `training.epochs` in `src/directional_inference/engine.py`; "
-                        "benchmarks/paper_scale.py --multiple 3; [operations](operations.md#running-on-slurm)",
-                        REPO / "docs" / "planted.md", **code)
+    assert not problems(
+        "rule `merge_relations` reads `training.epochs` in `src/directional_inference/engine.py`; "
+        "benchmarks/paper_scale.py --multiple 3; [operations](operations.md#running-on-slurm)",
+        REPO / "docs" / "planted.md",
+        **code,
+    )
 
 
 def benchmark_module(name: str):
@@ -261,14 +298,32 @@ def test_the_throughput_block_of_run_times_is_generated_from_the_records():
     module = benchmark_module("throughput_table")
     document = (REPO / "docs" / "run-times.md").read_text(encoding="utf-8")
     assert module.splice(document, module.current_block()) == document, (
-        "docs/run-times.md is stale: run .venv/bin/python benchmarks/throughput_table.py --markdown docs/run-times.md")
+        "docs/run-times.md is stale: run .venv/bin/python benchmarks/throughput_table.py --markdown docs/run-times.md"
+    )
     # a row per device and architecture; the LLM rows at their fastest format (here bf16 weights: 400 + 200 against 300 + 250)
-    rows = [{"device_name": "GPU X", "model": "m", "batch_size": 8, "format": fmt, "prompt": f"original, {shots}", "pairs_per_s": rate,
-             "gpu_peak_mb": 2048, "parameters": 7e9, "random_weights": True, "date": "d"}
-            for fmt, shots, rate in (("bf16", "zero-shot", 300.0), ("bf16", "few-shot", 250.0), ("bf16-weights", "zero-shot", 400.0),
-                                     ("bf16-weights", "few-shot", 200.0))]
+    rows = [
+        {
+            "device_name": "GPU X",
+            "model": "m",
+            "batch_size": 8,
+            "format": fmt,
+            "prompt": f"original, {shots}",
+            "pairs_per_s": rate,
+            "gpu_peak_mb": 2048,
+            "parameters": 7e9,
+            "random_weights": True,
+            "date": "d",
+        }
+        for fmt, shots, rate in (
+            ("bf16", "zero-shot", 300.0),
+            ("bf16", "few-shot", 250.0),
+            ("bf16-weights", "zero-shot", 400.0),
+            ("bf16-weights", "few-shot", 200.0),
+        )
+    ]
     assert "| GPU X | m | 7.00 B | 8 | bf16-weights | 400.0 | 200.0 | 2.0 GB | torch not recorded, transformers not recorded | d |" in (
-        module.throughput_markdown([], rows))
+        module.throughput_markdown([], rows)
+    )
     # a row names the versions its record holds, and the note the rows measured with other versions than the pins
     pinned = module.pinned_versions()
     other = [row | {"device_name": "GPU Y", "torch": "0.1+cu1", "transformers": pinned["transformers"]} for row in rows]
@@ -285,11 +340,13 @@ def test_the_footprint_block_of_run_times_is_generated_from_the_records():
     module = benchmark_module("run_footprint")
     document = (REPO / "docs" / "run-times.md").read_text(encoding="utf-8")
     assert module.splice(document, module.current_block()) == document, (
-        "docs/run-times.md is stale: run .venv/bin/python benchmarks/run_footprint.py markdown --markdown docs/run-times.md --readme README.md")
+        "docs/run-times.md is stale: run .venv/bin/python benchmarks/run_footprint.py markdown --markdown docs/run-times.md --readme README.md"
+    )
     readme = (REPO / "README.md").read_text(encoding="utf-8")
     rows = json.loads(module.RECORDS.read_text(encoding="utf-8"))["rows"]
     assert module.splice(readme, module.summary_markdown(rows), (module.SUMMARY_START, module.SUMMARY_END)) == readme, (
-        "README.md is stale: run .venv/bin/python benchmarks/run_footprint.py markdown --markdown docs/run-times.md --readme README.md")
+        "README.md is stale: run .venv/bin/python benchmarks/run_footprint.py markdown --markdown docs/run-times.md --readme README.md"
+    )
     assert {"smoke", "default"} <= {row["scale"] for row in rows}
 
 
@@ -302,7 +359,8 @@ def test_the_scale_benchmark_block_of_run_times_is_generated_from_the_records():
     records = json.loads((REPO / "benchmarks" / "results" / "paper_scale.json").read_text(encoding="utf-8"))
     document = (REPO / "docs" / "run-times.md").read_text(encoding="utf-8")
     assert module.splice(document, module.spill_markdown(records)) == document, (
-        "docs/run-times.md is stale: run .venv/bin/python benchmarks/plot_paper_scale.py --markdown docs/run-times.md")
+        "docs/run-times.md is stale: run .venv/bin/python benchmarks/plot_paper_scale.py --markdown docs/run-times.md"
+    )
     with pytest.raises(ValueError, match="scale:start"):
         module.splice("no block here", "x")
 
@@ -317,7 +375,8 @@ def test_the_rule_graph_picture_of_the_docs_is_the_targets_drawing_of_the_defaul
     run_snakemake(work, "results/rulegraph.svg", "--cores", "1")
     drawn = (work / "results" / "rulegraph.svg").read_bytes()
     assert drawn == (REPO / "docs" / "rulegraph.svg").read_bytes(), (
-        "docs/rulegraph.svg is stale: run `.venv/bin/snakemake results/rulegraph.svg --cores 1 && cp results/rulegraph.svg docs/`")
+        "docs/rulegraph.svg is stale: run `.venv/bin/snakemake results/rulegraph.svg --cores 1 && cp results/rulegraph.svg docs/`"
+    )
     log = (work / "logs" / "report" / "draw_rulegraph.log").read_text(encoding="utf-8")
     for rule in ("fetch_dataset", "merge_relations", "train_sns_trial", "score_booqa", "make_booqa_table", "score_llm_levyholt"):
         assert f"'{rule}'" in log, rule
@@ -336,14 +395,28 @@ def test_results_page_cells_and_tables_follow_the_result_files():
 
     row = {"auc_norm": "65.4", "auc_norm_low": "52.9", "auc_norm_high": "76.6", "signal": "above chance"}
     assert cell(row, "auc_norm", bold=True, signal="signal") == "**65.4** [52.9, 76.6]"
-    assert cell(row | {"signal": "NO SIGNAL: its interval reaches into the chance range"}, "auc_norm", signal="signal") == "65.4 [52.9, 76.6]: no signal"
+    assert (
+        cell(row | {"signal": "NO SIGNAL: its interval reaches into the chance range"}, "auc_norm", signal="signal") == "65.4 [52.9, 76.6]: no signal"
+    )
     assert cell({"auc_norm": ""}, "auc_norm") == "no number"
 
     def r(train, test, value, model="m"):
-        return {"model": model, "model_name": "M", "train": train, "test": test, "auc_norm": value, "auc_norm_low": "", "n_test": "10",
-                "auc_norm_paper": "50.0", "signal": "above chance"}
+        return {
+            "model": model,
+            "model_name": "M",
+            "train": train,
+            "test": test,
+            "auc_norm": value,
+            "auc_norm_low": "",
+            "n_test": "10",
+            "auc_norm_paper": "50.0",
+            "signal": "above chance",
+        }
 
-    table1 = [r(a, b, f"{i}.0") for i, (a, b) in enumerate((a, b) for a in ("directional", "symmetric", "full") for b in ("directional", "symmetric", "full"))]
+    table1 = [
+        r(a, b, f"{i}.0")
+        for i, (a, b) in enumerate((a, b) for a in ("directional", "symmetric", "full") for b in ("directional", "symmetric", "full"))
+    ]
     table6 = [r("full", "sherliic", "9.0"), r("sherliic", "sherliic", "10.0"), r("full", "full", "99.0")]
     lines = table1_markdown(table1 + [r("full", "full", "77.0", model="other")], table6).splitlines()
     assert lines[2] == "| train \\ test | Directional (10 pairs) | Symmetric (10 pairs) | Full (10 pairs) | SherLIiC (10 pairs) |"
@@ -351,12 +424,27 @@ def test_results_page_cells_and_tables_follow_the_result_files():
     # the main model's own Full -> Full (8.0), not Table 6's copy of it nor another model's
     assert lines[6] == "| Full | 6.0 (paper 50.0) | 7.0 (paper 50.0) | **8.0** (paper 50.0) | 9.0 (paper 50.0) |"
     assert lines[7] == "| SherLIiC |  |  |  | **10.0** (paper 50.0) |"
-    table5 = [{"label": "S&S Full", "en_auc_norm": "2.6", "en_auc_norm_low": "0.9", "en_auc_norm_high": "6.9", "en_auc_norm_tie_aware": "2.6",
-               "en_auc_norm_tie_aware_low": "0.8", "en_auc_norm_tie_aware_high": "6.9", "en_signal": "NO SIGNAL: x", "en_within_bundle": "56.3",
-               "en_auc_norm_paper": "25.6", "zh_auc_norm": "", "zh_auc_norm_tie_aware": "", "zh_auc_norm_paper": "23.1",
-               "note": "en: x; y; zh: not run (needs the Chinese LevyHolt; z)"}]
+    table5 = [
+        {
+            "label": "S&S Full",
+            "en_auc_norm": "2.6",
+            "en_auc_norm_low": "0.9",
+            "en_auc_norm_high": "6.9",
+            "en_auc_norm_tie_aware": "2.6",
+            "en_auc_norm_tie_aware_low": "0.8",
+            "en_auc_norm_tie_aware_high": "6.9",
+            "en_signal": "NO SIGNAL: x",
+            "en_within_bundle": "56.3",
+            "en_auc_norm_paper": "25.6",
+            "zh_auc_norm": "",
+            "zh_auc_norm_tie_aware": "",
+            "zh_auc_norm_paper": "23.1",
+            "note": "en: x; y; zh: not run (needs the Chinese LevyHolt; z)",
+        }
+    ]
     assert table5_markdown(table5).splitlines()[2] == (
-        "| S&S Full | 2.6 [0.9, 6.9] | 2.6 [0.8, 6.9]: no signal | 56.3% | 25.6 | not run (needs the Chinese LevyHolt; z) |  | 23.1 |")
+        "| S&S Full | 2.6 [0.9, 6.9] | 2.6 [0.8, 6.9]: no signal | 56.3% | 25.6 | not run (needs the Chinese LevyHolt; z) |  | 23.1 |"
+    )
 
 
 def test_a_number_typed_into_a_generated_block_of_the_results_page_is_caught(tmp_path, monkeypatch):
@@ -403,8 +491,12 @@ def message_printed(message: str, sources: list[str]) -> bool:
 def message_sources() -> list[str]:
     import importlib.util
 
-    files = [path for name in MESSAGE_SOURCES for path in ([REPO / name] if (REPO / name).is_file() else sorted((REPO / name).rglob("*")))
-             if path.is_file() and path.suffix in ("", ".py", ".smk", ".sh")]
+    files = [
+        path
+        for name in MESSAGE_SOURCES
+        for path in ([REPO / name] if (REPO / name).is_file() else sorted((REPO / name).rglob("*")))
+        if path.is_file() and path.suffix in ("", ".py", ".smk", ".sh")
+    ]
     for package in TOOL_PACKAGES:
         root = Path(importlib.util.find_spec(package).origin).parent
         files += sorted(root.rglob("*.py"))
@@ -423,8 +515,9 @@ def test_the_troubleshooting_page_quotes_messages_the_code_prints(message_source
 
 # --- One value per figure (issue 46): a pair of figures that read as one thing is one source, or labelled apart ----------
 
+
 def _block(document: str, start: str, end: str) -> str:
-    return document[document.index(start):document.index(end)]
+    return document[document.index(start) : document.index(end)]
 
 
 def test_table2_and_the_findings_show_one_value_each_labelled_with_its_metric_and_order():
@@ -455,7 +548,9 @@ def test_table2_and_the_findings_show_one_value_each_labelled_with_its_metric_an
         assert f"| {r['ours_b']} [{r['ours_b_low']}, {r['ours_b_high']}]" in table2_block
         assert f"difference (S&S minus 'S&S) {r['difference']} [" in findings_block
     assert "ours: tie-aware AUCnorm %" in findings_block and "Ours: tie-aware AUCnorm %" in readme
-    assert "| S&S, authors' | S&S, tie-aware | 'S&S, authors' | 'S&S, tie-aware | 'S&S minus S&S, authors' | 'S&S minus S&S, tie-aware |" in table2_block
+    assert (
+        "| S&S, authors' | S&S, tie-aware | 'S&S, authors' | 'S&S, tie-aware | 'S&S minus S&S, authors' | 'S&S minus S&S, tie-aware |" in table2_block
+    )
 
 
 def test_the_directional_split_is_counted_in_converse_pairs_or_in_premise_hypothesis_pairs_and_says_which():
@@ -474,9 +569,9 @@ def test_the_directional_split_is_counted_in_converse_pairs_or_in_premise_hypoth
     for doc in [*DOCS, REPO / "config" / "schema.yaml"]:
         text = re.sub(r"\s+", " ", doc.read_text(encoding="utf-8"))
         for found in re.finditer(re.escape(converse), text):
-            assert text[found.end():found.end() + 16].startswith(" converse pairs"), f"{doc.name}: {text[found.start() - 80:found.end() + 40]}"
+            assert text[found.end() : found.end() + 16].startswith(" converse pairs"), f"{doc.name}: {text[found.start() - 80 : found.end() + 40]}"
         for found in re.finditer(re.escape(lines) + r"\b", text):
-            near = text[found.start() - 160:found.end() + 160]
+            near = text[found.start() - 160 : found.end() + 160]
             assert "premise-hypothesis" in near and converse in near, f"{doc.name}: {near}"
     page = results_page.rendered_documents()[results_page.RESULTS_PAGE]
     models = _block(page, "<!-- results:models:start -->", "<!-- results:models:end -->")
@@ -496,7 +591,7 @@ def test_smollm2s_file_size_and_its_jobs_memory_are_labelled_apart():
     labels = {"peak resident memory": 0, "on disk": 0}
     for mention in re.finditer(r"`prepare_llm` [^;]*", text):
         for figure in re.finditer(r"([\d,]+) MB", mention.group(0)):
-            label = next((name for name in labels if name in mention.group(0)[figure.end():figure.end() + 40]), None)
+            label = next((name for name in labels if name in mention.group(0)[figure.end() : figure.end() + 40]), None)
             assert label, f"unlabelled: {mention.group(0)}"
             labels[label] += 1
             if label == "on disk":
@@ -518,13 +613,18 @@ def test_the_default_relations_and_the_synthetic_ones_are_one_generated_figure_e
     made = {r["relations"] for r in records if r["multiple"] == 1}
     assert len(made) == 1 and made != {base}
     block = module.spill_markdown(records)
-    assert f"A multiple is of the default's {base:,} English relations" in block and f"| synthetic relations made (after the merge) | {min(made):,} (" in block
+    assert (
+        f"A multiple is of the default's {base:,} English relations" in block
+        and f"| synthetic relations made (after the merge) | {min(made):,} (" in block
+    )
     for doc in DOCS:
         text = re.sub(r"\s+", " ", doc.read_text(encoding="utf-8"))
         for found in re.finditer(f"{base:,}", text):
-            assert "synthetic_relations.json" in text[found.start():found.end() + 200], f"{doc.name}: {text[found.start() - 100:found.end() + 100]}"
+            assert "synthetic_relations.json" in text[found.start() : found.end() + 200], (
+                f"{doc.name}: {text[found.start() - 100 : found.end() + 100]}"
+            )
         for found in re.finditer(f"{min(made):,}", text):
-            assert "synthetic relations made" in text[found.start() - 400:found.start()], f"{doc.name}: {text[found.start() - 200:found.end()]}"
+            assert "synthetic relations made" in text[found.start() - 400 : found.start()], f"{doc.name}: {text[found.start() - 200 : found.end()]}"
 
 
 def test_the_h200_figures_say_the_versions_their_records_were_measured_with():
@@ -537,8 +637,10 @@ def test_the_h200_figures_say_the_versions_their_records_were_measured_with():
     pins = module.pinned_versions()
     assert set(pins) == {"torch", "transformers"}
     results = REPO / "benchmarks" / "results"
-    rows = [*json.loads((results / "device_throughput.json").read_text(encoding="utf-8"))["rows"],
-            *json.loads((results / "llm_scoring.json").read_text(encoding="utf-8"))["rows"]]
+    rows = [
+        *json.loads((results / "device_throughput.json").read_text(encoding="utf-8"))["rows"],
+        *json.loads((results / "llm_scoring.json").read_text(encoding="utf-8"))["rows"],
+    ]
     h200 = [r for r in rows if r["device_name"] == "NVIDIA H200"]
     assert h200 and all(r.get("torch") for r in h200)
     block = module.current_block()
@@ -559,7 +661,7 @@ def test_the_h200_figures_say_the_versions_their_records_were_measured_with():
     # the scoring-memory record of the H200: the page says what versions it names, here none
     record = json.loads((results / "scoring_memory_gpu.json").read_text(encoding="utf-8"))
     text = re.sub(r"\s+", " ", (REPO / "docs" / "run-times.md").read_text(encoding="utf-8"))
-    said = text[text.index("On an H200 (`scoring_memory_gpu.json`"):][:200]
+    said = text[text.index("On an H200 (`scoring_memory_gpu.json`") :][:200]
     if record.get("torch"):
         assert f"torch {record['torch']}" in said
     else:

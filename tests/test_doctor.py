@@ -28,16 +28,24 @@ def doctor(workdir: Path, *args: str, **environment: str) -> tuple[int, str]:
     for name, value in environment.items():
         if value is None:
             env.pop(name)
-    result = subprocess.run([str(workdir / "bin" / "doctor"), *args], cwd=workdir, capture_output=True, text=True,
-                            env=env | {"PATH": f"{Path(os.sys.executable).parent}:{env['PATH']}"})
+    result = subprocess.run(
+        [str(workdir / "bin" / "doctor"), *args],
+        cwd=workdir,
+        capture_output=True,
+        text=True,
+        env=env | {"PATH": f"{Path(os.sys.executable).parent}:{env['PATH']}"},
+    )
     return result.returncode, result.stdout + result.stderr
 
 
 def lines_of(report: str, status: str, topic: str) -> list[str]:
     """The report's lines of ``status`` about ``topic``, each with its fix line joined."""
     rows = report.splitlines()
-    return [row + " " + (rows[k + 1].strip() if k + 1 < len(rows) and rows[k + 1].strip().startswith("fix:") else "")
-            for k, row in enumerate(rows) if row.split()[:2] == [status, topic]]
+    return [
+        row + " " + (rows[k + 1].strip() if k + 1 < len(rows) and rows[k + 1].strip().startswith("fix:") else "")
+        for k, row in enumerate(rows)
+        if row.split()[:2] == [status, topic]
+    ]
 
 
 @pytest.fixture(scope="module")

@@ -26,8 +26,10 @@ def test_committed_dvc_yaml_is_current():
 def test_every_rule_belongs_to_exactly_one_phase():
     rules = [rule for phase in PHASES for rule in phase.rules]
     assert len(rules) == len(set(rules))
-    declared = {smk.stem: {line.split()[1].rstrip(":") for line in smk.read_text().splitlines() if line.startswith("rule ")}
-                for smk in (REPO / "rules").glob("*.smk")}
+    declared = {
+        smk.stem: {line.split()[1].rstrip(":") for line in smk.read_text().splitlines() if line.startswith("rule ")}
+        for smk in (REPO / "rules").glob("*.smk")
+    }
     report_only = declared.pop("report")  # the benchmark summary and the rule graph: facts about a run, not artefacts
     assert report_only == {"summarise_benchmarks", "draw_rulegraph"}
     assert set(rules) == set().union(*declared.values()) - {f"{p.name}_phase" for p in PHASES}
@@ -117,8 +119,12 @@ def readme_dvc_commands() -> list[str]:
     block = readme.split("## DVC, SLURM, reruns and tests", 1)[1].split("```bash\n", 1)[1].split("```", 1)[0]
     block = block.split("# the paper's scale on SLURM", 1)[0]
     lines = [line.split("   # ")[0].strip() for line in block.splitlines() if line.strip() and not line.startswith("#")]
-    return [re.sub(r"(bin/doctor|bin/sync-after-pull|\.venv/bin/snakemake -n)", rf"\1 {' '.join(SMOKE)}", line).replace("config/config.yaml:", "config/smoke.yaml:")
-            for line in lines]
+    return [
+        re.sub(r"(bin/doctor|bin/sync-after-pull|\.venv/bin/snakemake -n)", rf"\1 {' '.join(SMOKE)}", line).replace(
+            "config/config.yaml:", "config/smoke.yaml:"
+        )
+        for line in lines
+    ]
 
 
 def plain_shell(home: Path) -> dict[str, str]:
@@ -126,8 +132,14 @@ def plain_shell(home: Path) -> dict[str, str]:
     environment, no PATH to .venv; the tests' own offline and analytics variables only."""
     home.mkdir(parents=True, exist_ok=True)
     (home / ".gitconfig").write_text("[user]\n\tname = A User\n\temail = user@example.org\n", encoding="utf-8")
-    return {"PATH": "/usr/bin:/bin", "HOME": str(home), "LANG": "C.UTF-8", "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1",
-            "DVC_NO_ANALYTICS": "1"}
+    return {
+        "PATH": "/usr/bin:/bin",
+        "HOME": str(home),
+        "LANG": "C.UTF-8",
+        "HF_HUB_OFFLINE": "1",
+        "TRANSFORMERS_OFFLINE": "1",
+        "DVC_NO_ANALYTICS": "1",
+    }
 
 
 def test_the_readmes_dvc_commands_as_typed(smoke_repo, tmp_path):
@@ -145,9 +157,13 @@ def test_the_readmes_dvc_commands_as_typed(smoke_repo, tmp_path):
     lab = copy_run(smoke_repo, tmp_path / "lab")
     (lab / ".venv").symlink_to(Path(sys.prefix))
     remote = tmp_path / "remote"
-    for command in (["git", "init", "-q"], ["dvc", "init", "-q"], ["dvc", "config", "core.analytics", "false"],
-                    ["dvc", "remote", "add", "-d", "store", str(remote)],
-                    [sys.executable, "-m", "directional_inference.workflow.dvc_pipeline", *SMOKE]):
+    for command in (
+        ["git", "init", "-q"],
+        ["dvc", "init", "-q"],
+        ["dvc", "config", "core.analytics", "false"],
+        ["dvc", "remote", "add", "-d", "store", str(remote)],
+        [sys.executable, "-m", "directional_inference.workflow.dvc_pipeline", *SMOKE],
+    ):
         run(lab, *command)
     run(lab, "git", "add", "-A")
     run(lab, "git", "commit", "-q", "-m", "the lab's workflow and config")

@@ -27,8 +27,11 @@ def test_the_same_rows_cut_in_other_pieces_give_the_same_bytes(tmp_path):
     rows = 150_000  # several data pages per column (about 14 MB of text)
     text = pa.array([f"sentence {k} " + "x" * (k % 97) for k in range(rows)])
     table = pa.table({"k": pa.array(range(rows), pa.int64()), "text": text})
-    cuts = {"whole": [table], "uneven": [table.slice(0, 70_001), table.slice(70_001, 3), table.slice(70_004)],
-            "small": [table.slice(start, 4_999) for start in range(0, rows, 4_999)]}
+    cuts = {
+        "whole": [table],
+        "uneven": [table.slice(0, 70_001), table.slice(70_001, 3), table.slice(70_004)],
+        "small": [table.slice(start, 4_999) for start in range(0, rows, 4_999)],
+    }
     digests = set()
     for name, pieces in cuts.items():
         batches = [batch for piece in pieces for batch in piece.to_batches()]

@@ -16,10 +16,23 @@ from test_engine import SMALL_POOL_MB  # below the merge's data, above what Duck
 
 pytestmark = pytest.mark.workflow
 
-ENGINE_RULES = ("merge_relations", "describe_imported_corpus", "select_booqa_positives", "generate_booqa_negatives", "validate_booqa",
-                "write_booqa_card", "retrieve_booqa_evidence", "build_entailment_graph", "score_booqa")
-TARGETS = ("results/en/booqa/validation.json", "results/en/booqa/README.md", "results/booqa_scores/en/dev/graph_binc.parquet",
-           "results/booqa_scores/en/test/graph_binc.parquet")
+ENGINE_RULES = (
+    "merge_relations",
+    "describe_imported_corpus",
+    "select_booqa_positives",
+    "generate_booqa_negatives",
+    "validate_booqa",
+    "write_booqa_card",
+    "retrieve_booqa_evidence",
+    "build_entailment_graph",
+    "score_booqa",
+)
+TARGETS = (
+    "results/en/booqa/validation.json",
+    "results/en/booqa/README.md",
+    "results/booqa_scores/en/dev/graph_binc.parquet",
+    "results/booqa_scores/en/test/graph_binc.parquet",
+)
 
 
 @pytest.fixture(scope="module")
@@ -34,18 +47,28 @@ def synthetic_relations(tmp_path_factory) -> Path:
 
 def _run(workdir: Path, relations: Path, threads: int, pool_mb: int | None) -> dict[str, str]:
     copy_workflow(workdir)
-    overlay = {"booqa": {"languages": ["en"], "starring_min_articles": 5, "starring_min_predicates": 5, "felicity_min_pairs": 10,
-                         "wsd": "first_sense", "overrides": None},
-               "graphs": {"measures": ["binc"]}, "corpus": {"en": {"window_days": 3}},
-               "resources": {"datasets": ["wordnet-3.0", "omw-cmn"]}, "llm": {"released_predictions": False, "scorers": []},
-               "relations": {"imported": {"en": str(relations)}}, "scratch_root": str(workdir / "scratch")}
+    overlay = {
+        "booqa": {
+            "languages": ["en"],
+            "starring_min_articles": 5,
+            "starring_min_predicates": 5,
+            "felicity_min_pairs": 10,
+            "wsd": "first_sense",
+            "overrides": None,
+        },
+        "graphs": {"measures": ["binc"]},
+        "corpus": {"en": {"window_days": 3}},
+        "resources": {"datasets": ["wordnet-3.0", "omw-cmn"]},
+        "llm": {"released_predictions": False, "scorers": []},
+        "relations": {"imported": {"en": str(relations)}},
+        "scratch_root": str(workdir / "scratch"),
+    }
     (workdir / "config" / "engine.yaml").write_text(yaml.safe_dump(overlay))
     settings = ["--set-threads", *(f"{rule}={threads}" for rule in ENGINE_RULES)]
     if pool_mb is not None:
         settings += ["--set-resources", *(f"{rule}:engine_pool_mb={pool_mb}" for rule in ENGINE_RULES)]
     run_snakemake(workdir, *TARGETS, "--cores", "2", "--configfile", "config/config.yaml", "config/engine.yaml", *settings)
-    return {str(p.relative_to(workdir)): hashlib.sha256(p.read_bytes()).hexdigest()
-            for p in sorted((workdir / "results").rglob("*")) if p.is_file()}
+    return {str(p.relative_to(workdir)): hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted((workdir / "results").rglob("*")) if p.is_file()}
 
 
 def _spilled(workdir: Path) -> set[str]:

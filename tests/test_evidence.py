@@ -20,16 +20,19 @@ def _relations():
         ("w2", "apple", "own", "beats", "a5", 0),  # other window
         ("w1", "apple", "sue", "samsung", "a6", 0),  # other pair
     ]
-    return pd.DataFrame([{"window": w, "subj": s, "pred": p, "obj": o, "article_id": a, "sentence_id": k, "sentence": f"{a}/{k}"}
-                         for w, s, p, o, a, k in rows])
+    return pd.DataFrame(
+        [{"window": w, "subj": s, "pred": p, "obj": o, "article_id": a, "sentence_id": k, "sentence": f"{a}/{k}"} for w, s, p, o, a, k in rows]
+    )
 
 
 def _entries():
-    return pd.DataFrame([
-        {"id": "e1", "window": "w1", "subj": "apple", "pred": "acquire", "obj": "beats", "article_id": "a1", "sentence_id": 0},
-        {"id": "e1-n0", "window": "w1", "subj": "apple", "pred": "purchase", "obj": "beats", "article_id": "a1", "sentence_id": 0},
-        {"id": "e2", "window": "w1", "subj": "nobody", "pred": "visit", "obj": "nowhere", "article_id": "a9", "sentence_id": 0},
-    ])
+    return pd.DataFrame(
+        [
+            {"id": "e1", "window": "w1", "subj": "apple", "pred": "acquire", "obj": "beats", "article_id": "a1", "sentence_id": 0},
+            {"id": "e1-n0", "window": "w1", "subj": "apple", "pred": "purchase", "obj": "beats", "article_id": "a1", "sentence_id": 0},
+            {"id": "e2", "window": "w1", "subj": "nobody", "pred": "visit", "obj": "nowhere", "article_id": "a9", "sentence_id": 0},
+        ]
+    )
 
 
 def test_exclusions_and_argument_order(engine):
@@ -60,57 +63,80 @@ def _found(evidence, entry):
 
 
 def test_the_entry_predicate_in_the_other_voice_is_no_evidence(engine):
-    relations = _frame([
-        ("w3", "google", "acquire", "youtube", "g1", 0),  # the own sentence of entry g
-        ("w3", "youtube", "be acquired by", "google", "g2", 0),  # g's relation in the passive; the own sentence of gp
-        ("w3", "google", "be acquired by", "youtube", "g3", 0),  # passive of "youtube acquire google"
-        ("w3", "youtube", "acquire", "google", "g4", 0),  # g's predicate string, arguments swapped
-        ("w3", "youtube", "not be acquired by", "google", "g5", 0),  # "google not acquire youtube"
-        ("w3", "youtube", "be bought by", "google", "g6", 0),  # "google buy youtube": another predicate
-        ("w3", "youtube", "be sold to", "google", "g7", 0),  # no agent: not the passive of an active predicate
-    ], ["window", "subj", "pred", "obj", "article_id", "sentence_id"]).assign(sentence=lambda f: f["article_id"] + "/0")
-    entries = _frame([
-        ("g", "w3", "google", "acquire", "youtube", "g1", 0),
-        ("gp", "w3", "youtube", "be acquired by", "google", "g2", 0),
-        ("gn", "w3", "google", "not acquire", "youtube", "g9", 0),
-    ], ["id", "window", "subj", "pred", "obj", "article_id", "sentence_id"])
+    relations = _frame(
+        [
+            ("w3", "google", "acquire", "youtube", "g1", 0),  # the own sentence of entry g
+            ("w3", "youtube", "be acquired by", "google", "g2", 0),  # g's relation in the passive; the own sentence of gp
+            ("w3", "google", "be acquired by", "youtube", "g3", 0),  # passive of "youtube acquire google"
+            ("w3", "youtube", "acquire", "google", "g4", 0),  # g's predicate string, arguments swapped
+            ("w3", "youtube", "not be acquired by", "google", "g5", 0),  # "google not acquire youtube"
+            ("w3", "youtube", "be bought by", "google", "g6", 0),  # "google buy youtube": another predicate
+            ("w3", "youtube", "be sold to", "google", "g7", 0),  # no agent: not the passive of an active predicate
+        ],
+        ["window", "subj", "pred", "obj", "article_id", "sentence_id"],
+    ).assign(sentence=lambda f: f["article_id"] + "/0")
+    entries = _frame(
+        [
+            ("g", "w3", "google", "acquire", "youtube", "g1", 0),
+            ("gp", "w3", "youtube", "be acquired by", "google", "g2", 0),
+            ("gn", "w3", "google", "not acquire", "youtube", "g9", 0),
+        ],
+        ["id", "window", "subj", "pred", "obj", "article_id", "sentence_id"],
+    )
     evidence = retrieve_evidence(engine, entries, relations, cap=10, seed=1, relation_keys=RelationKeys("en", _Participles()))
     # g: g2-g4 are "acquire" up to voice (g1 is its own sentence); negation, other verbs and "be sold to" remain
-    assert _found(evidence, "g") == [("g5/0", "not be acquired by", False), ("g6/0", "be bought by", False),
-                                     ("g7/0", "be sold to", False)]
+    assert _found(evidence, "g") == [("g5/0", "not be acquired by", False), ("g6/0", "be bought by", False), ("g7/0", "be sold to", False)]
     # a passive entry: its active forms in either order are its predicate too; the rest is in its argument order
-    assert _found(evidence, "gp") == [("g5/0", "not be acquired by", True), ("g6/0", "be bought by", True),
-                                      ("g7/0", "be sold to", True)]
+    assert _found(evidence, "gp") == [("g5/0", "not be acquired by", True), ("g6/0", "be bought by", True), ("g7/0", "be sold to", True)]
     # a negated entry: only the negated predicate, in either voice, is its own; the affirmative is evidence
-    assert _found(evidence, "gn") == [("g1/0", "acquire", True), ("g2/0", "be acquired by", False), ("g3/0", "be acquired by", True),
-                                      ("g4/0", "acquire", False), ("g6/0", "be bought by", False), ("g7/0", "be sold to", False)]
+    assert _found(evidence, "gn") == [
+        ("g1/0", "acquire", True),
+        ("g2/0", "be acquired by", False),
+        ("g3/0", "be acquired by", True),
+        ("g4/0", "acquire", False),
+        ("g6/0", "be bought by", False),
+        ("g7/0", "be sold to", False),
+    ]
     # without WordNet the passive participle is not mapped: the strings compare as they are
     by_string = retrieve_evidence(engine, entries, relations, cap=10, seed=1, relation_keys=KEYS)
-    assert [pred for _, pred, _ in _found(by_string, "g")] == ["be acquired by", "be acquired by", "not be acquired by", "be bought by",
-                                                               "be sold to"]
+    assert [pred for _, pred, _ in _found(by_string, "g")] == ["be acquired by", "be acquired by", "not be acquired by", "be bought by", "be sold to"]
 
 
 def test_chinese_bei_passive_of_the_entry_predicate_is_no_evidence(engine):
-    relations = _frame([
-        ("w4", "阿里巴巴", "收购", "网易", "z1", 0),  # the own sentence of entry z
-        ("w4", "网易", "被收购", "阿里巴巴", "z2", 0),
-        ("w4", "阿里巴巴", "收购", "网易", "z3", 0),
-        ("w4", "阿里巴巴", "不收购", "网易", "z4", 0),
-        ("w4", "阿里巴巴", "控股", "网易", "z5", 0),
-        ("w4", "网易", "不被收购", "阿里巴巴", "z6", 0),
-    ], ["window", "subj", "pred", "obj", "article_id", "sentence_id"]).assign(sentence=lambda f: f["article_id"] + "/0")
-    entries = _frame([
-        ("z", "w4", "阿里巴巴", "收购", "网易", "z1", 0),
-        ("zn", "w4", "阿里巴巴", "不收购", "网易", "z9", 0),
-    ], ["id", "window", "subj", "pred", "obj", "article_id", "sentence_id"])
+    relations = _frame(
+        [
+            ("w4", "阿里巴巴", "收购", "网易", "z1", 0),  # the own sentence of entry z
+            ("w4", "网易", "被收购", "阿里巴巴", "z2", 0),
+            ("w4", "阿里巴巴", "收购", "网易", "z3", 0),
+            ("w4", "阿里巴巴", "不收购", "网易", "z4", 0),
+            ("w4", "阿里巴巴", "控股", "网易", "z5", 0),
+            ("w4", "网易", "不被收购", "阿里巴巴", "z6", 0),
+        ],
+        ["window", "subj", "pred", "obj", "article_id", "sentence_id"],
+    ).assign(sentence=lambda f: f["article_id"] + "/0")
+    entries = _frame(
+        [
+            ("z", "w4", "阿里巴巴", "收购", "网易", "z1", 0),
+            ("zn", "w4", "阿里巴巴", "不收购", "网易", "z9", 0),
+        ],
+        ["id", "window", "subj", "pred", "obj", "article_id", "sentence_id"],
+    )
     evidence = retrieve_evidence(engine, entries, relations, cap=10, seed=1, relation_keys=RelationKeys("zh"))
     assert _found(evidence, "z") == [("z4/0", "不收购", True), ("z5/0", "控股", True), ("z6/0", "不被收购", False)]
     assert _found(evidence, "zn") == [("z1/0", "收购", True), ("z2/0", "被收购", False), ("z3/0", "收购", True), ("z5/0", "控股", True)]
 
 
 def test_cap_is_seeded_and_deterministic(engine):
-    many = pd.concat([_relations()] + [pd.DataFrame([{"window": "w1", "subj": "apple", "pred": f"p{k}", "obj": "beats", "article_id": f"b{k}",
-                                                      "sentence_id": 0, "sentence": f"b{k}"}]) for k in range(30)], ignore_index=True)
+    many = pd.concat(
+        [_relations()]
+        + [
+            pd.DataFrame(
+                [{"window": "w1", "subj": "apple", "pred": f"p{k}", "obj": "beats", "article_id": f"b{k}", "sentence_id": 0, "sentence": f"b{k}"}]
+            )
+            for k in range(30)
+        ],
+        ignore_index=True,
+    )
     first = retrieve_evidence(engine, _entries(), many, cap=5, seed=7, relation_keys=KEYS)
     assert first.groupby("entry").size().max() == 5
     assert first.equals(retrieve_evidence(engine, _entries(), many, cap=5, seed=7, relation_keys=KEYS))
@@ -120,8 +146,16 @@ def test_cap_is_seeded_and_deterministic(engine):
 def test_entries_in_chunks_and_the_file_give_the_same_rows(engine, tmp_path, monkeypatch):
     import directional_inference.evaluation.evidence as module
 
-    many = pd.concat([_relations()] + [pd.DataFrame([{"window": "w1", "subj": "apple", "pred": f"p{k}", "obj": "beats", "article_id": f"b{k}",
-                                                      "sentence_id": 0, "sentence": f"b{k}"}]) for k in range(30)], ignore_index=True)
+    many = pd.concat(
+        [_relations()]
+        + [
+            pd.DataFrame(
+                [{"window": "w1", "subj": "apple", "pred": f"p{k}", "obj": "beats", "article_id": f"b{k}", "sentence_id": 0, "sentence": f"b{k}"}]
+            )
+            for k in range(30)
+        ],
+        ignore_index=True,
+    )
     whole = retrieve_evidence(engine, _entries(), many, cap=5, seed=7, relation_keys=KEYS)
     monkeypatch.setattr(module, "CHUNK_ROWS", 1)  # a chunk per entry
     assert retrieve_evidence(engine, _entries(), many, cap=5, seed=7, relation_keys=KEYS).equals(whole)
@@ -173,10 +207,13 @@ def test_tfidf_retrieves_the_best_articles_of_the_window_without_the_own_sentenc
 def test_tfidf_chinese_uses_characters_and_is_deterministic():
     from directional_inference.evaluation.evidence import tfidf_evidence
 
-    articles = pd.DataFrame([
-        ("z1", "w1", "新闻", "阿里巴巴收购网易。天气晴朗。"),
-        ("z2", "w1", "体育", "中国队赢得比赛。"),
-    ], columns=["article_id", "window", "title", "text"])
+    articles = pd.DataFrame(
+        [
+            ("z1", "w1", "新闻", "阿里巴巴收购网易。天气晴朗。"),
+            ("z2", "w1", "体育", "中国队赢得比赛。"),
+        ],
+        columns=["article_id", "window", "title", "text"],
+    )
     entries = pd.DataFrame([{"id": "q", "window": "w1", "proposition": "阿里巴巴收购网易"}])
     first = tfidf_evidence(entries, _by_window(articles), pd.Series({"q": "阿里巴巴收购网易。"}), "zh", top_articles=1, sentences_per_article=100)
     assert list(first["sentence"]) == ["天气晴朗。"]

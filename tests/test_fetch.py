@@ -218,7 +218,6 @@ def test_download_progress_is_logged(server, tmp_path, caplog, monkeypatch):
 # --- downloads that drop, come short or arrive corrupt -----------------------------------------------------------------
 
 
-
 def _news_item(url: str) -> ExternalInput:
     """A News Crawl-like file: gzip, no published checksum or size."""
     return ExternalInput("newscrawl", "news.2007.en.shuffled.deduped.gz", None, None, url, "research")
@@ -322,4 +321,5 @@ def test_news_crawl_is_fetched_a_year_per_local_job_and_gathered_whole(tmp_path,
         assert (work / f"logs/resources/fetch_newscrawl_year/{year}.log").is_file()
     assert not (work / "resources/newscrawl-years").exists() or not any((work / "resources/newscrawl-years").iterdir())
     assert sorted((work / "inputs.lock").read_text().splitlines()) == sorted(
-        f"{hashlib.sha256(data).hexdigest()}  newscrawl/news-docs.{year}.en.filtered.gz" for year, data in years.items())
+        f"{hashlib.sha256(data).hexdigest()}  newscrawl/news-docs.{year}.en.filtered.gz" for year, data in years.items()
+    )

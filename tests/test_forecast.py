@@ -6,8 +6,15 @@ import json
 
 import pytest
 
-from directional_inference.workflow.forecast import (APPENDIX_F, DeviceRate, device_rates, job_forecast, measured_rates, rtx2080ti_rates,
-                                                     trial_workload)
+from directional_inference.workflow.forecast import (
+    APPENDIX_F,
+    DeviceRate,
+    device_rates,
+    job_forecast,
+    measured_rates,
+    rtx2080ti_rates,
+    trial_workload,
+)
 from directional_inference.workflow.plan import planned_job_details
 
 PAPER_BUDGET = {"epochs": 5, "evaluations_per_epoch": 5, "max_train": None, "max_dev": None}
@@ -18,7 +25,9 @@ def test_a_trial_workload_is_its_sentences_trained_and_scored():
     assert trial_workload("sns", "full", PAPER_BUDGET) == (4388 * 8 * 5, 1098 * 8 * 25)
     # 'S&S reads each pair in both orders: 16 sentences; a budget caps the pairs
     assert trial_workload("sns_sym", "para_dirtrue", {**PAPER_BUDGET, "max_train": 600, "max_dev": 200, "epochs": 8}) == (
-        600 * 16 * 8, 200 * 16 * 8 * 5)
+        600 * 16 * 8,
+        200 * 16 * 8 * 5,
+    )
 
 
 def test_the_rtx2080ti_row_gives_back_appendix_f():
@@ -34,26 +43,52 @@ def test_the_rtx2080ti_row_gives_back_appendix_f():
 
 def test_a_measured_row_is_read_from_the_benchmark_file(tmp_path):
     path = tmp_path / "device_throughput.json"
-    path.write_text(json.dumps({"rows": [{"device": "cpu-test", "device_name": "Test CPU, 2 threads", "size": "base", "architecture": "roberta-base",
-                                          "precision": "fp32", "batch_sentences": 48, "tokens": 24, "date": "2026-11-26",
-                                          "train_sentences_per_s": 10.0, "score_sentences_per_s": 50.0}]}))
+    path.write_text(
+        json.dumps(
+            {
+                "rows": [
+                    {
+                        "device": "cpu-test",
+                        "device_name": "Test CPU, 2 threads",
+                        "size": "base",
+                        "architecture": "roberta-base",
+                        "precision": "fp32",
+                        "batch_sentences": 48,
+                        "tokens": 24,
+                        "date": "2026-11-26",
+                        "train_sentences_per_s": 10.0,
+                        "score_sentences_per_s": 50.0,
+                    }
+                ]
+            }
+        )
+    )
     (row,) = measured_rates(path)
     assert (row.device, row.size, row.scoring_speedup, row.overhead_s) == ("cpu-test", "base", 5.0, 0.0)
     assert row.trial_seconds(1000, 500) == pytest.approx(1000 / 10 + 500 / 50)
     # the source names the versions the record holds, and says where it holds none
-    assert row.source == "measured: Test CPU, 2 threads, roberta-base, fp32, batch 48 x 24 tokens, torch not recorded, transformers not recorded (2026-11-26)"
+    assert (
+        row.source
+        == "measured: Test CPU, 2 threads, roberta-base, fp32, batch 48 x 24 tokens, torch not recorded, transformers not recorded (2026-11-26)"
+    )
 
 
 def test_a_job_forecast_follows_its_workload_and_scales_with_the_device():
-    config = {"training": {"trials": 100, "epochs": 5, "evaluations_per_epoch": 5, "budgets": [], "language_models": ["rb"],
-                           "language_models_zh": []},
-              "levyholt": {"max_train": None, "max_dev": None}, "models": {"rb": "roberta-base@x", "rl": "roberta-large@y"},
-              "booqa": {"positive_budget": 40_000, "overrides": None}, "evaluation": {"lm_encoder": "rb", "scoring_jobs": 8}}
-    fast = {size: DeviceRate("fast", size, rate.train_sentences_per_s * 2, rate.scoring_speedup, rate.overhead_s, "test")
-            for size, rate in device_rates()["rtx2080ti"].items()}
+    config = {
+        "training": {"trials": 100, "epochs": 5, "evaluations_per_epoch": 5, "budgets": [], "language_models": ["rb"], "language_models_zh": []},
+        "levyholt": {"max_train": None, "max_dev": None},
+        "models": {"rb": "roberta-base@x", "rl": "roberta-large@y"},
+        "booqa": {"positive_budget": 40_000, "overrides": None},
+        "evaluation": {"lm_encoder": "rb", "scoring_jobs": 8},
+    }
+    fast = {
+        size: DeviceRate("fast", size, rate.train_sentences_per_s * 2, rate.scoring_speedup, rate.overhead_s, "test")
+        for size, rate in device_rates()["rtx2080ti"].items()
+    }
     reference = device_rates()["rtx2080ti"]
-    trial = job_forecast("train_sns_trial", {"lm": "rb", "variant": "sns", "subset": "full", "trial": "0"}, 4, {"gpu": "1", "runtime": "240"},
-                         config, reference)
+    trial = job_forecast(
+        "train_sns_trial", {"lm": "rb", "variant": "sns", "subset": "full", "trial": "0"}, 4, {"gpu": "1", "runtime": "240"}, config, reference
+    )
     assert trial.how == "workload" and trial.hours == pytest.approx(40 / 60)
     part = job_forecast("score_booqa_part", {"lang": "en", "split": "test", "method": "sns_full", "part": "0"}, 4, {"gpu": "1"}, config, reference)
     assert part.how == "appendix F" and part.hours == pytest.approx(APPENDIX_F["booqa_sns_base_gpu_hours"] / 8)
@@ -69,10 +104,16 @@ def test_an_llm_scoring_forecast_is_its_pairs_at_the_measured_rate(monkeypatch):
     a second measured at the batch size nearest llm.batch_size; few-shot CoT at few-shot's rate; no row: the request."""
     from directional_inference.workflow import forecast
 
-    rows = [{"device": "fast", "model": "m7", "format": fmt, "prompt": f"original, {shots}", "batch_size": batch, "pairs_per_s": rate}
-            for fmt, shots, batch, rate in (("fp32", "zero-shot", 64, 100.0), ("bf16-weights", "zero-shot", 64, 400.0),
-                                            ("bf16-weights", "few-shot", 64, 200.0), ("bf16-weights", "zero-shot", 16, 50.0),
-                                            ("bf16-weights", "few-shot", 16, 25.0))]
+    rows = [
+        {"device": "fast", "model": "m7", "format": fmt, "prompt": f"original, {shots}", "batch_size": batch, "pairs_per_s": rate}
+        for fmt, shots, batch, rate in (
+            ("fp32", "zero-shot", 64, 100.0),
+            ("bf16-weights", "zero-shot", 64, 400.0),
+            ("bf16-weights", "few-shot", 64, 200.0),
+            ("bf16-weights", "zero-shot", 16, 50.0),
+            ("bf16-weights", "few-shot", 16, 25.0),
+        )
+    ]
     monkeypatch.setattr(forecast, "llm_rows", lambda: tuple(rows))
     rates = {"base": DeviceRate("fast", "base", 1.0, 1.0, 0.0, "test")}
     config = {"training": {}, "llm": {"prompts": ["zero-shot", "few-shot CoT"], "batch_size": 48}}
@@ -83,16 +124,20 @@ def test_an_llm_scoring_forecast_is_its_pairs_at_the_measured_rate(monkeypatch):
     # this run's Full test: the authors' 12,921 pairs, capped by levyholt.max_test
     config["levyholt"] = {"max_test": 2000}
     assert job_forecast("score_llm_run_test", {"llm": "m7", "test": "full"}, 4, {"gpu": "1"}, config, rates).hours == pytest.approx(
-        (2000 / 50 + 2000 / 25) / 3600)
+        (2000 / 50 + 2000 / 25) / 3600
+    )
     config["levyholt"] = {"max_test": None}
     assert job_forecast("score_llm_run_test", {"llm": "m7", "test": "full"}, 4, {"gpu": "1"}, config, rates).hours == pytest.approx(
-        (12921 / 50 + 12921 / 25) / 3600)
+        (12921 / 50 + 12921 / 25) / 3600
+    )
     unmeasured = job_forecast("score_llm_levyholt", {"llm": "other"}, 4, {"gpu": "1", "runtime": "120"}, config, rates)
     assert (unmeasured.how, unmeasured.hours) == ("request", 2.0)
 
 
 def test_the_dry_run_parser_keeps_each_jobs_wildcards():
-    jobs = planned_job_details("rule train_sns_trial:\n    wildcards: lm=rb, variant=sns, subset=full, trial=3\n    threads: 4\n"
-                               "    resources: runtime=240, gpu=1\nlocalrule all:\n    threads: 1\n")
+    jobs = planned_job_details(
+        "rule train_sns_trial:\n    wildcards: lm=rb, variant=sns, subset=full, trial=3\n    threads: 4\n"
+        "    resources: runtime=240, gpu=1\nlocalrule all:\n    threads: 1\n"
+    )
     assert jobs[0]["wildcards"] == {"lm": "rb", "variant": "sns", "subset": "full", "trial": "3"} and jobs[0]["threads"] == 4
     assert jobs[1] == {"rule": "all", "local": True, "threads": 1, "resources": {}, "wildcards": {}}

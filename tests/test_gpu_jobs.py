@@ -64,8 +64,11 @@ def one_output_per_rule(dry_run: str, rules: set[str]) -> dict[str, str]:
 
 def _job_seconds(log: Path) -> float:
     """Seconds from a job log's first timestamped line to its last."""
-    stamps = [datetime.strptime(line[:23], "%Y-%m-%d %H:%M:%S,%f") for line in log.read_text(encoding="utf-8").splitlines()
-              if re.match(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} ", line)]
+    stamps = [
+        datetime.strptime(line[:23], "%Y-%m-%d %H:%M:%S,%f")
+        for line in log.read_text(encoding="utf-8").splitlines()
+        if re.match(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} ", line)
+    ]
     return (stamps[-1] - stamps[0]).total_seconds()
 
 
@@ -84,9 +87,19 @@ def test_every_gpu_rule_stops_at_once_without_a_gpu(smoke_repo, tmp_path):
     _, edges = parse_rulegraph(run_snakemake(work, "--rulegraph", "--quiet", *SMOKE).stdout)
     upstream = set().union(*(_ancestors(rule, edges) for rule in present)) & present
     for rules_now in (present - upstream, upstream):
-        result = run_snakemake(work, "--cores", "2", *SMOKE, "--force", "--keep-going", *(targets[rule] for rule in sorted(rules_now)),
-                               "--set-resources", *(f"{rule}:gpu=1" for rule in sorted(rules_now)), check=False,
-                               env=tool_environment() | {"CUDA_VISIBLE_DEVICES": ""})
+        result = run_snakemake(
+            work,
+            "--cores",
+            "2",
+            *SMOKE,
+            "--force",
+            "--keep-going",
+            *(targets[rule] for rule in sorted(rules_now)),
+            "--set-resources",
+            *(f"{rule}:gpu=1" for rule in sorted(rules_now)),
+            check=False,
+            env=tool_environment() | {"CUDA_VISIBLE_DEVICES": ""},
+        )
         assert result.returncode != 0, f"ran without a GPU:\n{result.stderr[-3000:]}"
         for rule in sorted(rules_now):
             assert len(re.findall(rf"Error in rule {rule}:", result.stderr)) == 1, f"{rule}:\n{result.stderr[-3000:]}"

@@ -54,8 +54,9 @@ def _typed_relations() -> pd.DataFrame:
         for pred in ("visit", "go to", "fly to"):
             rows.append({"window": f"w{k % 2}", "subj": f"p{k}", "pred": pred, "obj": f"l{k % 3}", "subj_type": "person", "obj_type": "location"})
         for pred in ("buy", "own"):
-            rows.append({"window": f"w{k % 2}", "subj": f"o{k}", "pred": pred, "obj": f"o{k + 1}", "subj_type": "organization",
-                         "obj_type": "organization"})
+            rows.append(
+                {"window": f"w{k % 2}", "subj": f"o{k}", "pred": pred, "obj": f"o{k + 1}", "subj_type": "organization", "obj_type": "organization"}
+            )
         rows.append({"window": "w0", "subj": f"l{k % 3}", "pred": "host", "obj": f"p{k}", "subj_type": "location", "obj_type": "person"})
     return pd.DataFrame(rows)
 
@@ -80,8 +81,10 @@ def test_graph_jobs_and_blocks_change_no_edge(engine, tmp_path, monkeypatch):
     import pyarrow.parquet as pq
 
     small = pq.ParquetFile(tmp_path / "small-groups.parquet")
-    pairs = [{tuple(sorted(t)) for t in zip(*small.read_row_group(g, columns=["subj_type", "obj_type"]).to_pydict().values())}
-             for g in range(small.metadata.num_row_groups)]
+    pairs = [
+        {tuple(sorted(t)) for t in zip(*small.read_row_group(g, columns=["subj_type", "obj_type"]).to_pydict().values())}
+        for g in range(small.metadata.num_row_groups)
+    ]
     assert all(len(p) == 1 for p in pairs) and small.metadata.num_row_groups > len(whole) // 3
     assert gather_graph_parts([tmp_path / "small-groups.parquet"], tmp_path / "again.parquet") == len(whole)
     assert pd.read_parquet(tmp_path / "again.parquet").equals(whole)
@@ -174,10 +177,18 @@ def test_published_graph_files_become_a_scorable_graph(engine, tmp_path):
     rows = graph.set_index(["premise_surface", "hypothesis_surface"])
     assert rows.loc[("visit", "go to"), "binc"] == 0.5 and not rows.loc[("visit", "go to"), "reversed"]
     assert rows.loc[("beat", "lose to"), ["subj_type", "obj_type", "reversed"]].tolist() == ["person", "person", True]
-    entries = pd.DataFrame([{"id": "e", "subj": "john", "pred": "go to", "obj": "paris", "subj_type": "person", "obj_type": "location"},
-                            {"id": "f", "subj": "bob", "pred": "lose to", "obj": "ann", "subj_type": "person", "obj_type": "person"}])
-    evidence = pd.DataFrame([{"entry": "e", "pred": "visit", "subj": "john", "obj": "paris", "aligned": True, "sentence": ""},
-                             {"entry": "f", "pred": "beat", "subj": "ann", "obj": "bob", "aligned": False, "sentence": ""}])
+    entries = pd.DataFrame(
+        [
+            {"id": "e", "subj": "john", "pred": "go to", "obj": "paris", "subj_type": "person", "obj_type": "location"},
+            {"id": "f", "subj": "bob", "pred": "lose to", "obj": "ann", "subj_type": "person", "obj_type": "person"},
+        ]
+    )
+    evidence = pd.DataFrame(
+        [
+            {"entry": "e", "pred": "visit", "subj": "john", "obj": "paris", "aligned": True, "sentence": ""},
+            {"entry": "f", "pred": "beat", "subj": "ann", "obj": "bob", "aligned": False, "sentence": ""},
+        ]
+    )
     scores, _ = graph_scores(engine, entries, evidence, graph, "binc", fuzzy="same_type_pair")
     assert list(scores) == pytest.approx([0.5, 0.7])  # "ann beat bob" -> "bob lose to ann"
     assert list(graph_scores(engine, entries, evidence, graph, "binc", fuzzy="none")[0]) == [0.0, 0.0]  # CCG labels never match exactly
@@ -189,7 +200,9 @@ def test_a_graph_named_in_config_becomes_its_table_5_method_and_a_misnamed_secti
     from directional_inference.graphs import import_graph_files
     from directional_inference.workflow.config_checks import user_input_problems
 
-    assert table_methods("table5", (), ["cnce"])[-1] == "graph_files@cnce" and table_methods("table16", (), ["cnce"]) == list(BOOQA_TABLES["table16"].methods)
+    assert table_methods("table5", (), ["cnce"])[-1] == "graph_files@cnce" and table_methods("table16", (), ["cnce"]) == list(
+        BOOQA_TABLES["table16"].methods
+    )
     assert method_spec("graph_files@cnce") == ("graph", "binc") and method_label("graph_files@cnce").startswith("EG cnce")
     args = (["en"], [], ["rel"], ["en"], None, (), [], [], {"cnce": "en"})
     assert "graph_files@cnce" in methods_for("en", *args) and "graph_files@cnce" not in methods_for("zh", *args)
@@ -204,4 +217,5 @@ def test_a_graph_named_in_config_becomes_its_table_5_method_and_a_misnamed_secti
     config = {"graphs": {"from_files": {"ok": {"directory": str(tmp_path)}, "bad": {"directory": str(tmp_path / "empty")}}}}
     assert user_input_problems(config) == [
         f"config key graphs.from_files.bad.directory is '{tmp_path / 'empty'}', which holds no <types>_sim.txt or <types>_gsim.txt "
-        "file: give the directory of the graph's files (one per type pair, as Hosseini et al. release them)"]
+        "file: give the directory of the graph's files (one per type pair, as Hosseini et al. release them)"
+    ]

@@ -11,10 +11,28 @@ from directional_inference.relations.imported import import_relations, relation_
 from directional_inference.relations.shards import COLUMNS, merge_relations
 
 ROWS = [
-    {"article_id": "doc1", "date": "2014-01-02", "sentence_id": 0, "sentence": "Apple bought Beats.", "subj": "apple", "pred": "buy",
-     "obj": "beats", "subj_type": "organization", "obj_type": "organization"},
-    {"article_id": "doc2", "date": "2014-01-05", "sentence_id": 3, "sentence": "Beats was sold.", "subj": "beats", "pred": "be sold to",
-     "obj": "apple", "subj_type": "organization", "obj_type": "organization"},
+    {
+        "article_id": "doc1",
+        "date": "2014-01-02",
+        "sentence_id": 0,
+        "sentence": "Apple bought Beats.",
+        "subj": "apple",
+        "pred": "buy",
+        "obj": "beats",
+        "subj_type": "organization",
+        "obj_type": "organization",
+    },
+    {
+        "article_id": "doc2",
+        "date": "2014-01-05",
+        "sentence_id": 3,
+        "sentence": "Beats was sold.",
+        "subj": "beats",
+        "pred": "be sold to",
+        "obj": "apple",
+        "subj_type": "organization",
+        "obj_type": "organization",
+    },
 ]
 
 
@@ -51,16 +69,19 @@ def test_windows_without_dates_and_no_sentence_text(tmp_path, engine):
     assert reading["records_read"] == 3 and reading["articles_kept"] == 2 and reading["files"] == 1
 
 
-@pytest.mark.parametrize("change, where", [
-    ({"drop": "pred"}, "field 'pred': missing column"),
-    ({"drop": "date"}, "field 'date (or window)': missing column"),
-    ({"set": ("sentence_id", "three")}, "field 'sentence_id': not a whole number"),
-    ({"set": ("sentence_id", -1)}, "field 'sentence_id': not a whole number"),
-    ({"set": ("date", "2014-02-30")}, "field 'date': not a date YYYY-MM-DD: '2014-02-30'"),
-    ({"set": ("date", "02/01/2014")}, "field 'date': not a date"),
-    ({"set": ("subj", "")}, "field 'subj': empty"),
-    ({"set": ("window", "2014-01")}, "field 'window': not a window"),
-])
+@pytest.mark.parametrize(
+    "change, where",
+    [
+        ({"drop": "pred"}, "field 'pred': missing column"),
+        ({"drop": "date"}, "field 'date (or window)': missing column"),
+        ({"set": ("sentence_id", "three")}, "field 'sentence_id': not a whole number"),
+        ({"set": ("sentence_id", -1)}, "field 'sentence_id': not a whole number"),
+        ({"set": ("date", "2014-02-30")}, "field 'date': not a date YYYY-MM-DD: '2014-02-30'"),
+        ({"set": ("date", "02/01/2014")}, "field 'date': not a date"),
+        ({"set": ("subj", "")}, "field 'subj': empty"),
+        ({"set": ("window", "2014-01")}, "field 'window': not a window"),
+    ],
+)
 @pytest.mark.parametrize("suffix", [".parquet", ".tsv"])
 def test_a_bad_file_names_the_file_row_and_field_and_leaves_nothing(tmp_path, change, where, suffix):
     rows = [dict(row) for row in ROWS] + [dict(ROWS[0], article_id="doc3")]
@@ -108,10 +129,19 @@ def test_a_directory_without_relation_files_is_refused(tmp_path):
 def test_synthetic_relations_follow_the_schema_and_the_seed(tmp_path, engine):
     from directional_inference.relations.synthetic import SyntheticModel, Vocabulary, generate_relations, hashed_uniform
 
-    model = SyntheticModel(base_relations=1000, relations_per_article=4.0, relations_per_sentence=1.5, repeated_sentence_share=0.1,
-                           sentence_characters=20, window_zipf=1.2, pair_zipf=1.5, predicates=Vocabulary(1.1, 500, 0.6),
-                           arguments=Vocabulary(1.1, 800, 0.6), type_shares={"thing": 0.8, "person": 0.2},
-                           head_predicates=["acquire", "buy"])
+    model = SyntheticModel(
+        base_relations=1000,
+        relations_per_article=4.0,
+        relations_per_sentence=1.5,
+        repeated_sentence_share=0.1,
+        sentence_characters=20,
+        window_zipf=1.2,
+        pair_zipf=1.5,
+        predicates=Vocabulary(1.1, 500, 0.6),
+        arguments=Vocabulary(1.1, 800, 0.6),
+        type_shares={"thing": 0.8, "person": 0.2},
+        head_predicates=["acquire", "buy"],
+    )
     first = generate_relations(model, 5000, tmp_path / "a", seed=3, file_relations=2000)
     again = generate_relations(model, 5000, tmp_path / "b", seed=3, file_relations=2000)
     assert len(first) == 3 and all(p.read_bytes() == q.read_bytes() for p, q in zip(first, again))
@@ -166,8 +196,7 @@ def _with_bytes(path, field, row, raw: bytes):
         return path
     columns = {}
     for name in rows[0]:
-        values = [raw if (k == row and name == field) else (str(r[name]).encode() if name != "sentence_id" else r[name])
-                  for k, r in enumerate(rows)]
+        values = [raw if (k == row and name == field) else (str(r[name]).encode() if name != "sentence_id" else r[name]) for k, r in enumerate(rows)]
         if name == "sentence_id":
             columns[name] = pa.array(values, pa.int64())
         else:  # string bytes as they are: Arrow does not check them when it writes or reads Parquet
@@ -178,13 +207,16 @@ def _with_bytes(path, field, row, raw: bytes):
 
 
 @pytest.mark.parametrize("suffix", [".parquet", ".tsv"])
-@pytest.mark.parametrize("field, raw, problem", [
-    ("pred", b"be bought\xff by", "not UTF-8 text (byte 10 of the field: b'\\xff')"),
-    ("sentence", b"Apple \xc3( bought Beats.", "not UTF-8 text (byte 7 of the field: b'\\xc3')"),
-    ("obj", b"bea\x00ts", "a control character (U+0000) in the text"),
-    ("subj", "app\u0085le".encode(), "a control character (U+0085) in the text"),
-    ("sentence", b"Apple bought\x1bBeats.", "a control character (U+001B) in the text"),
-])
+@pytest.mark.parametrize(
+    "field, raw, problem",
+    [
+        ("pred", b"be bought\xff by", "not UTF-8 text (byte 10 of the field: b'\\xff')"),
+        ("sentence", b"Apple \xc3( bought Beats.", "not UTF-8 text (byte 7 of the field: b'\\xc3')"),
+        ("obj", b"bea\x00ts", "a control character (U+0000) in the text"),
+        ("subj", "app\u0085le".encode(), "a control character (U+0085) in the text"),
+        ("sentence", b"Apple bought\x1bBeats.", "a control character (U+001B) in the text"),
+    ],
+)
 def test_text_that_is_not_clean_utf8_is_named_with_file_row_and_field(tmp_path, suffix, field, raw, problem):
     source = _with_bytes(tmp_path / f"odd{suffix}", field, 1, raw)
     with pytest.raises(InputFormatError) as error:

@@ -23,8 +23,17 @@ SHA = "a" * 64
 
 
 def test_table_lists_every_dataset_with_checksums_where_published():
-    assert set(datasets()) == {"levyholt", "levyholt-authors", "reuters21578", "zh-news", "omw-cmn", "wordnet-3.0", "newscrawl",
-                               "llm-nli-analysis", "booqa-authors"}
+    assert set(datasets()) == {
+        "levyholt",
+        "levyholt-authors",
+        "reuters21578",
+        "zh-news",
+        "omw-cmn",
+        "wordnet-3.0",
+        "newscrawl",
+        "llm-nli-analysis",
+        "booqa-authors",
+    }
     for item in input_table():
         assert item.url.startswith("https://"), item
         assert item.licence, item

@@ -74,8 +74,14 @@ def test_subset_labels_follow_the_papers_rule():
 
 
 def test_subsets_match_the_papers_sizes_and_positive_rates(splits):
-    expected = {"directional": (1784, 0.5), "symmetric": (11137, 0.1741), "para_dirtrue": (2831, 0.6849),
-                "para_dirfalse": (2831, 0.6849), "dirtrue_unrel": (10090, 0.0884), "dirfalse_unrel": (10090, 0.0884)}
+    expected = {
+        "directional": (1784, 0.5),
+        "symmetric": (11137, 0.1741),
+        "para_dirtrue": (2831, 0.6849),
+        "para_dirfalse": (2831, 0.6849),
+        "dirtrue_unrel": (10090, 0.0884),
+        "dirfalse_unrel": (10090, 0.0884),
+    }
     for name, (size, xi) in expected.items():
         test = splits.subset(name, "test")
         assert len(test) == size and sum(e.label for e in test) / size == pytest.approx(xi, abs=1e-4), name
@@ -101,8 +107,13 @@ def test_the_authors_para_dirtrue_test_file_against_our_subgroups_as_the_method_
     theirs = read_authors_subset(inputs / "authors", "para_dirtrue", "test")
     counts = Counter((e.label, "/".join(sorted(groups[(e.premise, e.hypothesis)]))) for e in theirs)
     assert len(theirs) == 2640 and len(splits.groups["test"]["dirtrue"]) == 892
-    assert counts == {(True, "dirtrue"): 889, (True, "paraphrases"): 35, (False, "paraphrases"): 1710, (False, "dirtrue"): 3,
-                      (False, "dirfalse/paraphrases"): 3}
+    assert counts == {
+        (True, "dirtrue"): 889,
+        (True, "paraphrases"): 35,
+        (False, "paraphrases"): 1710,
+        (False, "dirtrue"): 3,
+        (False, "dirfalse/paraphrases"): 3,
+    }
     listed = {(e.premise, e.hypothesis) for e in theirs}
     assert sum((e.premise, e.hypothesis) not in listed for e in splits.groups["test"]["paraphrases"]) == 191
 
@@ -110,8 +121,15 @@ def test_the_authors_para_dirtrue_test_file_against_our_subgroups_as_the_method_
 def test_written_datasets_round_trip_and_hypothesis_only_masks_premise(inputs, tmp_path):
     out = tmp_path / "levyholt"
     limits = {"train": 100, "dev": 50, "test": 200}
-    write_levyholt_datasets(out, levyholt_dir=inputs / "levyholt", authors_dir=inputs / "authors", source="raw", seed=SEED, limits=limits,
-                            authors_subsets=["para_dirtrue"])
+    write_levyholt_datasets(
+        out,
+        levyholt_dir=inputs / "levyholt",
+        authors_dir=inputs / "authors",
+        source="raw",
+        seed=SEED,
+        limits=limits,
+        authors_subsets=["para_dirtrue"],
+    )
     train = read_subset_tsv(out / "directional" / "train.tsv")
     assert len(train) == 100 and sum(e.label for e in train) == 50
     pairs = {(e.premise, e.hypothesis) for e in train}
@@ -138,21 +156,41 @@ def test_written_datasets_round_trip_and_hypothesis_only_masks_premise(inputs, t
     assert len(sherliic) == 200 and sherliic[0].hypothesis[1:] == ("", "")
     # same inputs and seed: byte-identical files
     again = tmp_path / "again"
-    write_levyholt_datasets(again, levyholt_dir=inputs / "levyholt", authors_dir=inputs / "authors", source="raw", seed=SEED, limits=limits,
-                            authors_subsets=["para_dirtrue"])
+    write_levyholt_datasets(
+        again,
+        levyholt_dir=inputs / "levyholt",
+        authors_dir=inputs / "authors",
+        source="raw",
+        seed=SEED,
+        limits=limits,
+        authors_subsets=["para_dirtrue"],
+    )
     for path in out.rglob("*.tsv"):
         assert path.read_bytes() == (again / path.relative_to(out)).read_bytes(), path
 
 
 def test_authors_source_uses_the_released_files(inputs, tmp_path):
     out = tmp_path / "authors"
-    write_levyholt_datasets(out, levyholt_dir=inputs / "levyholt", authors_dir=inputs / "authors", source="authors",
-                            seed=SEED, limits={"train": None, "dev": None, "test": None})
+    write_levyholt_datasets(
+        out,
+        levyholt_dir=inputs / "levyholt",
+        authors_dir=inputs / "authors",
+        source="authors",
+        seed=SEED,
+        limits={"train": None, "dev": None, "test": None},
+    )
     assert len(read_subset_tsv(out / "para_dirtrue" / "test.tsv")) == 2640  # the released file, not 2831
     assert "para_dirtrue,test,2640,924,0.35000,authors' file,1.0000" in (out / "subsets.csv").read_text()
     paper_rule = tmp_path / "rule"
-    write_levyholt_datasets(paper_rule, levyholt_dir=inputs / "levyholt", authors_dir=inputs / "authors", source="raw",
-                            seed=SEED, limits={"train": None, "dev": None, "test": None}, authors_subsets=[])
+    write_levyholt_datasets(
+        paper_rule,
+        levyholt_dir=inputs / "levyholt",
+        authors_dir=inputs / "authors",
+        source="raw",
+        seed=SEED,
+        limits={"train": None, "dev": None, "test": None},
+        authors_subsets=[],
+    )
     row = next(line for line in (paper_rule / "subsets.csv").read_text().splitlines() if line.startswith("para_dirtrue,test,"))
     assert row.startswith("para_dirtrue,test,2831,1939,0.68492,paper's rule,")  # Paraphrases = 1, as the text says
     assert float(row.split(",")[-1]) < 0.05  # hardly a line of the released file: its labels are the other way round
@@ -168,8 +206,13 @@ def test_stratified_sample_keeps_shares_and_order():
 
 def test_stratified_sample_keeps_converse_pairs_together():
     """10 directional pairs (a DirTrue entry and its converse, found whatever the case) and 20 unrelated entries."""
-    pairs = [(Entry(("A", f"p{i}", "B"), ("a", f"q{i}", "b"), True, "dirtrue", 2 * i),
-              Entry(("a", f"q{i}", "b"), ("A", f"p{i}", "B"), False, "dirfalse", 2 * i + 1)) for i in range(10)]
+    pairs = [
+        (
+            Entry(("A", f"p{i}", "B"), ("a", f"q{i}", "b"), True, "dirtrue", 2 * i),
+            Entry(("a", f"q{i}", "b"), ("A", f"p{i}", "B"), False, "dirfalse", 2 * i + 1),
+        )
+        for i in range(10)
+    ]
     unrelated = [Entry(("c", f"r{i}", "d"), ("c", f"s{i}", "d"), False, "unrelated", 100 + i) for i in range(20)]
     entries = [e for pair in pairs for e in pair] + unrelated
     sample = stratified_sample(entries, 15, seed=2)

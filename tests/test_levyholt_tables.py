@@ -51,7 +51,8 @@ def test_table2_gives_no_difference_when_a_side_has_no_number(tmp_path):
     assert table.loc["para_dirtrue", "difference_low"] == "" and table.loc["para_dirtrue", "difference_tie_aware"] == ""
     assert table.loc["para_dirtrue", "note"] == "'S&S: no number: every entry has the same score, so nothing is ranked"
     assert table.loc["para_dirfalse", "note"] == "" and float(table.loc["para_dirfalse", "difference_tie_aware_low"]) < 0 < float(
-        table.loc["para_dirfalse", "difference_tie_aware_high"])  # two informative scorers of one kind: no difference
+        table.loc["para_dirfalse", "difference_tie_aware_high"]
+    )  # two informative scorers of one kind: no difference
 
 
 def test_mesh_rows_of_hypothesis_only_models_say_sanity_does_not_apply(tmp_path):

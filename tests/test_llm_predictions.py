@@ -18,13 +18,15 @@ from directional_inference.llm.released import convert, describe
 from directional_inference.resources.inputs import mirror_roots
 
 # the first mirror of BOOQA_MIRROR (the shared one, or the one bin/test builds) holding both datasets; /dev/null holds none
-MIRROR = next((root for root in mirror_roots(None) if (root / "llm-nli-analysis").is_dir() and (root / "levyholt-authors").is_dir()),
-              Path(os.devnull))
+MIRROR = next(
+    (root for root in mirror_roots(None) if (root / "llm-nli-analysis").is_dir() and (root / "levyholt-authors").is_dir()), Path(os.devnull)
+)
 RELEASED = MIRROR / "llm-nli-analysis"
 AUTHORS = MIRROR / "levyholt-authors"
 AUTHORS_TEST = AUTHORS / "datasets" / "data_en_levy_holt" / "dirposi_dirnegi" / "test.txt"
-needs_mirror = pytest.mark.skipif(not RELEASED.is_dir() or not AUTHORS.is_dir(),
-                                  reason="needs a mirror of llm-nli-analysis and levyholt-authors in BOOQA_MIRROR")
+needs_mirror = pytest.mark.skipif(
+    not RELEASED.is_dir() or not AUTHORS.is_dir(), reason="needs a mirror of llm-nli-analysis and levyholt-authors in BOOQA_MIRROR"
+)
 
 A, B, C = ("x", "bought", "y"), ("x", "owns", "y"), ("x", "sold", "y")
 ENTRIES = [Entry(A, B, True), Entry(B, A, False), Entry(A, C, False), Entry(C, A, False)]
@@ -57,8 +59,16 @@ def test_rows_that_match_no_pair_of_any_test_set_are_refused_beyond_the_share(tm
     path = _file(tmp_path, "premise\thypothesis\tscore\tmodel\tsetting\nx,bought,y\tx,owns,y\t1\tm\ts\nq,r,s\tt,u,v\t0\tm\ts\n")
 
     def join(share, references=()):
-        join_files([path], [["", "", "mine"]], {"t": tmp_path / "test.tsv"}, {"t": tmp_path / "t.parquet"}, tmp_path / "joins.json",
-                   max_unmatched_share=share, references=references, partial=["t"])
+        join_files(
+            [path],
+            [["", "", "mine"]],
+            {"t": tmp_path / "test.tsv"},
+            {"t": tmp_path / "t.parquet"},
+            tmp_path / "joins.json",
+            max_unmatched_share=share,
+            references=references,
+            partial=["t"],
+        )
         return json.loads((tmp_path / "joins.json").read_text())["t"]["m / s"]
 
     assert join(0.5)["unmatched_rows"] == 1
@@ -67,20 +77,30 @@ def test_rows_that_match_no_pair_of_any_test_set_are_refused_beyond_the_share(tm
     assert join(0.0, [tmp_path / "other.tsv"])["unmatched_rows"] == 1  # outside this test set, inside one it may cover
     nothing = _file(tmp_path, "premise\thypothesis\tscore\nq,r,s\tt,u,w\t0\n", "none.tsv")
     with pytest.raises(WorkflowError, match=r"none.tsv: 1 of the 1 rows"):
-        join_files([nothing], [["m", "s", "x"]], {"t": tmp_path / "test.tsv"}, {"t": tmp_path / "t.parquet"}, tmp_path / "joins.json",
-                   max_unmatched_share=0.5, references=[tmp_path / "other.tsv"])
+        join_files(
+            [nothing],
+            [["m", "s", "x"]],
+            {"t": tmp_path / "test.tsv"},
+            {"t": tmp_path / "t.parquet"},
+            tmp_path / "joins.json",
+            max_unmatched_share=0.5,
+            references=[tmp_path / "other.tsv"],
+        )
 
 
-@pytest.mark.parametrize(("text", "where"), [
-    ("premise\tscore\nx,bought,y\t1\n", "row 1, field 'hypothesis': missing column"),
-    ("premise\thypothesis\tscore\nx,bought,y\tx,owns,y\thigh\n", "row 2, field 'score': not a number: 'high'"),
-    ("premise\thypothesis\tscore\nx,bought,y\tx,owns,y\t1\nx,bought,y\tx,owns,y\tnan\n", "row 3, field 'score': not a finite number"),
-    ("premise\thypothesis\tscore\nx bought y\tx,owns,y\t1\n", "row 2, field 'premise': expected 'subject,predicate,object'"),
-    ("premise\thypothesis\tscore\nx,,y\tx,owns,y\t1\n", "row 2, field 'premise': expected 'subject,predicate,object'"),
-    ("premise\thypothesis\tscore\nx,bought,y\tx,owns,y\n", "row 2: expected 3 tab-separated fields, found 2"),
-    ("premise\thypothesis\tscore\nx,bought,y\tx,owns,y\t1\nx,bought,y\tx,owns,y\t0\n", "row 3, field 'hypothesis': a second row for the pair"),
-    ("", "row 1: empty file"),
-])
+@pytest.mark.parametrize(
+    ("text", "where"),
+    [
+        ("premise\tscore\nx,bought,y\t1\n", "row 1, field 'hypothesis': missing column"),
+        ("premise\thypothesis\tscore\nx,bought,y\tx,owns,y\thigh\n", "row 2, field 'score': not a number: 'high'"),
+        ("premise\thypothesis\tscore\nx,bought,y\tx,owns,y\t1\nx,bought,y\tx,owns,y\tnan\n", "row 3, field 'score': not a finite number"),
+        ("premise\thypothesis\tscore\nx bought y\tx,owns,y\t1\n", "row 2, field 'premise': expected 'subject,predicate,object'"),
+        ("premise\thypothesis\tscore\nx,,y\tx,owns,y\t1\n", "row 2, field 'premise': expected 'subject,predicate,object'"),
+        ("premise\thypothesis\tscore\nx,bought,y\tx,owns,y\n", "row 2: expected 3 tab-separated fields, found 2"),
+        ("premise\thypothesis\tscore\nx,bought,y\tx,owns,y\t1\nx,bought,y\tx,owns,y\t0\n", "row 3, field 'hypothesis': a second row for the pair"),
+        ("", "row 1: empty file"),
+    ],
+)
 def test_a_bad_predictions_file_is_named_with_its_row_and_field(tmp_path, text, where):
     path = _file(tmp_path, text)
     with pytest.raises(InputFormatError) as error:
@@ -111,8 +131,14 @@ def test_the_same_score_set_in_two_files_is_refused(tmp_path):
     text = "premise\thypothesis\tscore\nx,bought,y\tx,owns,y\t1\n"
     first, second = _file(tmp_path, text, "a.tsv"), _file(tmp_path, text, "b.tsv")
     with pytest.raises(WorkflowError, match=r"b.tsv: the score set m / s is also in .*a.tsv"):
-        join_files([first, second], [["m", "s", "x"], ["m", "s", "y"]], {"t": tmp_path / "test.tsv"}, {"t": tmp_path / "t.parquet"},
-                   tmp_path / "joins.json", max_unmatched_share=0.0)
+        join_files(
+            [first, second],
+            [["m", "s", "x"], ["m", "s", "y"]],
+            {"t": tmp_path / "test.tsv"},
+            {"t": tmp_path / "t.parquet"},
+            tmp_path / "joins.json",
+            max_unmatched_share=0.0,
+        )
 
 
 def test_a_file_covering_several_test_sets_is_scored_on_each_it_covers(tmp_path):
@@ -124,8 +150,10 @@ def test_a_file_covering_several_test_sets_is_scored_on_each_it_covers(tmp_path)
     write_entries(tmp_path / "sample.tsv", ENTRIES[:2])
     write_entries(tmp_path / "half.tsv", [ENTRIES[0], Entry(A, D, False)])
     write_entries(tmp_path / "none.tsv", [Entry(D, A, True)])
-    path = _file(tmp_path, "premise\thypothesis\tscore\nx,bought,y\tx,owns,y\t0.9\nx,owns,y\tx,bought,y\t0.2\nx,bought,y\tx,sold,y\t0.3\n"
-                           "x,sold,y\tx,bought,y\t0.4\n")
+    path = _file(
+        tmp_path,
+        "premise\thypothesis\tscore\nx,bought,y\tx,owns,y\t0.9\nx,owns,y\tx,bought,y\t0.2\nx,bought,y\tx,sold,y\t0.3\nx,sold,y\tx,bought,y\t0.4\n",
+    )
     tests = {name: tmp_path / f"{name}.tsv" for name in ("whole", "sample", "half", "none")}
     outputs = {name: tmp_path / f"{name}.parquet" for name in tests}
     join_files([path], [["m", "s", "mine"]], tests, outputs, tmp_path / "joins.json", max_unmatched_share=0.25, partial=["whole", "sample"])
@@ -148,7 +176,10 @@ def test_released_file_names_give_model_and_setting():
     assert describe("gpt3_gpt-4-0314_res_dir_text_test_original_icl=none_trinary_instruct_1.json") == ("gpt-4-0314", "test", "original, zero-shot")
     assert describe("llama_llama-65b-hf_res_dir_text_test_randprem_type_icl=cot_1.json") == ("LLaMA-65B", "test", "randprem-type, few-shot CoT")
     assert describe("gpt3_text-davinci-003_res_dir_text_test_type_icl=lbl_trinary_1_hyponly.json") == (
-        "text-davinci-003", "test", "type, hypothesis-only, few-shot")
+        "text-davinci-003",
+        "test",
+        "type, hypothesis-only, few-shot",
+    )
     assert describe("README.json") is None
 
 
@@ -172,8 +203,14 @@ def test_every_released_file_scores_the_directional_test_as_the_file_itself_says
     test = read_entries(AUTHORS_TEST)
     write_entries(tmp_path / "test.tsv", test)
     write_predictions(tmp_path / "released.tsv", convert(RELEASED, AUTHORS))
-    join_files([tmp_path / "released.tsv"], [["", "", "released"]], {"whole": tmp_path / "test.tsv"}, {"whole": tmp_path / "whole.parquet"},
-               tmp_path / "joins.json", max_unmatched_share=0.0)
+    join_files(
+        [tmp_path / "released.tsv"],
+        [["", "", "released"]],
+        {"whole": tmp_path / "test.tsv"},
+        {"whole": tmp_path / "whole.parquet"},
+        tmp_path / "joins.json",
+        max_unmatched_share=0.0,
+    )
     scores = pd.read_parquet(tmp_path / "whole.parquet")
     joins = json.loads((tmp_path / "joins.json").read_text())["whole"]
     ordered = read_entries(RELEASED / "levyholt_files" / "dir_files" / "with_original" / "test_ordered.txt")

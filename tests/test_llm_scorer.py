@@ -16,11 +16,13 @@ from directional_inference.llm.predictions import read_predictions
 from directional_inference.llm.prompts import PromptSetting
 from directional_inference.llm.scorer import CausalLMScorer, option_ids, score_test_with_llm
 
-ENTRIES = [Entry(("Google", "bought", "YouTube"), ("Google", "owns", "YouTube"), True),
-           Entry(("Google", "owns", "YouTube"), ("Google", "bought", "YouTube"), False),
-           Entry(("the hornet", "lives in", "America"), ("the hornet", "captured in", "America"), False),
-           Entry(("Jerusalem", "is located near", "Mountains"), ("Jerusalem", "is surrounded by", "Mountains"), False),
-           Entry(("aspirin", "reduces", "fever"), ("aspirin", "affects", "fever"), True)]
+ENTRIES = [
+    Entry(("Google", "bought", "YouTube"), ("Google", "owns", "YouTube"), True),
+    Entry(("Google", "owns", "YouTube"), ("Google", "bought", "YouTube"), False),
+    Entry(("the hornet", "lives in", "America"), ("the hornet", "captured in", "America"), False),
+    Entry(("Jerusalem", "is located near", "Mountains"), ("Jerusalem", "is surrounded by", "Mountains"), False),
+    Entry(("aspirin", "reduces", "fever"), ("aspirin", "affects", "fever"), True),
+]
 
 
 # the GPU path is checked where a GPU is (CI has none)
@@ -38,7 +40,9 @@ def test_the_prompt_is_the_2023_protocol_written_out():
     assert zero.prefix() == "Please check the entailments between the following statements.\n\n"
     assert zero.pair(ENTRIES[0]) == "If google bought youtube, then google owns youtube.\nA) Entailment\nB) Neutral\nC) Contradiction\nAnswer:"
     few = PromptSetting(shots="few-shot", instruction=False).prefix()
-    assert few.startswith("If Google bought YouTube, then Google owns YouTube.\nA) Entailment\nB) Neutral\nC) Contradiction\nAnswer: A) Entailment.\n\n")
+    assert few.startswith(
+        "If Google bought YouTube, then Google owns YouTube.\nA) Entailment\nB) Neutral\nC) Contradiction\nAnswer: A) Entailment.\n\n"
+    )
     assert few.count("Answer: ") == 4 and few.count("A) Entailment.\n\n") == 2 and few.count("B) Neutral.\n\n") == 2
     cot = PromptSetting(shots="few-shot CoT").prefix()
     assert "Answer: A) Entailment. Owning is a consequence of buying.\n\n" in cot
@@ -56,7 +60,9 @@ def test_a_prefix_computed_once_gives_the_scores_of_whole_prompts(tiny_llm, devi
         batched = scorer.scores(ENTRIES, setting)
         alone = []
         for entry in ENTRIES:  # the whole prompt, one pair at a time, no cache
-            ids = tokenizer.encode(setting.prefix(), add_special_tokens=True) + tokenizer.encode(setting.pair(entry), add_special_tokens=not setting.prefix())
+            ids = tokenizer.encode(setting.prefix(), add_special_tokens=True) + tokenizer.encode(
+                setting.pair(entry), add_special_tokens=not setting.prefix()
+            )
             with torch.inference_mode():
                 logits = model(input_ids=torch.tensor([ids], device=device)).logits[0, -1].double()
             p = torch.softmax(logits, -1)[scorer.options]
@@ -75,8 +81,16 @@ def test_an_llm_number_format_is_measured_on_forward_passes_alone(tiny_llm, tmp_
     from directional_inference.compute import PrecisionCache, resolve_precision
 
     model, _ = load_llm(tiny_llm, device)
-    choice, why = resolve_precision("auto", device, model=model, device=torch.device(device), flags={"avx512_bf16"}, cuda_bf16=True,
-                                    cache=PrecisionCache(tmp_path), forward_only=True)
+    choice, why = resolve_precision(
+        "auto",
+        device,
+        model=model,
+        device=torch.device(device),
+        flags={"avx512_bf16"},
+        cuda_bf16=True,
+        cache=PrecisionCache(tmp_path),
+        forward_only=True,
+    )
     assert choice in ("fp32", "bf16") and "a forward step of 32 x 32 tokens" in why, why
     assert all(p.grad is None for p in model.parameters())
     (entry,) = [json.loads(path.read_text()) for path in tmp_path.glob("*.json")]
@@ -131,8 +145,9 @@ def test_a_scorer_with_an_answer_rule_agrees_with_its_probabilities(tiny_llm, tm
     # A is the greedy answer exactly where its share of the three is the largest: above 1/3 is necessary, not enough
     assert (greedy[probability < 1 / 3] == 0).all()
     write_entries(tmp_path / "test.tsv", ENTRIES)
-    score_test_with_llm(tiny_llm, tmp_path / "test.tsv", tmp_path / "p.tsv", name="tiny", prompts=["zero-shot"], batch_size=2,
-                        precision="fp32", rule="davinci")
+    score_test_with_llm(
+        tiny_llm, tmp_path / "test.tsv", tmp_path / "p.tsv", name="tiny", prompts=["zero-shot"], batch_size=2, precision="fp32", rule="davinci"
+    )
     rows = read_predictions(tmp_path / "p.tsv")
     assert set(rows["setting"]) == {"original, zero-shot, davinci rule"} and rows["score"].to_numpy() == pytest.approx(davinci, abs=1e-6)
 
@@ -155,8 +170,9 @@ def test_the_answer_tokens_must_be_single_and_distinct():
 
 def test_a_test_file_is_scored_into_a_predictions_file_per_prompt(tiny_llm, tmp_path):
     write_entries(tmp_path / "test.tsv", ENTRIES + ENTRIES[:1])  # a pair twice is scored once
-    score_test_with_llm(tiny_llm, tmp_path / "test.tsv", tmp_path / "predictions.tsv", name="tiny", prompts=["zero-shot", "few-shot"],
-                        batch_size=4, precision="fp32")
+    score_test_with_llm(
+        tiny_llm, tmp_path / "test.tsv", tmp_path / "predictions.tsv", name="tiny", prompts=["zero-shot", "few-shot"], batch_size=4, precision="fp32"
+    )
     rows = read_predictions(tmp_path / "predictions.tsv")
     assert sorted(set(rows["setting"])) == ["original, few-shot", "original, zero-shot"] and set(rows["model"]) == {"tiny"}
     assert len(rows) == 2 * len(ENTRIES) and rows["score"].between(0, 1).all()
@@ -195,8 +211,9 @@ def test_a_hub_llm_is_never_prepared_in_a_job(tmp_path):
     with pytest.raises(ModelUnavailableError, match="'org/llm@v1' is a Hugging Face hub name.*fetch_model and fetch_llm"):
         prepare_llm("org/llm@v1", tmp_path / "prepared")
     assert not (tmp_path / "prepared").exists()
-    code = ("import sys, directional_inference.llm.models, directional_inference.llm.scorer; "
-            "print('directional_inference.resources.hub' in sys.modules)")
+    code = (
+        "import sys, directional_inference.llm.models, directional_inference.llm.scorer; print('directional_inference.resources.hub' in sys.modules)"
+    )
     assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip() == "False"
 
 
@@ -216,12 +233,21 @@ def test_a_stopped_scoring_resumes_after_its_saved_batches(tiny_llm, tmp_path):
     write_entries(tmp_path / "test.tsv", ENTRIES)
     model, tokenizer = load_llm(tiny_llm)
     expected = CausalLMScorer(model, tokenizer, batch_size=2).scores(ENTRIES, PromptSetting())
-    signature = input_signature({"setting": "original, zero-shot", "batch_size": 2, "precision": "fp32", "rule": "probability"},
-                                [tiny_llm, tmp_path / "test.tsv"])
+    signature = input_signature(
+        {"setting": "original, zero-shot", "batch_size": 2, "precision": "fp32", "rule": "probability"}, [tiny_llm, tmp_path / "test.tsv"]
+    )
     stopped = np.array([0.123, 0.456, np.nan, np.nan, np.nan])  # one batch of two done before the stop
     ScoringProgress(tmp_path / "checkpoints" / "zero-shot.npz", signature).save(ScoringState(1, stopped, ~np.isnan(stopped), 0.0, 0.0), force=True)
-    score_test_with_llm(tiny_llm, tmp_path / "test.tsv", tmp_path / "predictions.tsv", name="tiny", prompts=["zero-shot"], batch_size=2,
-                        precision="fp32", checkpoints=tmp_path / "checkpoints")
+    score_test_with_llm(
+        tiny_llm,
+        tmp_path / "test.tsv",
+        tmp_path / "predictions.tsv",
+        name="tiny",
+        prompts=["zero-shot"],
+        batch_size=2,
+        precision="fp32",
+        checkpoints=tmp_path / "checkpoints",
+    )
     scores = read_predictions(tmp_path / "predictions.tsv")["score"].to_numpy()
     assert scores[:2] == pytest.approx([0.123, 0.456]) and scores[2:] == pytest.approx(expected[2:], abs=1e-6)
     assert not list((tmp_path / "checkpoints").glob("*.npz"))

@@ -130,6 +130,7 @@ def test_paired_bootstrap_of_a_difference():
 
 # --- tie-aware values, chance and signal ----------------------------------------------------------------------------
 
+
 def _every_order(scores, labels, metric):
     """The mean of ``metric`` over every order of the tied entries (brute force: each permutation that keeps the order
     of distinct scores, scored as a ranking without ties)."""

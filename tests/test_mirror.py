@@ -30,8 +30,7 @@ SMALL = ("levyholt", "omw-cmn")  # 18 files, 8 MB
 
 
 def build(directory: Path, *args: str, env: dict[str, str], check: bool = True):
-    return run(directory.parent, sys.executable, "-m", "directional_inference.resources.mirror", "build", str(directory), *args,
-               check=check, env=env)
+    return run(directory.parent, sys.executable, "-m", "directional_inference.resources.mirror", "build", str(directory), *args, check=check, env=env)
 
 
 def items_of(*datasets: str) -> list[ExternalInput]:
@@ -64,7 +63,7 @@ def test_a_mirror_built_from_the_urls_equals_the_real_one_and_a_second_build_dow
         served_first = list(urls.served)
         built = {path: path.stat().st_ino for path in target.rglob("*") if path.is_file()}
         second = build(target, "--datasets", *SMALL, env=env)
-        served_second = urls.served[len(served_first):]
+        served_second = urls.served[len(served_first) :]
     items = items_of(*SMALL)
     assert sorted(served_first) == sorted(item.url for item in items) and urls.refused == []
     assert f"{len(items)} files of levyholt, omw-cmn (8 MB): {len(items)} fetched, 0 already there" in first.stdout
@@ -79,7 +78,8 @@ def test_a_mirror_built_from_the_urls_equals_the_real_one_and_a_second_build_dow
     # the second build: nothing served, nothing rewritten
     assert served_second == [] and f"0 fetched, {len(items)} already there and verified" in second.stdout
     assert {path: path.stat().st_ino for path in target.rglob("*") if path.is_file() and path.name != MANIFEST} == {
-        path: inode for path, inode in built.items() if path.name != MANIFEST}
+        path: inode for path, inode in built.items() if path.name != MANIFEST
+    }
     assert (target / MANIFEST).read_text(encoding="utf-8").splitlines() == [header, *rows]
     assert half_files(target) == []
 
@@ -147,8 +147,7 @@ def test_a_dataset_without_published_checksums_or_unknown_is_refused():
 
 
 # The ways a test reads a mirror's files: fetch_dataset with the mirrors fixture, find_in_mirrors, a mirror root's folder.
-MIRROR_READS = (r'fetch_dataset\("([\w.-]+)",[^\n]*\bmirrors\b', r'find_in_mirrors\(inputs_of\("([\w.-]+)"\)',
-                r'\(root / "([\w.-]+)"\)\.is_dir\(\)')
+MIRROR_READS = (r'fetch_dataset\("([\w.-]+)",[^\n]*\bmirrors\b', r'find_in_mirrors\(inputs_of\("([\w.-]+)"\)', r'\(root / "([\w.-]+)"\)\.is_dir\(\)')
 
 
 def test_the_datasets_for_tests_are_the_smoke_runs_and_every_one_a_test_reads(tmp_path):
@@ -157,8 +156,12 @@ def test_the_datasets_for_tests_are_the_smoke_runs_and_every_one_a_test_reads(tm
     fetched = {job["wildcards"]["dataset"] for job in jobs if job["rule"] == "fetch_dataset"}
     assert not any(job["rule"] == "fetch_newscrawl_year" for job in jobs)
     assert set(wanted) == fetched and "zh-news" in wanted
-    read = {name for path in sorted((REPO / "tests").glob("*.py")) for pattern in MIRROR_READS
-            for name in re.findall(pattern, path.read_text(encoding="utf-8"))}
+    read = {
+        name
+        for path in sorted((REPO / "tests").glob("*.py"))
+        for pattern in MIRROR_READS
+        for name in re.findall(pattern, path.read_text(encoding="utf-8"))
+    }
     assert {"levyholt", "levyholt-authors", "reuters21578", "zh-news", "omw-cmn", "wordnet-3.0", "llm-nli-analysis"} <= read
     assert read <= set(wanted), f"tests read {sorted(read - set(wanted))}, which bin/test's mirror lacks"
     items = items_to_mirror(wanted)
@@ -191,8 +194,9 @@ def test_bin_test_builds_a_mirror_where_none_is_given_and_runs_the_tests_on_it(m
         env = urls.environment(tool_environment())
         assert "BOOQA_MIRROR" not in env and not (repo.parent / "shared").exists()
         result = run(repo, "bin/test", "-q", "-p", "no:cacheprovider", selected, env=env)
-    assert ("bin/test: no input mirror at ../shared/mirror: building (or reusing) .cache/input-mirror from the inputs' "
-            "canonical URLs") in result.stdout
+    assert (
+        "bin/test: no input mirror at ../shared/mirror: building (or reusing) .cache/input-mirror from the inputs' canonical URLs"
+    ) in result.stdout
     released = inputs_of("llm-nli-analysis")
     assert f"{len(released)} fetched" in result.stdout and re.search(r"\b1 passed in\b", result.stdout)
     assert sorted(urls.served) == sorted(item.url for item in released) and urls.refused == []

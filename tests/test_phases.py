@@ -22,14 +22,18 @@ def test_stages_follow_the_phase_list():
     stages = yaml.safe_load(render(REPO))["stages"]
     assert list(stages) == [p.name for p in PHASES]
     training = stages["training"]
-    assert training["cmd"].endswith("--allowed-rules draw_hyperparameters read_authors_trials train_sns_trial select_sns_model check_sns_model training_phase -- training_phase")
+    assert training["cmd"].endswith(
+        "--allowed-rules draw_hyperparameters read_authors_trials train_sns_trial select_sns_model check_sns_model training_phase -- training_phase"
+    )
     assert training["deps"][:2] == ["resources", "results/levyholt"]
     assert "scripts/train_sns_trial.py" in training["deps"] and "src/directional_inference/sns/training.py" in training["deps"]
     assert training["params"] == [{"config/config.yaml": ["seed", "training"]}]
     assert "config/config.yaml" not in training["deps"]  # keys of other phases must not re-run this one
     assert stages["tables"]["metrics"] == ["results/metrics.json"]
-    assert stages["tables"]["plots"] == [{"results/pr_curves.csv": {"x": "recall", "y": "precision"}},
-                                         {"results/booqa_pr_curves.csv": {"x": "recall", "y": "precision"}}]
+    assert stages["tables"]["plots"] == [
+        {"results/pr_curves.csv": {"x": "recall", "y": "precision"}},
+        {"results/booqa_pr_curves.csv": {"x": "recall", "y": "precision"}},
+    ]
 
 
 def test_overlay_config_is_passed_and_tracked():
@@ -74,7 +78,8 @@ def test_metrics_summary_holds_every_table_number(tmp_path):
 
     (tmp_path / "table5.csv").write_text(
         "method,label,en_auc_norm,en_auc_norm_low,en_auc_norm_high,en_auc_norm_paper,en_entries,note\n"
-        "lm_rel,LM,17.8,12.1,23.0,15.9,795,\ngraph_cnce,CNCE,,,,34.5,,not run\n")
+        "lm_rel,LM,17.8,12.1,23.0,15.9,795,\ngraph_cnce,CNCE,,,,34.5,,not run\n"
+    )
     (tmp_path / "table4.csv").write_text("language,split,positives,negatives,positive_rate,positives_paper\nen,dev,302,459,0.3968,21809\n")
     summary = metrics_summary({"table5": tmp_path / "table5.csv", "table4": tmp_path / "table4.csv"})
     assert summary["table5"] == {"lm_rel": {"en_auc_norm": 17.8, "en_auc_norm_low": 12.1, "en_auc_norm_high": 23.0, "en_entries": 795}}
@@ -96,8 +101,11 @@ def test_metrics_json_holds_every_table_the_tables_phase_writes():
         if path.stem == "findings":
             continue
         frame = pd.read_csv(path)
-        numeric = {c for c in frame.columns if pd.api.types.is_numeric_dtype(frame[c]) and frame[c].notna().any()
-                   and not c.endswith("_paper") and c != "paper_table"}
+        numeric = {
+            c
+            for c in frame.columns
+            if pd.api.types.is_numeric_dtype(frame[c]) and frame[c].notna().any() and not c.endswith("_paper") and c != "paper_table"
+        }
         assert numeric <= set(metric_columns(frame)), (path.name, numeric - set(metric_columns(frame)))
         rows = metrics_summary({path.stem: path})[path.stem]
         with_numbers = frame[[*numeric]].notna().any(axis=1).sum()
@@ -138,7 +146,9 @@ def test_stage_depends_on_every_module_its_scripts_import(name):
     assert imported <= _module_deps(stage), sorted(imported - _module_deps(stage))
     # nothing else: the phase list (the stage itself comes from it) and the tables inputs.py and published.py read
     tables = {"resources/inputs.py": "resources/data/inputs.tsv", "sns/published.py": "sns/data/published_choices.tsv"}
-    extra = {f"{PACKAGE_DIR}/workflow/phases.py"} | {f"{PACKAGE_DIR}/{data}" for module, data in tables.items() if f"{PACKAGE_DIR}/{module}" in imported}
+    extra = {f"{PACKAGE_DIR}/workflow/phases.py"} | {
+        f"{PACKAGE_DIR}/{data}" for module, data in tables.items() if f"{PACKAGE_DIR}/{module}" in imported
+    }
     assert _module_deps(stage) == imported | extra
 
 
@@ -147,8 +157,16 @@ def test_stage_module_facts_read_from_the_scripts():
     deps = {name: {d.removeprefix(PACKAGE_DIR + "/") for d in _module_deps(stage)} for name, stage in stages.items()}
     # make_table17 -> tables.table17 -(in a function)-> evaluation.scoring -> evaluation.evidence -> booqa.negatives;
     # evaluation.scoring -(in functions)-> encoders, resources.wordnet; tables.table17 -(in a function)-> levyholt.scores
-    assert {"tables/table17.py", "evaluation/scoring.py", "evaluation/evidence.py", "booqa/__init__.py", "booqa/negatives.py",
-            "encoders.py", "resources/wordnet.py", "levyholt/scores.py"} <= deps["tables"]
+    assert {
+        "tables/table17.py",
+        "evaluation/scoring.py",
+        "evaluation/evidence.py",
+        "booqa/__init__.py",
+        "booqa/negatives.py",
+        "encoders.py",
+        "resources/wordnet.py",
+        "levyholt/scores.py",
+    } <= deps["tables"]
     assert "sns/sanity.py" in deps["tables"]  # tables/common.py imports ..sns.sanity inside a function
     # score_booqa: `from directional_inference.evaluation import scoring` (a submodule) and sns.model inside a function
     assert {"evaluation/scoring.py", "sns/__init__.py", "sns/model.py", "sns/prompts.py", "compute.py"} <= deps["booqa_evaluation"]
@@ -173,8 +191,10 @@ def test_imports_are_followed_through_functions_and_relative_chains(tmp_path):
     _write(pkg / "sub" / "a.py", "def run():\n    from ..b import thing\n    return thing\n")
     _write(pkg / "b.py", "from .deep.c import x as thing\n")
     _write(pkg / "deep" / "__init__.py", "")
-    _write(pkg / "deep" / "c.py", "class C:\n    def f(self):\n        from ... import outside  # beyond the package: ignored\n"
-                                   "        from .. import d\nx = 1\n")
+    _write(
+        pkg / "deep" / "c.py",
+        "class C:\n    def f(self):\n        from ... import outside  # beyond the package: ignored\n        from .. import d\nx = 1\n",
+    )
     _write(pkg / "d.py", "import numpy\nfrom fakepkg.sub.helper import name_not_a_module\n")
     _write(pkg / "e.py", "")
     _write(pkg / "unused.py", "")
@@ -197,13 +217,28 @@ def test_stage_deps_follow_the_scripts_imports(tmp_path):
     _write(tmp_path / "scripts" / "fake_rule.py", "def main():\n    from directional_inference.lib import front\n    front.go()\n")
     _write(tmp_path / "scripts" / "fake_shared.py", "from directional_inference.resources import inputs\n")
     _write(tmp_path / "config" / "config.yaml", "seed: 1\n")
-    fake = Phase("fake", rules=("fake_rule", "rule_without_script"), outs=("results/fake",), upstream=(), params=("seed",),
-                 shared_scripts=("fake_shared",))
+    fake = Phase(
+        "fake", rules=("fake_rule", "rule_without_script"), outs=("results/fake",), upstream=(), params=("seed",), shared_scripts=("fake_shared",)
+    )
     deps = _stage(fake, tmp_path, ["config/config.yaml"])["deps"]
-    assert deps[deps.index("rules/fake.smk") + 1:] == [
-        "scripts/fake_rule.py", "scripts/fake_shared.py",
-        *(f"{PACKAGE_DIR}/{m}" for m in ("__init__.py", "leaf.py", "lib/__init__.py", "lib/back.py", "lib/front.py",
-                                         "resources/__init__.py", "resources/data/inputs.tsv", "resources/inputs.py", "workflow/phases.py"))]
+    assert deps[deps.index("rules/fake.smk") + 1 :] == [
+        "scripts/fake_rule.py",
+        "scripts/fake_shared.py",
+        *(
+            f"{PACKAGE_DIR}/{m}"
+            for m in (
+                "__init__.py",
+                "leaf.py",
+                "lib/__init__.py",
+                "lib/back.py",
+                "lib/front.py",
+                "resources/__init__.py",
+                "resources/data/inputs.tsv",
+                "resources/inputs.py",
+                "workflow/phases.py",
+            )
+        ),
+    ]
 
 
 def test_the_rule_graph_is_read_from_snakemakes_dot_and_laid_out_in_layers_of_longest_paths():
@@ -301,12 +336,16 @@ def test_the_density_block_reads_both_snapshots_side_by_side(tmp_path):
 
     header = "method,label,en_auc_norm_tie_aware,en_auc_norm_tie_aware_low,en_auc_norm_tie_aware_high,en_signal,en_chance_auc_norm_low,en_chance_auc_norm_high\n"
     table4 = "language,split,positives,negatives,evidence_median,evidence_mean\n"
-    for name, row, split, verdict, run in (("sparse", "sns_full,S&S Full,2.8,0.9,7.0,NO SIGNAL: reaches,0.0,6.8\n", "en,test,30,50,1,1.5\n", "inconclusive", "a1"),
-                                           ("dense", "sns_full,S&S Full,9.9,4.3,18.1,above chance,0.0,11.3\n", "en,test,116,186,3,4.25\n", "supported", "b2")):
+    for name, row, split, verdict, run in (
+        ("sparse", "sns_full,S&S Full,2.8,0.9,7.0,NO SIGNAL: reaches,0.0,6.8\n", "en,test,30,50,1,1.5\n", "inconclusive", "a1"),
+        ("dense", "sns_full,S&S Full,9.9,4.3,18.1,above chance,0.0,11.3\n", "en,test,116,186,3,4.25\n", "supported", "b2"),
+    ):
         (tmp_path / name).mkdir()
         (tmp_path / name / "table5.csv").write_text(header + row, encoding="utf-8")
         (tmp_path / name / "table4.csv").write_text(table4 + split, encoding="utf-8")
-        (tmp_path / name / "findings.csv").write_text(f"claim,source,verdict\nS&S beats LM,Table 5,{verdict}\nOther,Table 1,supported\n", encoding="utf-8")
+        (tmp_path / name / "findings.csv").write_text(
+            f"claim,source,verdict\nS&S beats LM,Table 5,{verdict}\nOther,Table 1,supported\n", encoding="utf-8"
+        )
         (tmp_path / name / "RUN.json").write_text(json.dumps({"commit": run, "cpu": "x", "date": "d"}), encoding="utf-8")
     block = density_markdown(tmp_path / "sparse", tmp_path / "dense")
     assert "commit a1" in block and "commit b2" in block

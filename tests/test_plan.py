@@ -56,8 +56,7 @@ def test_local_rules_are_read_from_the_workflow_and_marked_in_the_plan():
     from conftest import REPO
 
     local = local_rules(REPO)
-    assert {"fetch_dataset", "fetch_newscrawl_year", "gather_newscrawl", "fetch_model", "collect_clue_news",
-            "collect_chinese_levyholt"} <= local
+    assert {"fetch_dataset", "fetch_newscrawl_year", "gather_newscrawl", "fetch_model", "collect_clue_news", "collect_chinese_levyholt"} <= local
     assert not local & {"train_sns_trial", "build_corpus", "score_booqa", "localrules"}
     costs = cost_by_rule(planned_jobs(DRY_RUN.replace("localrule fetch_dataset:", "rule fetch_dataset:"), local))
     assert [cost.rule for cost in costs if cost.local] == ["fetch_dataset"]
@@ -76,10 +75,22 @@ def test_the_plan_counts_every_job_of_the_dry_run(tmp_path):
     are its runtime request times its threads."""
     workdir = copy_workflow(tmp_path / "workflow")
     env = tool_environment()
-    plan = subprocess.run([sys.executable, "-m", "directional_inference.workflow.plan", "--configfile", "config/smoke.yaml"], cwd=workdir,
-                          capture_output=True, text=True, env=env, check=True).stdout
-    stats = subprocess.run([str(Path(sys.executable).with_name("snakemake")), "-n", "--configfile", "config/smoke.yaml"], cwd=workdir,
-                           capture_output=True, text=True, env=env, check=True).stdout
+    plan = subprocess.run(
+        [sys.executable, "-m", "directional_inference.workflow.plan", "--configfile", "config/smoke.yaml"],
+        cwd=workdir,
+        capture_output=True,
+        text=True,
+        env=env,
+        check=True,
+    ).stdout
+    stats = subprocess.run(
+        [str(Path(sys.executable).with_name("snakemake")), "-n", "--configfile", "config/smoke.yaml"],
+        cwd=workdir,
+        capture_output=True,
+        text=True,
+        env=env,
+        check=True,
+    ).stdout
     expected = dict(re.findall(r"^(\w+)\s+(\d+)$", stats.split("Job stats:")[1].split("\n\n")[0], re.M))
     expected.pop("total", None)
     rows = {m[0]: m[1:] for m in re.findall(r"^(\w+)(?: \(local\))?\s+(\d+)\s+(\d+)\s+(\d+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)", plan, re.M)}
@@ -94,10 +105,24 @@ def test_the_full_search_is_laid_over_the_last_configfile_list():
     from directional_inference.workflow.plan import with_configfile
 
     assert with_configfile(["t.csv"], "f.yaml") == ["t.csv", "--configfile", "f.yaml"]
-    assert with_configfile(["t.csv", "--configfile", "a.yaml", "b.yaml", "-n"], "f.yaml") == ["t.csv", "--configfile", "a.yaml", "b.yaml", "f.yaml", "-n"]
+    assert with_configfile(["t.csv", "--configfile", "a.yaml", "b.yaml", "-n"], "f.yaml") == [
+        "t.csv",
+        "--configfile",
+        "a.yaml",
+        "b.yaml",
+        "f.yaml",
+        "-n",
+    ]
     assert with_configfile(["--configfile=a.yaml", "t.csv"], "f.yaml") == ["--configfile", "a.yaml", "f.yaml", "t.csv"]
     assert with_configfile(["--configfile", "a.yaml", "--cores", "2", "--configfiles", "b.yaml"], "f.yaml") == [
-        "--configfile", "a.yaml", "--cores", "2", "--configfiles", "b.yaml", "f.yaml"]
+        "--configfile",
+        "a.yaml",
+        "--cores",
+        "2",
+        "--configfiles",
+        "b.yaml",
+        "f.yaml",
+    ]
 
 
 def test_the_published_choices_are_printed_beside_the_full_search():
@@ -106,8 +131,10 @@ def test_the_published_choices_are_printed_beside_the_full_search():
     from directional_inference.workflow.plan import format_search_comparison, planned_job_details, search_totals
 
     trial, fetch = planned_job_details(DRY_RUN)[0], planned_job_details(DRY_RUN)[2]
-    jobs = [{**trial, "wildcards": {"lm": "rb", "variant": v, "subset": "full", "trial": str(k)}} for v, k in
-            (("sns_sym", 0), ("sns_sym", 1), ("sns_sym", 2), ("sns", 29))] + [fetch]
+    jobs = [
+        {**trial, "wildcards": {"lm": "rb", "variant": v, "subset": "full", "trial": str(k)}}
+        for v, k in (("sns_sym", 0), ("sns_sym", 1), ("sns_sym", 2), ("sns", 29))
+    ] + [fetch]
     published = search_totals(jobs, {}, None)
     assert published == {"trials": 4, "searches": 2, "one_trial": 1, "trial_gpu_hours": 16.0, "gpu_hours": 16.0}
     full = {**published, "trials": 6, "one_trial": 0, "trial_gpu_hours": 24.0, "gpu_hours": 24.0}
@@ -122,35 +149,60 @@ def test_bin_plan_prints_the_published_choices_beside_the_full_search(tmp_path):
     published S&S settings of Table 5 train one trial each, its 'S&S Full its search of 3; the full search trains 12."""
     workdir = copy_workflow(tmp_path / "workflow")
     tiny = "{tiny: {architecture: bert, hidden_size: 32, layers: 2, heads: 2, vocab_size: 2000}}"
-    (workdir / "published.yaml").write_text(f"models: {{roberta-base: {tiny}}}\nevaluation: {{lm_encoder: roberta-base}}\n"
-                                            "training: {language_models: [roberta-base], trial_source: authors, search: published, trials: 3}\n")
-    plan = subprocess.run([sys.executable, "-m", "directional_inference.workflow.plan", "results/table5.csv", "--configfile", "config/smoke.yaml",
-                           "published.yaml"], cwd=workdir, capture_output=True, text=True, env=tool_environment(), check=True).stdout
+    (workdir / "published.yaml").write_text(
+        f"models: {{roberta-base: {tiny}}}\nevaluation: {{lm_encoder: roberta-base}}\n"
+        "training: {language_models: [roberta-base], trial_source: authors, search: published, trials: 3}\n"
+    )
+    plan = subprocess.run(
+        [sys.executable, "-m", "directional_inference.workflow.plan", "results/table5.csv", "--configfile", "config/smoke.yaml", "published.yaml"],
+        cwd=workdir,
+        capture_output=True,
+        text=True,
+        env=tool_environment(),
+        check=True,
+    ).stdout
     assert "The published choices (training.search: published) beside the full search" in plan
     assert re.search(r"^training trials\s+6\s+12$", plan, re.M) and re.search(r"^searches cut to the published trial\s+3\s+0$", plan, re.M)
 
 
 def test_a_plan_that_cannot_be_made_says_why(tmp_path):
     workdir = copy_workflow(tmp_path / "workflow")
-    result = subprocess.run([sys.executable, "-m", "directional_inference.workflow.plan", "--configfile", "config/paper.yaml"], cwd=workdir,
-                            capture_output=True, text=True, env=tool_environment())
+    result = subprocess.run(
+        [sys.executable, "-m", "directional_inference.workflow.plan", "--configfile", "config/paper.yaml"],
+        cwd=workdir,
+        capture_output=True,
+        text=True,
+        env=tool_environment(),
+    )
     assert result.returncode != 0 and "resources.levyholt_zh" in result.stderr
 
 
 # --- docs/paper-scale.md: its figures rendered from a snapshot of the paper plan ----------------------------------------
 
+
 def _hand_plan(sns_gpu: float) -> dict:
     rule = {"local": False, "gpus": 0, "gpu_hours": 0.0, "disk_gb": 0.0, "unknown": 0}
-    forecast = {"gpu_hours_by_kind": {"S&S trials": {"gpu_hours": sns_gpu, "of_which_requests": 0.0},
-                                      "BoOQA scoring": {"gpu_hours": 180.0, "of_which_requests": 16.0},
-                                      "LevyHolt scoring and model checks": {"gpu_hours": 0.8, "of_which_requests": 0.8}},
-                "wall_clock_h": 72.5}
-    return {"jobs": 7, "searches": [["rb", "sns", "full"], ["rb", "hyponly", "full"]], "trials_per_search": [2], "trials": 4,
-            "single_trial_searches": [],
-            "rules": {"train_sns_trial": {**rule, "jobs": 4, "threads": 4, "gpus": 1, "mem_gb": 6.0, "longest_h": 4.0, "cpu_hours": 64.0, "gpu_hours": 16.0},
-                      "fetch_dataset": {**rule, "jobs": 2, "local": True, "threads": 1, "mem_gb": 1.0, "longest_h": 4.0, "cpu_hours": 0.2},
-                      "build_corpus": {**rule, "jobs": 1, "threads": 1, "mem_gb": 4.0, "longest_h": 2.0, "cpu_hours": 0.3, "disk_gb": 71.2}},
-            "forecasts": {device: forecast for device in ("rtx2080ti", "cuda-nvidia-h200", "cpu-intel-xeon-processor-family-6-model-167-2-threads")}}
+    forecast = {
+        "gpu_hours_by_kind": {
+            "S&S trials": {"gpu_hours": sns_gpu, "of_which_requests": 0.0},
+            "BoOQA scoring": {"gpu_hours": 180.0, "of_which_requests": 16.0},
+            "LevyHolt scoring and model checks": {"gpu_hours": 0.8, "of_which_requests": 0.8},
+        },
+        "wall_clock_h": 72.5,
+    }
+    return {
+        "jobs": 7,
+        "searches": [["rb", "sns", "full"], ["rb", "hyponly", "full"]],
+        "trials_per_search": [2],
+        "trials": 4,
+        "single_trial_searches": [],
+        "rules": {
+            "train_sns_trial": {**rule, "jobs": 4, "threads": 4, "gpus": 1, "mem_gb": 6.0, "longest_h": 4.0, "cpu_hours": 64.0, "gpu_hours": 16.0},
+            "fetch_dataset": {**rule, "jobs": 2, "local": True, "threads": 1, "mem_gb": 1.0, "longest_h": 4.0, "cpu_hours": 0.2},
+            "build_corpus": {**rule, "jobs": 1, "threads": 1, "mem_gb": 4.0, "longest_h": 2.0, "cpu_hours": 0.3, "disk_gb": 71.2},
+        },
+        "forecasts": {device: forecast for device in ("rtx2080ti", "cuda-nvidia-h200", "cpu-intel-xeon-processor-family-6-model-167-2-threads")},
+    }
 
 
 def test_the_paper_scale_blocks_sum_a_hand_made_plan():
@@ -159,25 +211,36 @@ def test_the_paper_scale_blocks_sum_a_hand_made_plan():
     from directional_inference.workflow.plan_page import FORECAST_ROWS, forecast_block, table5_block
 
     rates = {"base": {"train_sentences_per_s": 131.86, "scoring_speedup": 4.58, "overhead_s": 705.34, "source": "derived; x"}}
-    snapshot = {"gpus": 8, "concurrency": 100, "appendix_f_table5_gpu_hours": 485.0,
-                "rates": {d: rates for d in ("rtx2080ti", "cuda-nvidia-h200", "cpu-intel-xeon-processor-family-6-model-167-2-threads")},
-                "plans": {name: _hand_plan(400.0) for name in FORECAST_ROWS}}
+    snapshot = {
+        "gpus": 8,
+        "concurrency": 100,
+        "appendix_f_table5_gpu_hours": 485.0,
+        "rates": {d: rates for d in ("rtx2080ti", "cuda-nvidia-h200", "cpu-intel-xeon-processor-family-6-model-167-2-threads")},
+        "plans": {name: _hand_plan(400.0) for name in FORECAST_ROWS},
+    }
     published = _hand_plan(250.0)
     published.update(jobs=6, trials=3, single_trial_searches=[["rb", "sns", "full"]])
     published["rules"]["train_sns_trial"].update(jobs=3, cpu_hours=48.0, gpu_hours=12.0)
     snapshot["plans"]["table5_published"] = published
     block = table5_block(snapshot).splitlines()
-    assert block[0] == ("7 jobs. Requested: **64.5 CPU-hours, 16.0 GPU-hours**; no job asks for more than 6 GB of memory; "
-                        "the largest local disk request is 71 GB (`build_corpus`).")
+    assert block[0] == (
+        "7 jobs. Requested: **64.5 CPU-hours, 16.0 GPU-hours**; no job asks for more than 6 GB of memory; "
+        "the largest local disk request is 71 GB (`build_corpus`)."
+    )
     assert block[4] == "| `train_sns_trial` (1 searches x 2 trials: rb S&S Full) | 4 | 4 | 1 | 6 GB | 4 h | 64.0 | 16.0 |"
     assert block[5] == "| the other 2 rules | 3 | 1 | 0 | 1-4 GB | 4 h | 0.5 | 0.0 |"
     assert "2 jobs of local rules" in block[7] and "0.2 of the CPU-hours" in block[7]
     # the published choices: one trial fewer (48 + 0.2 + 0.3 CPU-hours, 12 GPU-hours), rb S&S Full cut to its trial
-    assert block[9] == ("With the authors' published choices (`training.search: published`, [method notes](method-notes.md)): **3 training trials "
-                        "instead of 4**, one each for rb S&S Full, and the full search for rb H-only Full (no published choice); 6 jobs requesting "
-                        "48.5 CPU-hours and 12.0 GPU-hours (the full search: 64.5 and 16.0).")
+    assert block[9] == (
+        "With the authors' published choices (`training.search: published`, [method notes](method-notes.md)): **3 training trials "
+        "instead of 4**, one each for rb S&S Full, and the full search for rb H-only Full (no published choice); 6 jobs requesting "
+        "48.5 CPU-hours and 12.0 GPU-hours (the full search: 64.5 and 16.0)."
+    )
     forecast = forecast_block(snapshot)
-    assert "| Table 5 | RTX 2080Ti (from Appendix F) | **580.8** | 400.0 |  | 180.0 (16.0 requests) |  | 0.8 (requests) | 72.5 h | 16.0 | about 485 |" in forecast
+    assert (
+        "| Table 5 | RTX 2080Ti (from Appendix F) | **580.8** | 400.0 |  | 180.0 (16.0 requests) |  | 0.8 (requests) | 72.5 h | 16.0 | about 485 |"
+        in forecast
+    )
     assert "Table 5 is +20% against Appendix F" in forecast
     assert "base models 132 a second, scoring x4.6, 705 s a trial; derived" in forecast
 
@@ -217,10 +280,13 @@ def test_the_experiments_page_block_counts_the_searches_as_the_paper_scale_page_
     (tmp_path / "experiments.md").write_text(planted, encoding="utf-8")
     assert plan_page.stale_page(tmp_path / "experiments.md", blocks=("searches",))
     # by hand: two English searches of one model, one of BoOQA and one Chinese of another
-    hand = {"searches": [["rb", "sns", "full"], ["rb", "hyponly", "booqa"], ["rb", "sns", "directional"], ["x", "sns", "zh_full"]],
-            "trials_per_search": [100]}
-    assert plan_page.searches_sentence(hand) == ("4 searches of 100 trials: 2 on the English LevyHolt (rb 2), 1 of H-only models on "
-                                                 "BoOQA dev (rb 1), 1 on the Chinese LevyHolt (x 1)")
+    hand = {
+        "searches": [["rb", "sns", "full"], ["rb", "hyponly", "booqa"], ["rb", "sns", "directional"], ["x", "sns", "zh_full"]],
+        "trials_per_search": [100],
+    }
+    assert plan_page.searches_sentence(hand) == (
+        "4 searches of 100 trials: 2 on the English LevyHolt (rb 2), 1 of H-only models on BoOQA dev (rb 1), 1 on the Chinese LevyHolt (x 1)"
+    )
 
 
 def test_the_plan_snapshot_is_what_the_code_and_config_plan_now():
@@ -236,8 +302,14 @@ def test_the_longest_trials_and_what_they_wait_for_start_before_the_chain_and_th
     subsets and drawn hyper-parameters they wait for have the highest priority; the inputs and the corpus-to-BoOQA chain
     the next; every other trial the lowest, so that it fills the cores the chain leaves."""
     workdir = copy_workflow(tmp_path / "workflow")
-    dry = subprocess.run([str(Path(sys.executable).with_name("snakemake")), "-n", "results/table5.csv"], cwd=workdir,
-                         capture_output=True, text=True, env=tool_environment(), check=True).stdout
+    dry = subprocess.run(
+        [str(Path(sys.executable).with_name("snakemake")), "-n", "results/table5.csv"],
+        cwd=workdir,
+        capture_output=True,
+        text=True,
+        env=tool_environment(),
+        check=True,
+    ).stdout
     priorities = {}
     for block in re.split(r"\n(?=\[[^\]]+\]\n(?:local)?rule )", dry):
         rule = re.search(r"^(?:local)?rule (\w+):", block, re.M)
@@ -248,8 +320,20 @@ def test_the_longest_trials_and_what_they_wait_for_start_before_the_chain_and_th
     trials = {w: p for (rule, w), p in priorities.items() if rule == "train_sns_trial"}
     longest = {w: p for w, p in trials.items() if "variant=sns_sym, subset=full" in w or "variant=sns, subset=full" in w}
     others = {w: p for w, p in trials.items() if w not in longest}
-    chain = {r: p for (r, _), p in priorities.items() if r in ("fetch_dataset", "build_corpus", "extract_relations", "merge_relations",
-                                                              "select_booqa_positives", "generate_booqa_negatives", "sample_booqa")}
+    chain = {
+        r: p
+        for (r, _), p in priorities.items()
+        if r
+        in (
+            "fetch_dataset",
+            "build_corpus",
+            "extract_relations",
+            "merge_relations",
+            "select_booqa_positives",
+            "generate_booqa_negatives",
+            "sample_booqa",
+        )
+    }
     waited_for = {r: p for (r, _), p in priorities.items() if r in ("build_levyholt_subsets", "draw_hyperparameters")}
     assert len(longest) == 2 and others and set(chain) >= {"build_corpus", "merge_relations", "sample_booqa"} and len(waited_for) == 2
     top = min(longest.values())

@@ -50,19 +50,25 @@ def test_the_published_trials_and_epochs_typed_from_the_readme():
     """From the README's checkpoint paths: levyholt_en_dirp_29/checkpointepoch=4, endir_levyholt_63/...=4,
     ensym_all_levyholt_41/...=4; large 57 / 36 / 51 at epochs 4 / 4 / 3; Chinese 63 / 5 / 36 at 4 / 1 / 3."""
     got = {(c.model, c.subset): (c.search, c.trial, c.epoch) for c in published_choices()}
-    assert got == {("roberta-base", "full"): ("levyholt_en_dirp", 29, 4), ("roberta-base", "directional"): ("endir_levyholt", 63, 4),
-                   ("roberta-base", "symmetric"): ("ensym_all_levyholt", 41, 4),
-                   ("roberta-large", "full"): ("levyholt_en_large", 57, 4), ("roberta-large", "directional"): ("endir_levyholt_large", 36, 4),
-                   ("roberta-large", "symmetric"): ("ensym_all_levyholt_large", 51, 3),
-                   ("xlm-roberta-base", "zh_full"): ("levyholt_raw_raw", 63, 4), ("xlm-roberta-base", "zh_directional"): ("levyholt_zhdir_raw", 5, 1),
-                   ("xlm-roberta-base", "zh_symmetric"): ("levyholt_zhsym_all_raw", 36, 3)}
+    assert got == {
+        ("roberta-base", "full"): ("levyholt_en_dirp", 29, 4),
+        ("roberta-base", "directional"): ("endir_levyholt", 63, 4),
+        ("roberta-base", "symmetric"): ("ensym_all_levyholt", 41, 4),
+        ("roberta-large", "full"): ("levyholt_en_large", 57, 4),
+        ("roberta-large", "directional"): ("endir_levyholt_large", 36, 4),
+        ("roberta-large", "symmetric"): ("ensym_all_levyholt_large", 51, 3),
+        ("xlm-roberta-base", "zh_full"): ("levyholt_raw_raw", 63, 4),
+        ("xlm-roberta-base", "zh_directional"): ("levyholt_zhdir_raw", 5, 1),
+        ("xlm-roberta-base", "zh_symmetric"): ("levyholt_zhsym_all_raw", 36, 3),
+    }
     assert {c.variant for c in published_choices()} == {"sns"}  # 'S&S Full (symmetric prompts) has no published choice
 
 
 def test_a_readme_row_this_reading_does_not_know_is_named(readme, tmp_path):
     changed = tmp_path / "README.md"
-    changed.write_text(readme.read_text(encoding="utf-8").replace("checkpoints_enr/levyholt_en_large/", "checkpoints_enbert/levyholt_en_large/", 1),
-                       encoding="utf-8")
+    changed.write_text(
+        readme.read_text(encoding="utf-8").replace("checkpoints_enr/levyholt_en_large/", "checkpoints_enbert/levyholt_en_large/", 1), encoding="utf-8"
+    )
     with pytest.raises(InputFormatError, match=r"README.md, line \d+: an S&S row this reading does not know: S&S large full LevyHolt in enbert"):
         readme_rows(changed)
 
@@ -92,24 +98,42 @@ def test_a_published_search_plans_the_authors_trial_alone_and_the_others_their_s
 
 
 def row(**values):
-    base = {"trial": 29, "best_epoch": 4, "trial_source": "authors", "chosen_by": "published", "published_search": "levyholt_en_dirp",
-            "published_epoch": 4, "epochs": 5, "best_in_published_epoch": 1}
+    base = {
+        "trial": 29,
+        "best_epoch": 4,
+        "trial_source": "authors",
+        "chosen_by": "published",
+        "published_search": "levyholt_en_dirp",
+        "published_epoch": 4,
+        "epochs": 5,
+        "best_in_published_epoch": 1,
+    }
     return {**base, **values}
 
 
 def test_a_selection_says_whose_choice_the_model_is_in_the_tables_epochs():
     # the records' epochs count from 0 (the authors' checkpoint epoch=4 is the fifth of 5); the text counts from 1
-    assert describe_selection(row(), [29]) == ("the authors' published choice: their trial 29 of levyholt_en_dirp, published epoch 5 of 5 "
-                                               "(their checkpoint's epoch=4); best dev point here in epoch 5, the published epoch")
+    assert describe_selection(row(), [29]) == (
+        "the authors' published choice: their trial 29 of levyholt_en_dirp, published epoch 5 of 5 "
+        "(their checkpoint's epoch=4); best dev point here in epoch 5, the published epoch"
+    )
     assert describe_selection(row(best_epoch=2), [29]).endswith("best dev point here in epoch 3, not the published epoch")
     assert describe_selection(row(chosen_by="dev_auc", trial=17), list(range(100))) == (
-        "this workflow's selection: trial 17 of the authors' trials 0-99 (100), by its best dev AUC")
+        "this workflow's selection: trial 17 of the authors' trials 0-99 (100), by its best dev AUC"
+    )
     assert describe_selection({"trial": 0, "best_epoch": 1}, [0]) is None  # this workflow's own seeded trials: no wording added
 
 
 def test_the_selection_origin_follows_the_trial_source_and_the_mode():
     assert selection_origin("seeded", "full", "roberta-base", "roberta-base", "sns", "full", 5) is None
-    assert selection_origin("authors", "full", "roberta-base", "roberta-base", "sns", "full", 5) == {"trial_source": "authors", "epochs": 5, "published": None}
+    assert selection_origin("authors", "full", "roberta-base", "roberta-base", "sns", "full", 5) == {
+        "trial_source": "authors",
+        "epochs": 5,
+        "published": None,
+    }
     assert selection_origin("authors", "published", "roberta-base", "roberta-base", "sns", "full", 5) == {
-        "trial_source": "authors", "epochs": 5, "published": {"search": "levyholt_en_dirp", "trial": 29, "epoch": 4}}
+        "trial_source": "authors",
+        "epochs": 5,
+        "published": {"search": "levyholt_en_dirp", "trial": 29, "epoch": 4},
+    }
     assert isinstance(published_choices()[0], PublishedChoice)

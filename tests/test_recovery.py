@@ -34,8 +34,9 @@ def _kill_when(workdir: Path, args: list[str], ready, timeout: float = 300) -> N
     """Start Snakemake in its own process group and SIGKILL the whole group (as a power loss would end it) once
     ``ready()`` holds while its job runs."""
     with open(workdir / "killed-run.log", "w") as log:
-        process = subprocess.Popen([SNAKEMAKE, *args], cwd=workdir, env=tool_environment(), stdout=log, stderr=subprocess.STDOUT,
-                                   start_new_session=True)
+        process = subprocess.Popen(
+            [SNAKEMAKE, *args], cwd=workdir, env=tool_environment(), stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+        )
     deadline = time.monotonic() + timeout
     try:
         while not ready():
@@ -59,11 +60,15 @@ SCENARIOS = {
     # spaCy on 500 Reuters articles (about 15 s); killed once the job has opened its log
     "relation extraction": ("results/en/relations/0.parquet", lambda w: _log_says(w / "logs/relations/extract_relations/en/0.log")()),
     # one epoch of the tiny S&S model; killed after its first batch
-    "training trial": ("results/models/tiny/sns/directional/trial-0/dev_scores.parquet",
-                       lambda w: _log_says(w / "logs/training/train_sns_trial/tiny/sns/directional/trial-0.log", " batch 0/")()),  # the first batch's loss line
+    "training trial": (
+        "results/models/tiny/sns/directional/trial-0/dev_scores.parquet",
+        lambda w: _log_says(w / "logs/training/train_sns_trial/tiny/sns/directional/trial-0.log", " batch 0/")(),
+    ),  # the first batch's loss line
     # the tiny LLM on the whole Directional test (1,784 pairs, two prompts); killed once it has chosen its number format
-    "LLM scoring": ("results/llm/predictions/tiny_llm.tsv",
-                    lambda w: _log_says(w / "logs/llm_evaluation/score_llm_levyholt/tiny_llm.log", "number format")()),
+    "LLM scoring": (
+        "results/llm/predictions/tiny_llm.tsv",
+        lambda w: _log_says(w / "logs/llm_evaluation/score_llm_levyholt/tiny_llm.log", "number format")(),
+    ),
 }
 
 
@@ -101,8 +106,9 @@ def test_two_runs_side_by_side_share_no_state(smoke_repo, tmp_path):
         for target in SIDE_BY_SIDE:
             (work / target).unlink()
         log = open(work / "side-by-side.log", "w")  # noqa: SIM115 - closed below
-        runs.append((work, log, subprocess.Popen([SNAKEMAKE, *SIDE_BY_SIDE, "--cores", "1", *SMOKE], cwd=work, env=env,
-                                                 stdout=log, stderr=subprocess.STDOUT)))
+        runs.append(
+            (work, log, subprocess.Popen([SNAKEMAKE, *SIDE_BY_SIDE, "--cores", "1", *SMOKE], cwd=work, env=env, stdout=log, stderr=subprocess.STDOUT))
+        )
     for work, log, process in runs:
         assert process.wait(timeout=900) == 0, (work / "side-by-side.log").read_text()[-3000:]
         log.close()
@@ -127,8 +133,7 @@ def _run_and_kill(workdir: Path, args: list[str], jobs: dict[str, bool], timeout
     holds.mkdir(exist_ok=True)
     env = tool_environment() | {"DI_HOLD_JOBS": str(holds), "PYTHONPATH": str(HOLD_HOOK)}
     with open(workdir / "killed-run.log", "w") as output:
-        process = subprocess.Popen([SNAKEMAKE, *args], cwd=workdir, env=env, stdout=output, stderr=subprocess.STDOUT,
-                                   start_new_session=True)
+        process = subprocess.Popen([SNAKEMAKE, *args], cwd=workdir, env=env, stdout=output, stderr=subprocess.STDOUT, start_new_session=True)
     deadline, killed = time.monotonic() + timeout, None
     try:
         while process.poll() is None:

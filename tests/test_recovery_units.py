@@ -12,13 +12,14 @@ from types import SimpleNamespace
 
 import pytest
 
-from directional_inference.recovery.outputs import (Record, _key_of, _record_path, code_changes, mark_incomplete, recorded_outputs,
-                                                    stale_outputs)
+from directional_inference.recovery.outputs import Record, _key_of, _record_path, code_changes, mark_incomplete, recorded_outputs, stale_outputs
 from directional_inference.recovery.scratch import job_folder, job_scratch, scratch_root, sweep_scratch, workflow_scratch
 
 # a -> b -> c -> d, a -> e; f made from a source file; t a temp() output consumed by u
-RECORDS = {output: Record(f"make_{output}", tuple(inputs))
-           for output, inputs in {"b": ["a"], "c": ["b", "src"], "d": ["c"], "e": ["a"], "f": ["src"], "u": ["t"]}.items()}
+RECORDS = {
+    output: Record(f"make_{output}", tuple(inputs))
+    for output, inputs in {"b": ["a"], "c": ["b", "src"], "d": ["c"], "e": ["a"], "f": ["src"], "u": ["t"]}.items()
+}
 PRODUCTS = {"a", "b", "c", "d", "e", "f", "t", "u"}
 TEMP = {"t"}
 
@@ -45,8 +46,9 @@ def test_a_missing_output_is_not_stale_itself_and_a_lost_source_is_not_a_lost_pr
 
 def test_an_output_older_than_its_code_is_stale_and_so_is_what_was_made_from_it():
     present = {"a", "b", "c", "d", "e", "f", "src", "u"}
-    stale = stale_outputs(RECORDS, present.__contains__, lambda p: p in PRODUCTS and p not in TEMP,
-                          lambda output, rule: "new code" if rule == "make_c" else None)
+    stale = stale_outputs(
+        RECORDS, present.__contains__, lambda p: p in PRODUCTS and p not in TEMP, lambda output, rule: "new code" if rule == "make_c" else None
+    )
     assert stale == {"c": "new code", "d": "made from c, which is stale"}
 
 
@@ -63,8 +65,9 @@ def test_code_changes_follow_the_modules_a_rules_script_imports(tmp_path):
     for module in package.rglob("*.py"):
         os.utime(module, (1000, 1000))
     os.utime(package / "engine.py", (3000, 3000))  # changed after the outputs (time 2000) were made
-    outdated = code_changes({"sample_booqa": str(scripts / "sample_booqa.py"), "make_table": str(scripts / "make_table.py")},
-                            package, time_of=lambda output: 2000)
+    outdated = code_changes(
+        {"sample_booqa": str(scripts / "sample_booqa.py"), "make_table": str(scripts / "make_table.py")}, package, time_of=lambda output: 2000
+    )
     assert outdated("results/en/booqa/test.parquet", "sample_booqa") == f"its code changed since it was made ({package / 'engine.py'})"
     assert outdated("results/table5.csv", "make_table") is None  # its script does not reach engine.py
     assert outdated("resources/x", "fetch_dataset") is None  # a rule without a script (or unknown)
@@ -105,8 +108,12 @@ def test_marks_are_written_where_snakemake_looks_for_them(tmp_path):
 
 def test_a_job_scratch_folder_is_named_after_rule_and_wildcards_emptied_first_and_removed_after(tmp_path):
     root = tmp_path / "scratch"
-    job = SimpleNamespace(rule="merge_relations", wildcards=SimpleNamespace(items=lambda: [("lang", "en"), ("part", "3")]),
-                          config={"scratch_root": str(root)}, resources=SimpleNamespace(tmpdir=str(tmp_path / "unused")))
+    job = SimpleNamespace(
+        rule="merge_relations",
+        wildcards=SimpleNamespace(items=lambda: [("lang", "en"), ("part", "3")]),
+        config={"scratch_root": str(root)},
+        resources=SimpleNamespace(tmpdir=str(tmp_path / "unused")),
+    )
     folder = job_folder(root, "merge_relations", {"lang": "en", "part": "3"})
     assert folder == workflow_scratch(root) / "merge_relations" / "lang=en,part=3"
     folder.mkdir(parents=True)

@@ -45,7 +45,13 @@ def test_english_rows_keep_article_sentence_and_window(nlp):
     frame = relations_frame(extract_english([("a1", "1987_03-01_03-03", "He left. Apple acquired Beats.")], nlp), {"a1": "1987-03-02"})
     assert list(frame.columns) == ["article_id", "date", "window", "sentence_id", "sentence", "subj", "pred", "obj", "subj_type", "obj_type"]
     row = frame.iloc[0]
-    assert (row.article_id, row.date, row.window, row.sentence_id, row.sentence) == ("a1", "1987-03-02", "1987_03-01_03-03", 1, "Apple acquired Beats.")
+    assert (row.article_id, row.date, row.window, row.sentence_id, row.sentence) == (
+        "a1",
+        "1987-03-02",
+        "1987_03-01_03-03",
+        1,
+        "Apple acquired Beats.",
+    )
 
 
 def test_a_long_article_is_parsed_in_pieces_with_its_sentences_numbered_on(nlp):
@@ -80,19 +86,27 @@ def _zh(sentence):
         ("日前，学习贯彻党的十九届五中全会精神中央宣讲团走进湖北、天津等地的学校，对全会精神进行全面宣讲和详细解读。", []),
         # "地区 遭到 极端": the subject is a modified phrase (巴格达以西的...) and 极端组织袭击 a whole phrase; only the
         # second clause is a relation the grammar can read
-        ("当天早些时候，伊拉克安全部队在巴格达以西的阿布格莱布地区遭到极端组织袭击，双方随后展开激战。", [("双方", "展开", "激战", "thing", "thing")]),
+        (
+            "当天早些时候，伊拉克安全部队在巴格达以西的阿布格莱布地区遭到极端组织袭击，双方随后展开激战。",
+            [("双方", "展开", "激战", "thing", "thing")],
+        ),
         # entities: an ORG subject, a name in apposition to its titles, a locative adjunct skipped
         ("叙政府军收复阿勒颇重要区域", [("叙政府军", "收复", "阿勒颇重要区域", "organization", "thing")]),
         ("4月13日，国家主席习近平在人民大会堂会见美国国务卿克里。", [("习近平", "会见", "克里", "person", "person")]),
         ("国家主席、中央军委主席习近平2日下午在人民大会堂会见了沙特国防副大臣哈立德亲王一行。", [("习近平", "会见", "哈立德", "person", "person")]),
         # serial verbs after a control verb, the aspect particle dropped, a clause with no object after the comma
-        ("国务院总理温家宝17日主持召开国务院常务会议，分析当前经济形势，安排部署四季度经济工作。",
-         [("温家宝", "主持召开", "国务院常务会议", "person", "thing")]),
+        (
+            "国务院总理温家宝17日主持召开国务院常务会议，分析当前经济形势，安排部署四季度经济工作。",
+            [("温家宝", "主持召开", "国务院常务会议", "person", "thing")],
+        ),
         ("李克强阐述了中方原则立场，着重指出，当前乌克兰局势十分敏感。", [("李克强", "阐述", "中方原则立场", "person", "thing")]),
         # negation (并不 -> 不) and phrases with 的
         ("不过，事件的亲历者并不同意警方的说法。", [("事件的亲历者", "不同意", "警方的说法", "thing", "thing")]),
         # coordinated names: one relation each
-        ("王沪宁、刘延东、李源潮、栗战书一起参加主题团日活动。", [(name, "参加", "主题团日活动", "person", "thing") for name in ("王沪宁", "刘延东", "李源潮", "栗战书")]),
+        (
+            "王沪宁、刘延东、李源潮、栗战书一起参加主题团日活动。",
+            [(name, "参加", "主题团日活动", "person", "thing") for name in ("王沪宁", "刘延东", "李源潮", "栗战书")],
+        ),
         # an object that is the subject of an embedded clause (支持缅甸实现...) is no object
         ("感谢中方坚定支持缅甸实现和平稳定、民族和解、经济发展，期待加快推进两国各领域合作。", []),
         # a relative clause before the head (收复...的行动) gives nothing
@@ -105,10 +119,26 @@ def test_chinese_relations_of_corpus_sentences(sentence, expected):
 
 def test_chinese_grammar_on_hand_tagged_words():
     # a following verb phrase shares the subject after 并 or after a comma; a pronoun is no subject
-    tagged = [("习近平", "PER"), ("抵达", "v"), ("北京", "LOC"), ("，", "w"), ("出席", "v"), ("峰会", "n"), ("并", "c"),
-              ("会见", "v"), ("了", "u"), ("美国", "LOC"), ("总统", "n"), ("奥巴马", "PER"), ("。", "w")]
-    assert list(chinese_relations(tagged)) == [("习近平", "抵达", "北京", "person", "location"), ("习近平", "出席", "峰会", "person", "thing"),
-                                              ("习近平", "会见", "奥巴马", "person", "person")]
+    tagged = [
+        ("习近平", "PER"),
+        ("抵达", "v"),
+        ("北京", "LOC"),
+        ("，", "w"),
+        ("出席", "v"),
+        ("峰会", "n"),
+        ("并", "c"),
+        ("会见", "v"),
+        ("了", "u"),
+        ("美国", "LOC"),
+        ("总统", "n"),
+        ("奥巴马", "PER"),
+        ("。", "w"),
+    ]
+    assert list(chinese_relations(tagged)) == [
+        ("习近平", "抵达", "北京", "person", "location"),
+        ("习近平", "出席", "峰会", "person", "thing"),
+        ("习近平", "会见", "奥巴马", "person", "person"),
+    ]
     assert list(chinese_relations([("他", "r"), ("会见", "v"), ("奥巴马", "PER")])) == []
     # 没有 before a verb negates; a post-verbal preposition joins the predicate; a title after a name is apposition
     tagged = [("普京", "PER"), ("总统", "n"), ("没有", "v"), ("出席", "v"), ("峰会", "n"), ("。", "w")]
@@ -140,8 +170,21 @@ def test_chinese_titles_and_quotes():
     assert merge_quoted([("《", "w"), ("巴黎", "LOC"), ("协定", "n"), ("》", "w")]) == [("巴黎协定", "nw")]
     assert merge_quoted([("“", "w"), ("北溪", "nz"), ("-", "w"), ("1", "m"), ("”", "w")]) == [("北溪-1", "nz")]
     assert merge_quoted([("我", "r"), ("国", "n")]) == [("我国", "n")]
-    tagged = [("中共中央", "ORG"), ("总书记", "n"), ("、", "w"), ("国家主席", "n"), ("、", "w"), ("中央军委", "ORG"), ("主席", "n"),
-              ("习近平", "PER"), ("会见", "v"), ("奥巴马", "PER"), ("和", "c"), ("奥朗德", "PER"), ("。", "w")]
+    tagged = [
+        ("中共中央", "ORG"),
+        ("总书记", "n"),
+        ("、", "w"),
+        ("国家主席", "n"),
+        ("、", "w"),
+        ("中央军委", "ORG"),
+        ("主席", "n"),
+        ("习近平", "PER"),
+        ("会见", "v"),
+        ("奥巴马", "PER"),
+        ("和", "c"),
+        ("奥朗德", "PER"),
+        ("。", "w"),
+    ]
     assert list(chinese_relations(tagged)) == [("习近平", "会见", "奥巴马", "person", "person"), ("习近平", "会见", "奥朗德", "person", "person")]
     tagged = [("习近平", "PER"), ("总书记", "n"), ("发表", "v"), ("《", "w"), ("求是", "nz"), ("》", "w"), ("文章", "n"), ("。", "w")]
     assert list(chinese_relations(tagged)) == [("习近平", "发表", "求是文章", "person", "thing")]
@@ -150,7 +193,8 @@ def test_chinese_titles_and_quotes():
 def test_chinese_extraction_end_to_end():
     relations = list(extract_chinese([("z", "w", "叙政府军收复阿勒颇重要区域。今天天气很好！")]))
     assert [(r.article_id, r.sentence_id, r.window, r.subj, r.pred, r.obj) for r in relations] == [
-        ("z", 0, "w", "叙政府军", "收复", "阿勒颇重要区域")]
+        ("z", 0, "w", "叙政府军", "收复", "阿勒颇重要区域")
+    ]
     assert chinese_sentences("第一句。第二句！\n第三句") == ["第一句。", "第二句！", "第三句"]
 
 
@@ -172,10 +216,12 @@ def test_chinese_segmentation_does_not_read_the_shared_temp_directory(tmp_path):
     import subprocess
     import sys
 
-    code = ("import json, sys; from directional_inference.booqa.negatives import predicate_tokens; "
-            "from directional_inference.relations.chinese import extract_chinese; "
-            "rows = [(r.subj, r.pred, r.obj) for r in extract_chinese([('a', 'w', '李克强阐述了中方原则立场。')])]; "
-            "print(json.dumps([predicate_tokens('主持召开', 'zh'), rows, 'jieba' in sys.modules], ensure_ascii=False))")
+    code = (
+        "import json, sys; from directional_inference.booqa.negatives import predicate_tokens; "
+        "from directional_inference.relations.chinese import extract_chinese; "
+        "rows = [(r.subj, r.pred, r.obj) for r in extract_chinese([('a', 'w', '李克强阐述了中方原则立场。')])]; "
+        "print(json.dumps([predicate_tokens('主持召开', 'zh'), rows, 'jieba' in sys.modules], ensure_ascii=False))"
+    )
 
     def run(tmpdir):
         env = dict(os.environ, TMPDIR=str(tmpdir))
@@ -203,8 +249,15 @@ def test_a_shard_reads_only_its_row_groups_and_writes_as_it_goes(tmp_path):
     from directional_inference.relations.shards import Relation
 
     ids = [f"a{k:02d}" for k in range(10)]
-    table = pa.table({"article_id": ids, "date": [f"2014-01-{k + 1:02d}" for k in range(10)], "window": ["w"] * 10,
-                      "title": ["t"] * 10, "text": [f"text {k}" for k in range(10)]})
+    table = pa.table(
+        {
+            "article_id": ids,
+            "date": [f"2014-01-{k + 1:02d}" for k in range(10)],
+            "window": ["w"] * 10,
+            "title": ["t"] * 10,
+            "text": [f"text {k}" for k in range(10)],
+        }
+    )
     pq.write_table(table, tmp_path / "articles.parquet", row_group_size=3)
     assert [a for batch in shard_articles(tmp_path / "articles.parquet", 4, 1, batch=2) for a, *_ in batch] == ["a02", "a03", "a04"]
     batches = []
@@ -216,8 +269,9 @@ def test_a_shard_reads_only_its_row_groups_and_writes_as_it_goes(tmp_path):
 
     found = []
     for shard in range(4):
-        assert extract_shard(tmp_path / "articles.parquet", 4, shard, tmp_path / f"{shard}.parquet", extract, batch=2) == \
-            len(range(*shard_rows(10, 4, shard)))
+        assert extract_shard(tmp_path / "articles.parquet", 4, shard, tmp_path / f"{shard}.parquet", extract, batch=2) == len(
+            range(*shard_rows(10, 4, shard))
+        )
         found += pd.read_parquet(tmp_path / f"{shard}.parquet")[["article_id", "date"]].values.tolist()
     assert found == [[a, f"2014-01-{k + 1:02d}"] for k, a in enumerate(ids)]
     assert max(len(batch) for batch in batches) == 2

@@ -51,12 +51,24 @@ def test_smoke_workflow_runs_through_the_slurm_profile(slurm_cluster, tmp_path, 
     monkeypatch.setenv("PATH", f"{slurm_cluster / 'bin'}{os.pathsep}{os.environ['PATH']}")
     workdir = copy_workflow(tmp_path / "workflow")
     result = run_snakemake(
-        workdir, *SMOKE, "--workflow-profile", "profiles/slurm",
+        workdir,
+        *SMOKE,
+        "--workflow-profile",
+        "profiles/slurm",
         # no accounting daemon here: squeue is the status command, polled quickly
-        "--slurm-status-command", "squeue", "--slurm-init-seconds-before-status-checks", "1", "--slurm-keep-successful-logs",
-        "--set-threads", "train_sns_trial=1", "score_levyholt=1",
-        "--default-resources", "mem_mb=2000", "runtime=30",
-        "--set-resources", "train_sns_trial:mem_mb=3000",
+        "--slurm-status-command",
+        "squeue",
+        "--slurm-init-seconds-before-status-checks",
+        "1",
+        "--slurm-keep-successful-logs",
+        "--set-threads",
+        "train_sns_trial=1",
+        "score_levyholt=1",
+        "--default-resources",
+        "mem_mb=2000",
+        "runtime=30",
+        "--set-resources",
+        "train_sns_trial:mem_mb=3000",
     )
     output = result.stdout + result.stderr
     assert "steps (100%) done" in output and "SLURM" in output
@@ -83,14 +95,18 @@ def test_smoke_workflow_runs_through_the_slurm_profile(slurm_cluster, tmp_path, 
     assert len(table) == 9 and table["auc_norm"].notna().all()
 
     # DVC through the same profile, as docs/operations.md says: SNAKEMAKE_PROFILE sends the stages' jobs to SLURM
-    for command in (["git", "init", "-q"], ["dvc", "init", "-q"], ["dvc", "config", "core.analytics", "false"],
-                    [sys.executable, "-m", "directional_inference.workflow.dvc_pipeline", *SMOKE], ["dvc", "commit", "-f", "-q"]):
+    for command in (
+        ["git", "init", "-q"],
+        ["dvc", "init", "-q"],
+        ["dvc", "config", "core.analytics", "false"],
+        [sys.executable, "-m", "directional_inference.workflow.dvc_pipeline", *SMOKE],
+        ["dvc", "commit", "-f", "-q"],
+    ):
         run(workdir, *command)
     profile = tmp_path / "profile"
     profile.mkdir()
     settings = yaml.safe_load((workdir / "profiles" / "slurm" / "config.yaml").read_text(encoding="utf-8"))
-    settings |= {"slurm-status-command": "squeue", "slurm-init-seconds-before-status-checks": 1,
-                 "default-resources": {"mem_mb": 2000, "runtime": 30}}
+    settings |= {"slurm-status-command": "squeue", "slurm-init-seconds-before-status-checks": 1, "default-resources": {"mem_mb": 2000, "runtime": 30}}
     (profile / "config.yaml").write_text(yaml.safe_dump(settings), encoding="utf-8")
     smoke = workdir / "config" / "smoke.yaml"
     changed = yaml.safe_load(smoke.read_text(encoding="utf-8"))
@@ -98,8 +114,10 @@ def test_smoke_workflow_runs_through_the_slurm_profile(slurm_cluster, tmp_path, 
     smoke.write_text(yaml.safe_dump(changed, sort_keys=False), encoding="utf-8")
     submitted_before = len((slurm_cluster / "sbatch-calls.log").read_text().splitlines())
     run(workdir, "dvc", "repro", "-q", env=tool_environment() | {"SNAKEMAKE_PROFILE": str(profile)})
-    submitted = [re.search(r"--comment rule_(\w+?)(?:_wildcards_\S*)?(?:\s|$)", line).group(1)
-                 for line in (slurm_cluster / "sbatch-calls.log").read_text().splitlines()[submitted_before:]]
+    submitted = [
+        re.search(r"--comment rule_(\w+?)(?:_wildcards_\S*)?(?:\s|$)", line).group(1)
+        for line in (slurm_cluster / "sbatch-calls.log").read_text().splitlines()[submitted_before:]
+    ]
     tables = next(phase for phase in PHASES if phase.name == "tables")
     assert "make_levyholt_table" in submitted and set(submitted) <= set(tables.rules), submitted
     assert json.loads(run(workdir, "dvc", "status", "--json").stdout or "{}") == {}

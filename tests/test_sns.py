@@ -31,7 +31,9 @@ ENTRIES = [Entry(p, h, label, "g", i) for i, (p, h, label) in enumerate(PAIRS)]
 
 @pytest.fixture(scope="module")
 def tiny_model(tmp_path_factory):
-    texts = [" ".join(p) + " " + " ".join(h) for p, h, _ in PAIRS] + [s for e in ENTRIES for g in prompt_sentences(e.premise, e.hypothesis, symmetric=True) for s in g]
+    texts = [" ".join(p) + " " + " ".join(h) for p, h, _ in PAIRS] + [
+        s for e in ENTRIES for g in prompt_sentences(e.premise, e.hypothesis, symmetric=True) for s in g
+    ]
     return build_tiny_model({"hidden_size": 16, "layers": 1, "heads": 2, "vocab_size": 300}, texts, tmp_path_factory.mktemp("m") / "tiny", seed=3)
 
 
@@ -61,8 +63,11 @@ def test_trials_are_seeded_log_uniform_and_prefix_stable(tmp_path):
 
 def test_chinese_prompts_take_whole_sentences():
     prompts, antiprompts = prompt_sentences(("阿里巴巴", "收购", "网易"), ("阿里巴巴", "拥有", "网易"), symmetric=False, lang="zh")
-    assert prompts == ["阿里巴巴收购网易，这也就是说，阿里巴巴拥有网易。", "阿里巴巴拥有网易是不成立的，所以阿里巴巴收购网易就更不可能了。",
-                       "阿里巴巴收购网易，所以阿里巴巴拥有网易"]
+    assert prompts == [
+        "阿里巴巴收购网易，这也就是说，阿里巴巴拥有网易。",
+        "阿里巴巴拥有网易是不成立的，所以阿里巴巴收购网易就更不可能了。",
+        "阿里巴巴收购网易，所以阿里巴巴拥有网易",
+    ]
     assert antiprompts[0] == "只因为阿里巴巴收购网易，还不能确定阿里巴巴拥有网易。" and len(antiprompts) == 5
     masked, _ = prompt_sentences(("正确", "", ""), ("阿里巴巴", "拥有", "网易"), symmetric=False, lang="zh")
     assert masked[0] == "正确，这也就是说，阿里巴巴拥有网易。"
@@ -105,8 +110,9 @@ def settings(**changes):
 
 
 def test_training_learns_and_keeps_the_best_dev_point(tiny_model, tmp_path):
-    result = train_prompt_model(tiny_model, ENTRIES, ENTRIES[:8], Hyperparameters(0, 3e-3, 0.01, 1), settings(evaluations_per_epoch=2),
-                                tmp_path / "out", tmp_path / "ckpt")
+    result = train_prompt_model(
+        tiny_model, ENTRIES, ENTRIES[:8], Hyperparameters(0, 3e-3, 0.01, 1), settings(evaluations_per_epoch=2), tmp_path / "out", tmp_path / "ckpt"
+    )
     scores = result.scorer.scores(ENTRIES)
     assert np.all(scores > -1) and np.all(scores < 1)
     labels = np.array([e.label for e in ENTRIES])
@@ -122,8 +128,9 @@ def test_training_learns_and_keeps_the_best_dev_point(tiny_model, tmp_path):
 
 
 def test_symmetric_variant_cannot_tell_directions_apart(tiny_model, tmp_path):
-    result = train_prompt_model(tiny_model, ENTRIES, ENTRIES[:4], Hyperparameters(0, 3e-3, 0.0, 1), settings(epochs=2, symmetric=True),
-                                tmp_path / "out", tmp_path / "ckpt")
+    result = train_prompt_model(
+        tiny_model, ENTRIES, ENTRIES[:4], Hyperparameters(0, 3e-3, 0.0, 1), settings(epochs=2, symmetric=True), tmp_path / "out", tmp_path / "ckpt"
+    )
     scores = result.scorer.scores(ENTRIES[:2])  # a pair and its converse: identical sentence sets
     assert scores[0] == pytest.approx(scores[1], abs=1e-6)
 
@@ -202,12 +209,27 @@ def write_trial(search, k, scores, *, settings_seed=1, with_scores=True, best_st
     (directory / "model").mkdir(parents=True)
     if with_scores:
         write_scores(directory / "dev_scores.parquet", DEV, scores)
-    points = [{"epoch": 0, "batch": 5, "step": 5, "dev_auc_selection": 0.1, "dev_auc_norm": 0.0},
-              {"epoch": 1, "batch": 5, "step": 10 + k if best_step is None else best_step, "dev_auc_selection": 0.9, "dev_auc_norm": 0.5}]
+    points = [
+        {"epoch": 0, "batch": 5, "step": 5, "dev_auc_selection": 0.1, "dev_auc_norm": 0.0},
+        {"epoch": 1, "batch": 5, "step": 10 + k if best_step is None else best_step, "dev_auc_selection": 0.9, "dev_auc_norm": 0.5},
+    ]
     write_evaluations(directory / "evaluations.csv", points, points[1])
-    record = {"best": points[-1], "stopped": points[-1], "stop_reason": "maximum of 2 epochs", "best_is_last": True,
-              "still_improving": True, "train_pairs": 24, "dev_pairs": 8, "precision": "bf16", "hp": {"trial": k},
-              "settings": {"seed": settings_seed}, "selection_floor": 0.51, "train": "t", "dev": "d", "model": "m"}
+    record = {
+        "best": points[-1],
+        "stopped": points[-1],
+        "stop_reason": "maximum of 2 epochs",
+        "best_is_last": True,
+        "still_improving": True,
+        "train_pairs": 24,
+        "dev_pairs": 8,
+        "precision": "bf16",
+        "hp": {"trial": k},
+        "settings": {"seed": settings_seed},
+        "selection_floor": 0.51,
+        "train": "t",
+        "dev": "d",
+        "model": "m",
+    }
     training.write_training_record(directory / "training.json", record)
     training.write_training_record(directory / "model" / "training.json", record)
     (directory / "model" / "config.json").write_text(f'{{"trial": {k}}}')
@@ -216,8 +238,10 @@ def write_trial(search, k, scores, *, settings_seed=1, with_scores=True, best_st
 
 def select(search, count):
     trials = [Hyperparameters(k, 1e-5 * (k + 1), 0.01, 1) for k in range(count)]
-    files = {name: [str(search / f"trial-{k}" / name) for k in range(count)]
-             for name in ("dev_scores.parquet", "evaluations.csv", "training.json", "model")}
+    files = {
+        name: [str(search / f"trial-{k}" / name) for k in range(count)]
+        for name in ("dev_scores.parquet", "evaluations.csv", "training.json", "model")
+    }
     return select_best_trial(trials, *files.values(), 0.51, search / "selection.csv", search / "best")
 
 
@@ -249,20 +273,39 @@ def test_a_seeded_search_keeps_its_selection_columns_and_the_authors_trials_add_
     for k, scores in enumerate([np.linspace(0, 1, 8), PERFECT]):
         write_trial(tmp_path / "full", k, scores)
     trials = [Hyperparameters(k, 1e-5, 0.01, 1) for k in range(2)]
-    files = lambda search, ks: [[str(search / f"trial-{k}" / n) for k in ks] for n in ("dev_scores.parquet", "evaluations.csv", "training.json", "model")]  # noqa: E731
-    select_best_trial(trials, *files(tmp_path / "full", range(2)), 0.51, tmp_path / "full" / "selection.csv", tmp_path / "full" / "best",
-                      origin={"trial_source": "authors", "epochs": 2, "published": None})
+
+    def files(search, ks):
+        return [[str(search / f"trial-{k}" / n) for k in ks] for n in ("dev_scores.parquet", "evaluations.csv", "training.json", "model")]
+
+    select_best_trial(
+        trials,
+        *files(tmp_path / "full", range(2)),
+        0.51,
+        tmp_path / "full" / "selection.csv",
+        tmp_path / "full" / "best",
+        origin={"trial_source": "authors", "epochs": 2, "published": None},
+    )
     table = pd.read_csv(tmp_path / "full" / "selection.csv", keep_default_na=False)
     assert tuple(table.columns) == SELECTION_COLUMNS + ORIGIN_COLUMNS
     assert list(table["chosen_by"]) == ["dev_auc"] * 2 and list(table["published_search"]) == ["", ""] and list(table["epochs"]) == [2, 2]
     published = {"trial_source": "authors", "epochs": 2, "published": {"search": "levyholt_en_dirp", "trial": 29, "epoch": 4}}
     write_trial(tmp_path / "pub", 29, PERFECT)
     with caplog.at_level("INFO"):
-        assert select_best_trial([Hyperparameters(29, 2.2321402e-05, 0.0789954262, 7)], *files(tmp_path / "pub", [29]), 0.51,
-                                 tmp_path / "pub" / "selection.csv", tmp_path / "pub" / "best", origin=published) == 29
+        assert (
+            select_best_trial(
+                [Hyperparameters(29, 2.2321402e-05, 0.0789954262, 7)],
+                *files(tmp_path / "pub", [29]),
+                0.51,
+                tmp_path / "pub" / "selection.csv",
+                tmp_path / "pub" / "best",
+                origin=published,
+            )
+            == 29
+        )
     table = pd.read_csv(tmp_path / "pub" / "selection.csv")
-    assert table.loc[0, ["trial", "chosen_by", "published_search", "published_epoch", "best_epoch", "best_in_published_epoch", "selected"]].tolist() == [
-        29, "published", "levyholt_en_dirp", 4, 1, 0, 1]
+    assert table.loc[
+        0, ["trial", "chosen_by", "published_search", "published_epoch", "best_epoch", "best_in_published_epoch", "selected"]
+    ].tolist() == [29, "published", "levyholt_en_dirp", 4, 1, 0, 1]
     assert "best dev point in epoch 2, NOT the published epoch (published epoch 5, their checkpoint's epoch=4)" in caplog.text
     with pytest.raises(WorkflowError, match=r"published trial 29 \(levyholt_en_dirp\) holds trials \[0, 1\], not that trial alone"):
         select_best_trial(trials, *files(tmp_path / "full", range(2)), 0.51, tmp_path / "x.csv", tmp_path / "xbest", origin=published)
@@ -330,8 +373,15 @@ def test_selection_refuses_a_best_trial_whose_weights_are_gone_or_from_another_r
 def test_training_stops_when_dev_stops_improving(tiny_model, tmp_path):
     """Learning rate 0: the weights never change, so dev AUC never beats the first evaluation; with patience 2 and two
     evaluations an epoch (6 batches), training stops after the evaluations at (0, 3), (0, 6) and (1, 3)."""
-    result = train_prompt_model(tiny_model, ENTRIES, ENTRIES[:8], Hyperparameters(0, 0.0, 0.0, 1),
-                                settings(epochs=8, evaluations_per_epoch=2, patience=2), tmp_path / "out", tmp_path / "ckpt")
+    result = train_prompt_model(
+        tiny_model,
+        ENTRIES,
+        ENTRIES[:8],
+        Hyperparameters(0, 0.0, 0.0, 1),
+        settings(epochs=8, evaluations_per_epoch=2, patience=2),
+        tmp_path / "out",
+        tmp_path / "ckpt",
+    )
     assert [(p["epoch"], p["batch"]) for p in result.evaluations] == [(0, 3), (0, 6), (1, 3)]
     assert result.best == result.evaluations[0] and not result.best_is_last
     record = json.loads((tmp_path / "out" / "training.json").read_text())
@@ -341,8 +391,9 @@ def test_training_stops_when_dev_stops_improving(tiny_model, tmp_path):
 
 
 def test_a_run_without_patience_runs_every_epoch_and_says_whether_its_best_point_was_its_last(tiny_model, tmp_path, caplog):
-    result = train_prompt_model(tiny_model, ENTRIES, ENTRIES[:8], Hyperparameters(0, 3e-3, 0.0, 1), settings(epochs=3),
-                                tmp_path / "out", tmp_path / "ckpt")
+    result = train_prompt_model(
+        tiny_model, ENTRIES, ENTRIES[:8], Hyperparameters(0, 3e-3, 0.0, 1), settings(epochs=3), tmp_path / "out", tmp_path / "ckpt"
+    )
     record = result.record
     assert len(result.evaluations) == 3 and record["stop_reason"] == "maximum of 3 epochs"
     assert record["best_is_last"] == (result.best == result.evaluations[-1])
@@ -363,8 +414,15 @@ def test_gains_below_min_delta_do_not_count_as_improvement():
 def test_patience_counts_from_the_last_gain_above_min_delta(tiny_model, tmp_path):
     """A huge min_delta: no evaluation after the first counts as an improvement, so patience 2 stops after three
     evaluations whatever the model learns, and the run is not called still improving."""
-    result = train_prompt_model(tiny_model, ENTRIES, ENTRIES[:8], Hyperparameters(0, 3e-3, 0.0, 1),
-                                settings(epochs=8, evaluations_per_epoch=2, patience=2, min_delta=1.0), tmp_path / "out", tmp_path / "ckpt")
+    result = train_prompt_model(
+        tiny_model,
+        ENTRIES,
+        ENTRIES[:8],
+        Hyperparameters(0, 3e-3, 0.0, 1),
+        settings(epochs=8, evaluations_per_epoch=2, patience=2, min_delta=1.0),
+        tmp_path / "out",
+        tmp_path / "ckpt",
+    )
     assert len(result.evaluations) == 3 and result.record["stop_reason"] == "patience: no better dev AUC by more than 1 in 2 evaluations"
     assert not result.still_improving
 
@@ -384,8 +442,9 @@ def test_a_killed_run_with_patience_resumes_to_the_same_stop(tiny_model, tmp_pat
 def test_auto_precision_is_resolved_and_recorded(tiny_model, tmp_path):
     from directional_inference.compute import native_bf16
 
-    result = train_prompt_model(tiny_model, ENTRIES, ENTRIES[:8], Hyperparameters(0, 1e-3, 0.0, 1), settings(epochs=1, precision="auto"),
-                                tmp_path / "out", tmp_path / "ckpt")
+    result = train_prompt_model(
+        tiny_model, ENTRIES, ENTRIES[:8], Hyperparameters(0, 1e-3, 0.0, 1), settings(epochs=1, precision="auto"), tmp_path / "out", tmp_path / "ckpt"
+    )
     chosen, reason = result.record["precision"], result.record["precision_reason"]
     assert chosen in ("fp32", "bf16") and result.scorer.precision == chosen and result.record["settings"]["precision"] == chosen
     assert reason.startswith("auto: ")
@@ -410,7 +469,9 @@ def test_chinese_prompts_train_a_model_with_a_chinese_tokenizer(tmp_path):
     scorer = PromptScorer(model, max_length=48, symmetric=False, lang="zh")
     tokens = scorer.tokenizer.tokenize(prompt_sentences(train[0].premise, train[0].hypothesis, symmetric=False, lang="zh")[0][0])
     assert "[UNK]" not in tokens and all(len(t) == 1 for t in tokens)  # one token per character
-    result = train_prompt_model(model, train, dev, Hyperparameters(0, 3e-3, 0.0, 1), settings(epochs=10, lang="zh"), tmp_path / "out", tmp_path / "ck")
+    result = train_prompt_model(
+        model, train, dev, Hyperparameters(0, 3e-3, 0.0, 1), settings(epochs=10, lang="zh"), tmp_path / "out", tmp_path / "ck"
+    )
     scores = result.scorer.scores(train)
     labels = np.array([e.label for e in train])
     assert scores[labels].mean() > scores[~labels].mean()
@@ -423,14 +484,22 @@ SEED_ZH = 47110815
 
 def test_a_dev_set_without_both_classes_keeps_the_last_point(tiny_model, tmp_path):
     only_positives = [e for e in ENTRIES if e.label][:4]
-    result = train_prompt_model(tiny_model, ENTRIES, only_positives, Hyperparameters(0, 1e-3, 0.0, 1), settings(epochs=2), tmp_path / "out",
-                                tmp_path / "ck")
+    result = train_prompt_model(
+        tiny_model, ENTRIES, only_positives, Hyperparameters(0, 1e-3, 0.0, 1), settings(epochs=2), tmp_path / "out", tmp_path / "ck"
+    )
     assert [(p["epoch"], p["batch"]) for p in result.evaluations] == [(0, 6), (1, 6)] and result.best == result.evaluations[-1]
     assert math.isnan(result.best["dev_auc_selection"])
     write_scores(tmp_path / "dev.parquet", only_positives, result.dev_scores)
     write_evaluations(tmp_path / "eval.csv", result.evaluations, result.best)
     assert result.record["stop_reason"] == "no dev AUC (one class only); the last point kept"
-    chosen = select_best_trial([Hyperparameters(0, 1e-3, 0.0, 1)], [str(tmp_path / "dev.parquet")], [str(tmp_path / "eval.csv")],
-                               [str(tmp_path / "out" / "training.json")], [str(tmp_path / "out")], 0.51, tmp_path / "selection.csv",
-                               tmp_path / "best")
+    chosen = select_best_trial(
+        [Hyperparameters(0, 1e-3, 0.0, 1)],
+        [str(tmp_path / "dev.parquet")],
+        [str(tmp_path / "eval.csv")],
+        [str(tmp_path / "out" / "training.json")],
+        [str(tmp_path / "out")],
+        0.51,
+        tmp_path / "selection.csv",
+        tmp_path / "best",
+    )
     assert chosen == 0 and pd.read_csv(tmp_path / "selection.csv")["dev_auc_selection"].isna().all()

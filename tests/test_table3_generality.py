@@ -31,7 +31,7 @@ def entries() -> pd.DataFrame:
 
 
 def cells() -> dict:
-    return dict(zip(HEADER[HEADER.index("entries"):HEADER.index("model")], generality_cells(entries())))
+    return dict(zip(HEADER[HEADER.index("entries") : HEADER.index("model")], generality_cells(entries())))
 
 
 def test_depths_and_their_correlation_with_the_score():
@@ -61,9 +61,10 @@ def test_pair_shares():
 
 
 def test_a_one_sided_preference_gets_a_small_p():
-    frame = pd.DataFrame([{"group": f"g{k}", "label": y, "score": s, "depth": d, "frequency": 1}
-                          for k in range(10) for y, s, d in ((True, 0.9, 0), (False, 0.1, 1))])
-    c = dict(zip(HEADER[HEADER.index("entries"):HEADER.index("model")], generality_cells(frame)))
+    frame = pd.DataFrame(
+        [{"group": f"g{k}", "label": y, "score": s, "depth": d, "frequency": 1} for k in range(10) for y, s, d in ((True, 0.9, 0), (False, 0.1, 1))]
+    )
+    c = dict(zip(HEADER[HEADER.index("entries") : HEADER.index("model")], generality_cells(frame)))
     # 10 of 10: p = 2 / 2**10
     assert (c["shallower_above"], c["shallower_above_p"]) == ("100.0", "0.00195")
     assert c["frequency_pairs"] == 0 and c["more_frequent_above"] == ""
@@ -80,7 +81,7 @@ def test_rows_join_score_files_with_the_test_set(tmp_path):
     frequency = {(g, pred): f for g, pred, *_, f in ROWS}
     [row] = generality_rows(_hypotheses(), {"directional": str(path)}, frequency, depth, model="minilm", scale="smoke")
     assert row[:2] == ["LevyHolt Directional", "BoOQA EN (test)"] and row[-3:] == ["minilm", "smoke", ""]
-    assert row[2:HEADER.index("model")] == generality_cells(entries())
+    assert row[2 : HEADER.index("model")] == generality_cells(entries())
 
 
 def test_a_score_file_of_another_test_set_is_named(tmp_path):

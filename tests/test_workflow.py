@@ -101,7 +101,9 @@ def test_levyholt_counts_equal_the_papers(smoke_run):
 def test_table1_holds_computed_numbers_beside_the_papers(smoke_run):
     table = pd.read_csv(smoke_run / "results" / "table1.csv")
     assert len(table) == 9
-    assert set(zip(table["train"], table["test"])) == {(a, b) for a in ("directional", "symmetric", "full") for b in ("directional", "symmetric", "full")}
+    assert set(zip(table["train"], table["test"])) == {
+        (a, b) for a in ("directional", "symmetric", "full") for b in ("directional", "symmetric", "full")
+    }
     assert table["auc_norm"].between(0, 100).all() and table["auc_norm"].nunique() > 1
     assert table.loc[(table["train"] == "directional") & (table["test"] == "directional"), "auc_norm_paper"].item() == 82.9
     assert set(table["model"]) == {"tiny"} and set(table["scale"]) == {"smoke"} and set(table["paper_model"]) == {"roberta-base"}
@@ -157,8 +159,17 @@ def test_a_finished_search_holds_the_weights_of_its_best_trial_only(smoke_run, t
     overlay = work / "trials.yaml"
     overlay.write_text(yaml.safe_dump({"training": {"trials": 4}}), encoding="utf-8")
     run = work / "results/models/tiny/sns/directional"
-    run_snakemake(work, str(run.relative_to(work) / "selection.csv"), "--cores", "2", "--notemp", "--configfile", "config/smoke.yaml",
-                  str(overlay), *SMOKE_THREADS)
+    run_snakemake(
+        work,
+        str(run.relative_to(work) / "selection.csv"),
+        "--cores",
+        "2",
+        "--notemp",
+        "--configfile",
+        "config/smoke.yaml",
+        str(overlay),
+        *SMOKE_THREADS,
+    )
     selection = pd.read_csv(run / "selection.csv")
     chosen = int(selection.loc[selection["selected"] == 1, "trial"].item())
     assert len(selection) == 4 and chosen == selection.sort_values(["dev_auc_selection", "trial"], ascending=[False, True])["trial"].iloc[0]
@@ -193,8 +204,19 @@ def test_report_has_every_table_figure_and_the_benchmarks(smoke_run):
     run_snakemake(smoke_run, "results/benchmarks.csv", "--cores", "1", "--configfile", "config/smoke.yaml")
     run_snakemake(smoke_run, "--report", "results/report.html", "--configfile", "config/smoke.yaml", "--", "all", "results/benchmarks.csv")
     html = (smoke_run / "results" / "report.html").read_text(errors="replace")
-    for needle in ("table1.csv", "table2.csv", "table6.csv", "table16.csv", "table17.csv", "figure1.png", "figure2.png", "benchmarks.csv", "subgroups.csv",
-                   "S&amp;S vs", "smoke"):
+    for needle in (
+        "table1.csv",
+        "table2.csv",
+        "table6.csv",
+        "table16.csv",
+        "table17.csv",
+        "figure1.png",
+        "figure2.png",
+        "benchmarks.csv",
+        "subgroups.csv",
+        "S&amp;S vs",
+        "smoke",
+    ):
         assert needle in html, needle
     summary = pd.read_csv(smoke_run / "results" / "benchmarks.csv")
     trials = summary[summary["rule"] == "train_sns_trial"].iloc[0]
@@ -420,11 +442,16 @@ def test_chinese_sns_path_with_a_tiny_chinese_model(smoke_run, tmp_path):
     work = copy_run(smoke_run, tmp_path / "repo")
     source = write_chinese_levyholt(tmp_path / "levyholt-zh")
     overlay = work / "chinese.yaml"
-    overlay.write_text(yaml.safe_dump({
-        "models": {"tinyzh": {"tiny": {"architecture": "bert", "hidden_size": 32, "layers": 1, "heads": 2, "language": "zh"}}},
-        "training": {"language_models_zh": ["tinyzh"]},
-        "resources": {"levyholt_zh": str(source)},
-    }), encoding="utf-8")
+    overlay.write_text(
+        yaml.safe_dump(
+            {
+                "models": {"tinyzh": {"tiny": {"architecture": "bert", "hidden_size": 32, "layers": 1, "heads": 2, "language": "zh"}}},
+                "training": {"language_models_zh": ["tinyzh"]},
+                "resources": {"levyholt_zh": str(source)},
+            }
+        ),
+        encoding="utf-8",
+    )
     targets = ["results/models/tinyzh/sns/zh_full/best", "results/booqa_scores/zh/dev/sns_full.parquet"]
     run_snakemake(work, *targets, "--cores", "2", "--configfile", "config/smoke.yaml", str(overlay))
     training = json.loads((work / "results/models/tinyzh/sns/zh_full/best/training.json").read_text())
@@ -454,7 +481,7 @@ def authors_auc_norm(scores, labels) -> float | None:
     fp = (np.arange(1, len(truth) + 1) - np.cumsum(truth))[last_of_tie]
     precision, recall = tp / (tp + fp), tp / truth.sum()
     full = int(np.argmax(recall >= 1.0))
-    precision, recall = np.r_[1.0, precision[:full + 1]], np.r_[0.0, recall[:full + 1]]
+    precision, recall = np.r_[1.0, precision[: full + 1]], np.r_[0.0, recall[: full + 1]]
     xi = truth.mean()
     heights = np.maximum(precision - xi, 0.0)
     return float(np.sum((recall[1:] - recall[:-1]) * (heights[1:] + heights[:-1]) / 2) / (1 - xi))
@@ -505,7 +532,9 @@ def check_row(name: str, row: dict, columns: tuple[str, str], frame: pd.DataFram
         return 0
     assert abs(float(authors_cell) - 100 * expected) <= 0.05 + 1e-9, f"{name}: {authors_cell} against {100 * expected:.2f}"
     tie, error = tie_aware_expectation(frame["score"], truth)
-    assert abs(float(tie_cell) - 100 * tie) <= 0.05 + 400 * error + 1e-9, f"{name}: tie-aware {tie_cell} against {100 * tie:.2f} (+- {100 * error:.2f})"
+    assert abs(float(tie_cell) - 100 * tie) <= 0.05 + 400 * error + 1e-9, (
+        f"{name}: tie-aware {tie_cell} against {100 * tie:.2f} (+- {100 * error:.2f})"
+    )
     return 1
 
 
@@ -526,30 +555,50 @@ def recompute_every_cell(run: Path) -> dict[str, int]:
 
     for name in ("table1", "table6"):
         for r in pd.read_csv(run / f"results/{name}.csv").to_dict("records"):
-            checked[name] = checked.get(name, 0) + check_row(f"{name} {r['train']} -> {r['test']}", r, ("auc_norm", "auc_norm_tie_aware"),
-                                                             scores(levyholt_score_path(r["model"], "sns", r["train"], r["test"])), tsv(r["test"]))
+            checked[name] = checked.get(name, 0) + check_row(
+                f"{name} {r['train']} -> {r['test']}",
+                r,
+                ("auc_norm", "auc_norm_tie_aware"),
+                scores(levyholt_score_path(r["model"], "sns", r["train"], r["test"])),
+                tsv(r["test"]),
+            )
     for r in pd.read_csv(run / "results/table2.csv").to_dict("records"):
         for variant, prefix in (("sns", "sns_"), ("sns_sym", "sym_sns_")):
             checked["table2"] = checked.get("table2", 0) + check_row(
-                f"table2 {variant} {r['subset']}", r, (f"{prefix}auc_norm", f"{prefix}auc_norm_tie_aware"),
-                scores(levyholt_score_path(r["model"], variant, r["subset"], r["subset"])), tsv(r["subset"]))
+                f"table2 {variant} {r['subset']}",
+                r,
+                (f"{prefix}auc_norm", f"{prefix}auc_norm_tie_aware"),
+                scores(levyholt_score_path(r["model"], variant, r["subset"], r["subset"])),
+                tsv(r["subset"]),
+            )
     for name, split in (("table5", "test"), ("table15", "dev"), ("table16", "test")):
         for r in pd.read_csv(run / f"results/{name}.csv").to_dict("records"):
             for lang in ("en", "zh"):
                 checked[name] = checked.get(name, 0) + check_row(
-                    f"{name} {r['method']} {lang}", r, (f"{lang}_auc_norm", f"{lang}_auc_norm_tie_aware"),
-                    scores(booqa_score_path(lang, split, r["method"])), booqa_labels(run, lang, split) if (run / f"results/{lang}/booqa").is_dir() else {})
+                    f"{name} {r['method']} {lang}",
+                    r,
+                    (f"{lang}_auc_norm", f"{lang}_auc_norm_tie_aware"),
+                    scores(booqa_score_path(lang, split, r["method"])),
+                    booqa_labels(run, lang, split) if (run / f"results/{lang}/booqa").is_dir() else {},
+                )
     keys = {label: key for key, label in TABLE3_NAMES.items()}
     for r in pd.read_csv(run / "results/table3.csv").to_dict("records"):
         lang = r["tested_on"].split()[1].lower() if r["tested_on"].startswith("BoOQA ") else None
         frame = scores(f"results/robustness/{lang}/scores/{r['model']}/{keys.get(r['trained_on'])}.parquet") if lang else None
-        checked["table3"] = checked.get("table3", 0) + check_row(f"table3 {r['trained_on']} on {r['tested_on']}", r, ("auc_norm", "auc_norm_tie_aware"),
-                                                                 frame, tsv_labels(run, f"results/{lang}/booqa_hyponly/test.tsv") if frame is not None else {})
+        checked["table3"] = checked.get("table3", 0) + check_row(
+            f"table3 {r['trained_on']} on {r['tested_on']}",
+            r,
+            ("auc_norm", "auc_norm_tie_aware"),
+            frame,
+            tsv_labels(run, f"results/{lang}/booqa_hyponly/test.tsv") if frame is not None else {},
+        )
     from directional_inference.tables.llm import RUN_TEST_SETS, TEST_SETS, WHOLE_TEST_SETS
 
     # each test set's scores file and the test file its entries are the rows of (whole/<subset>, or this run's <subset>)
-    files = {label: (key, f"whole/{key.removesuffix('_whole')}" if key.endswith("_whole") else key.removesuffix("_run"))
-             for key, label in (TEST_SETS | WHOLE_TEST_SETS | RUN_TEST_SETS).items()}
+    files = {
+        label: (key, f"whole/{key.removesuffix('_whole')}" if key.endswith("_whole") else key.removesuffix("_run"))
+        for key, label in (TEST_SETS | WHOLE_TEST_SETS | RUN_TEST_SETS).items()
+    }
     for r in pd.read_csv(run / "results/table_llm.csv").to_dict("records"):
         name = f"table_llm {r['model']} / {r['setting']} on {r['test']}"
         if r["source"] == "this workflow":  # an S&S row ("S&S trained on Full (<lm>)"): its model's scores of this run's Directional test
@@ -586,19 +635,25 @@ def test_the_readmes_own_encoder_example_puts_the_second_encoder_in_every_table_
 
     work = copy_run(smoke_run, tmp_path / "repo")
     overlay = work / "mine.yaml"
-    overlay.write_text(yaml.safe_dump({
-        "models": {"tiny2": {"tiny": {"architecture": "bert", "hidden_size": 48, "layers": 1, "heads": 2, "vocab_size": 2000}}},
-        "training": {"language_models": ["tiny", "tiny2"], "booqa_language_models": ["tiny2"]},
-    }), encoding="utf-8")
+    overlay.write_text(
+        yaml.safe_dump(
+            {
+                "models": {"tiny2": {"tiny": {"architecture": "bert", "hidden_size": 48, "layers": 1, "heads": 2, "vocab_size": 2000}}},
+                "training": {"language_models": ["tiny", "tiny2"], "booqa_language_models": ["tiny2"]},
+            }
+        ),
+        encoding="utf-8",
+    )
     tables = ("table1", "table5", "table15", "table16", "table3", "table3_generality", "table_llm")
     run_snakemake(work, *(f"results/{t}.csv" for t in tables), "--cores", "2", "--configfile", "config/smoke.yaml", str(overlay), *SMOKE_THREADS)
     table1 = pd.read_csv(work / "results/table1.csv")
     assert set(table1["model"]) == {"tiny", "tiny2"}
-    assert (table1[table1["model"] == "tiny2"][["train", "test"]].values.tolist()
-            == table1[table1["model"] == "tiny"][["train", "test"]].values.tolist())
+    assert (
+        table1[table1["model"] == "tiny2"][["train", "test"]].values.tolist() == table1[table1["model"] == "tiny"][["train", "test"]].values.tolist()
+    )
     before, after = pd.read_csv(smoke_run / "results/table5.csv"), pd.read_csv(work / "results/table5.csv")
     further = ["sns_full@tiny2", "sym_sns_full@tiny2", "sns_symmetric@tiny2", "sns_directional@tiny2"]
-    assert list(after["method"]) == [*before["method"][:len(before) - 2], *further, *before["method"][len(before) - 2:]]
+    assert list(after["method"]) == [*before["method"][: len(before) - 2], *further, *before["method"][len(before) - 2 :]]
     pd.testing.assert_frame_equal(after[~after["method"].isin(further)].reset_index(drop=True), before)
     rows = after[after["method"].isin(further)].set_index("method")
     assert list(rows["label"]) == ["S&S Full, tiny2", "'S&S Full, tiny2", "S&S Symmetric, tiny2", "S&S Directional, tiny2"]
@@ -617,7 +672,8 @@ def test_the_readmes_own_encoder_example_puts_the_second_encoder_in_every_table_
         pd.testing.assert_frame_equal(after[after["model"] != "tiny2"].reset_index(drop=True), before)
         assert mine[["trained_on", "tested_on"]].values.tolist() == english[["trained_on", "tested_on"]].values.tolist() and len(mine) >= 4, name
     assert not pd.read_parquet(work / "results/robustness/en/scores/tiny2/booqa.parquet")["score"].equals(
-        pd.read_parquet(work / "results/robustness/en/scores/tiny/booqa.parquet")["score"])
+        pd.read_parquet(work / "results/robustness/en/scores/tiny/booqa.parquet")["score"]
+    )
     before, after = pd.read_csv(smoke_run / "results/table_llm.csv"), pd.read_csv(work / "results/table_llm.csv")
     mine = after[after["model"].str.endswith("(tiny2)")]
     assert list(mine["model"]) == ["S&S trained on Directional (tiny2)", "S&S trained on Full (tiny2)"]
@@ -673,8 +729,14 @@ def test_a_graph_and_scores_made_elsewhere_get_rows_in_table5_and_on_every_levyh
     for (a, b), premises in edges.items():
         lines = [f"types: {a}#{b}, num preds: {len(premises)}"]
         for premise, hypotheses in premises.items():
-            lines += [f"predicate: {premise}", f"num neighbors: {len(hypotheses)}", "", "BInc sims",
-                      *(f"{h} {w:.4f}" for h, w in hypotheses.items()), ""]
+            lines += [
+                f"predicate: {premise}",
+                f"num neighbors: {len(hypotheses)}",
+                "",
+                "BInc sims",
+                *(f"{h} {w:.4f}" for h, w in hypotheses.items()),
+                "",
+            ]
         (graph / f"{a}#{b}_sim.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
     predictions = tmp_path / "mine.tsv"
     dev = pd.read_parquet(work / "results/en/booqa/dev.parquet")
@@ -683,17 +745,31 @@ def test_a_graph_and_scores_made_elsewhere_get_rows_in_table5_and_on_every_levyh
     levyholt = tmp_path / "levyholt.tsv"  # a LevyHolt _s line is hypothesis, premise, label
     lines = [line.split("\t") for line in (work / "resources/levyholt/LevyHoltDS/test/test_s.txt").read_text(encoding="utf-8").splitlines()]
     first = {(premise, hypothesis): label for hypothesis, premise, label in reversed(lines)}
-    levyholt.write_text("premise\thypothesis\tscore\n" + "".join(f"{p}\t{h}\t{int(label == 'True')}\n" for (p, h), label in first.items()),
-                        encoding="utf-8")
+    levyholt.write_text(
+        "premise\thypothesis\tscore\n" + "".join(f"{p}\t{h}\t{int(label == 'True')}\n" for (p, h), label in first.items()), encoding="utf-8"
+    )
     overlay = work / "graph.yaml"
-    overlay.write_text(yaml.safe_dump({"graphs": {"from_files": {"mine": {"directory": str(graph)}}},
-                                       "evaluation": {"booqa_predictions": {"theirs": {"file": str(predictions)}}},
-                                       "llm": {"predictions": [{"path": str(levyholt), "model": "oracle", "setting": "labels"}]}}), encoding="utf-8")
+    overlay.write_text(
+        yaml.safe_dump(
+            {
+                "graphs": {"from_files": {"mine": {"directory": str(graph)}}},
+                "evaluation": {"booqa_predictions": {"theirs": {"file": str(predictions)}}},
+                "llm": {"predictions": [{"path": str(levyholt), "model": "oracle", "setting": "labels"}]},
+            }
+        ),
+        encoding="utf-8",
+    )
     run_snakemake(work, "results/table5.csv", "results/table_llm.csv", "--cores", "2", "--configfile", "config/smoke.yaml", str(overlay))
     llm = pd.read_csv(work / "results/table_llm.csv")
     oracle = llm[llm["model"] == "oracle"].set_index("test")
-    perfect = ["Directional test, whole", "Directional test of this run", "Full test of this run", "Symmetric test of this run",
-               "Para-DirFalse test of this run", "DirTrue-Unrel test of this run"]
+    perfect = [
+        "Directional test, whole",
+        "Directional test of this run",
+        "Full test of this run",
+        "Symmetric test of this run",
+        "Para-DirFalse test of this run",
+        "DirTrue-Unrel test of this run",
+    ]
     alike = ["Para-DirTrue test of this run", "DirFalse-Unrel test of this run"]
     assert sorted(oracle.index) == sorted([*perfect, *alike, "Full test, whole"])
     assert (oracle["entries"] == oracle["test_entries"]).all()
@@ -701,8 +777,7 @@ def test_a_graph_and_scores_made_elsewhere_get_rows_in_table5_and_on_every_levyh
     assert oracle.loc[alike, "auc_norm"].isna().all() and oracle.loc[alike, "note"].str.contains("the same score").all()
     assert oracle.loc["Full test, whole", "entries"] == len(lines) and 99.0 < oracle.loc["Full test, whole", "auc_norm"] < 100.0
     assert recompute_every_cell(work)["table_llm"] == recompute_every_cell(smoke_run)["table_llm"] + len(oracle) - len(alike)
-    pd.testing.assert_frame_equal(llm[llm["model"] != "oracle"].reset_index(drop=True),
-                                  pd.read_csv(smoke_run / "results/table_llm.csv"))
+    pd.testing.assert_frame_equal(llm[llm["model"] != "oracle"].reset_index(drop=True), pd.read_csv(smoke_run / "results/table_llm.csv"))
     scores = pd.read_parquet(work / "results/booqa_scores/en/test/graph_files@mine.parquet").set_index("entry")
     assert list(scores.index) == list(entries.index)
     for entry, best in expected.items():
@@ -716,7 +791,12 @@ def test_a_graph_and_scores_made_elsewhere_get_rows_in_table5_and_on_every_levyh
     assert row["en_entries"] == len(entries) or "too few entries" in row["note"]
     theirs = after[after["method"] == "scores@theirs"].iloc[0]
     assert theirs["label"] == "theirs (scores from a file, evaluation.booqa_predictions)" and theirs["model"] == "score file"
-    assert (theirs["en_entries"], theirs["en_auc_norm"], theirs["en_auc_norm_tie_aware"], theirs["en_within_bundle"]) == (len(entries), 100.0, 100.0, 100.0)
+    assert (theirs["en_entries"], theirs["en_auc_norm"], theirs["en_auc_norm_tie_aware"], theirs["en_within_bundle"]) == (
+        len(entries),
+        100.0,
+        100.0,
+        100.0,
+    )
     assert theirs["en_signal"] == "above chance" and "zh: not run (scores of en BoOQA entries" in theirs["note"]
     pd.testing.assert_frame_equal(after[~after["method"].isin(["graph_files@mine", "scores@theirs"])].reset_index(drop=True), before)
 
@@ -733,8 +813,12 @@ def test_the_llm_table_scores_released_predictions_as_the_files_say_and_runs_an_
     table = pd.read_csv(smoke_run / "results" / "table_llm.csv")
     whole, run = table[table["test"] == "Directional test, whole"], table[table["test"] == "Directional test of this run"]
     released = smoke_run / "resources" / "llm-nli-analysis" / "results" / "levyholt_results"
-    ordered = [line.split("\t")[2] == "True" for line in
-               (smoke_run / "resources" / "llm-nli-analysis" / "levyholt_files" / "dir_files" / "with_original" / "test_ordered.txt").read_text().splitlines()]
+    ordered = [
+        line.split("\t")[2] == "True"
+        for line in (smoke_run / "resources" / "llm-nli-analysis" / "levyholt_files" / "dir_files" / "with_original" / "test_ordered.txt")
+        .read_text()
+        .splitlines()
+    ]
     files = sorted(released.glob("*/*_test_*.json"))
     assert len(files) == 23
     for path in files:
@@ -763,5 +847,7 @@ def test_the_llm_table_scores_released_predictions_as_the_files_say_and_runs_an_
         assert (rows["unmatched_rows"] == 0).all()
     sns = run[run["model"].str.startswith("S&S")]
     short = run[run["entries"] != sns["entries"].iloc[0]]
-    assert len(sns) == 2 and set(zip(short["model"], short["setting"])) <= {("text-davinci-003", "lowfreq, hypothesis-only, few-shot")}  # 1,399 rows upstream
+    assert len(sns) == 2 and set(zip(short["model"], short["setting"])) <= {
+        ("text-davinci-003", "lowfreq, hypothesis-only, few-shot")
+    }  # 1,399 rows upstream
     assert (smoke_run / "results" / "figure_llm.png").stat().st_size > 10_000

@@ -39,8 +39,19 @@ def wsd_encoder_directory(wildcards):
 
 
 def booqa_phase_targets():
-    names = ["positives.parquet", "predicate_counts.parquet", "negatives.parquet", "dev.parquet", "test.parquet",
-             "dev.jsonl", "test.jsonl", "graph_windows.csv", "README.md", "evidence_density.csv", "validation.json"]
+    names = [
+        "positives.parquet",
+        "predicate_counts.parquet",
+        "negatives.parquet",
+        "dev.parquet",
+        "test.parquet",
+        "dev.jsonl",
+        "test.jsonl",
+        "graph_windows.csv",
+        "README.md",
+        "evidence_density.csv",
+        "validation.json",
+    ]
     files = [f"results/{lang}/booqa/{n}" for lang in config["booqa"]["languages"] for n in names]
     return files + [f"results/{lang}/booqa_hyponly/{s}.tsv" for lang in config["booqa"]["languages"] for s in SPLITS]
 

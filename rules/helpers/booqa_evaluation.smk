@@ -16,8 +16,12 @@ def booqa_scoring_settings(wildcards):
             settings |= {"evidence_cap_ss_zh": config["evaluation"]["evidence_cap_ss_zh"], "seed": config["seed"]}
         return settings
     if family == "llm":
-        return {"prompt": detail, "batch_size": config["llm"]["batch_size"], "precision": config["llm"]["precision"],
-                "answer_rule": config["llm"]["answer_rule"]}
+        return {
+            "prompt": detail,
+            "batch_size": config["llm"]["batch_size"],
+            "precision": config["llm"]["precision"],
+            "answer_rule": config["llm"]["answer_rule"],
+        }
     if family == "file":
         return {}
     return {"lookup": graph_lookup()}
@@ -40,8 +44,10 @@ def booqa_method_inputs(wildcards):
     if family == "llm":
         return {"evidence": evidence, "model": llm_directory(BOOQA_LLM)}
     if family == "file":  # scores made elsewhere (evaluation.booqa_predictions): the file, and both splits' ids to check it
-        return {"predictions": config["evaluation"]["booqa_predictions"][method_alias(wildcards.method)]["file"],
-                "splits": [f"results/{wildcards.lang}/booqa/{split}.parquet" for split in ("dev", "test")]}
+        return {
+            "predictions": config["evaluation"]["booqa_predictions"][method_alias(wildcards.method)]["file"],
+            "splits": [f"results/{wildcards.lang}/booqa/{split}.parquet" for split in ("dev", "test")],
+        }
     if name := method_alias(wildcards.method):  # a graph made elsewhere (graphs.from_files)
         return {"evidence": evidence, "graph": f"results/{wildcards.lang}/graphs/files/{name}.parquet"}
     return {"evidence": evidence, "graph": f"results/{wildcards.lang}/graphs/for_{wildcards.split}.parquet"}
@@ -49,14 +55,17 @@ def booqa_method_inputs(wildcards):
 
 # LM and S&S methods are scored by evaluation.scoring_jobs jobs each (a chunk of the entries each, then gathered) when
 # that is more than one; graph methods, score files, and every method when it is one, by one job
-SPLIT_SCORING_METHODS = ("|".join(m for m in BOOQA_METHOD_NAMES if method_spec(m)[0] in ("lm", "sns", "llm"))
-                         if config["evaluation"]["scoring_jobs"] > 1 else "NO_METHOD")
+SPLIT_SCORING_METHODS = (
+    "|".join(m for m in BOOQA_METHOD_NAMES if method_spec(m)[0] in ("lm", "sns", "llm")) if config["evaluation"]["scoring_jobs"] > 1 else "NO_METHOD"
+)
 WHOLE_SCORING_METHODS = "|".join(m for m in BOOQA_METHOD_NAMES if m not in SPLIT_SCORING_METHODS.split("|"))
 
 
 def score_parts(wildcards):
-    return [f"results/booqa_scores/{wildcards.lang}/{wildcards.split}/{wildcards.method}.part-{k}.parquet"
-            for k in range(config["evaluation"]["scoring_jobs"])]
+    return [
+        f"results/booqa_scores/{wildcards.lang}/{wildcards.split}/{wildcards.method}.part-{k}.parquet"
+        for k in range(config["evaluation"]["scoring_jobs"])
+    ]
 
 
 def scoring_gpus(wildcards):

@@ -13,8 +13,9 @@ def graph_files(wildcards):
 
 
 def graphs_phase_targets():
-    return ([f"results/{lang}/graphs/for_{split}.parquet" for lang in config["booqa"]["languages"] for split in ("dev", "test")]
-            + [f"results/{lang}/graphs/files/{name}.parquet" for name, lang in FILE_GRAPHS.items()])
+    return [f"results/{lang}/graphs/for_{split}.parquet" for lang in config["booqa"]["languages"] for split in ("dev", "test")] + [
+        f"results/{lang}/graphs/files/{name}.parquet" for name, lang in FILE_GRAPHS.items()
+    ]
 
 
 PHASE_TARGETS["graphs"] = graphs_phase_targets

@@ -3,8 +3,11 @@
 LLM_RELEASED = "results/llm/released_predictions.tsv"
 # the test sets join_llm_predictions joins every predictions file to (name -> its file): the whole Directional test and
 # this run's, and the whole Full test where llm.predictions has files (which may cover more than Directional)
-LLM_TEST_FILES = {"directional_whole": "results/levyholt/whole/directional/test.tsv", "directional_run": "results/levyholt/directional/test.tsv",
-                  **{f"{test}_whole": f"results/levyholt/whole/{test}/test.tsv" for test in LEVYHOLT_WHOLE_TESTS if test != "directional"}}
+LLM_TEST_FILES = {
+    "directional_whole": "results/levyholt/whole/directional/test.tsv",
+    "directional_run": "results/levyholt/directional/test.tsv",
+    **{f"{test}_whole": f"results/levyholt/whole/{test}/test.tsv" for test in LEVYHOLT_WHOLE_TESTS if test != "directional"},
+}
 LLM_TEST_SETS = list(LLM_TEST_FILES)
 LLM_SCORED_RUN_TESTS = config["llm"]["test_sets"] if config["llm"]["scorers"] else []  # this run's other test sets the LLMs score
 # this run's other test sets joined by join_llm_run_test: those the LLMs score, and every one where llm.predictions has files
@@ -48,8 +51,11 @@ def llm_prediction_names():
 def llm_run_test_predictions(test):
     """(path, [model, setting, source]) of each predictions file joined to this run's test set ``test``: the LLMs'
     scores where llm.test_sets asks them, and the files of llm.predictions."""
-    scored = [(f"results/llm/run_predictions/{test}/{alias}.tsv", [alias, "", f"this workflow ({llm_description(alias)})"])
-              for alias in config["llm"]["scorers"] if test in LLM_SCORED_RUN_TESTS]
+    scored = [
+        (f"results/llm/run_predictions/{test}/{alias}.tsv", [alias, "", f"this workflow ({llm_description(alias)})"])
+        for alias in config["llm"]["scorers"]
+        if test in LLM_SCORED_RUN_TESTS
+    ]
     return scored + [(path, [model, setting, source]) for path, model, setting, source in user_predictions()]
 
 

@@ -15,8 +15,16 @@ def booqa_model_records(wildcards=None):
     """Selection and sanity files of the S&S models of the BoOQA tables, per language that has them."""
     models = {"en": BOOQA_MODELS, "zh": sns_models(SNS_METHODS_ZH)}
     aliases = {"en": ENGLISH_BOOQA_LMS, "zh": [MAIN_LMS.get("zh")]}
-    return sorted({f for lang in SNS_LANGUAGES if lang in config["booqa"]["languages"] for v, s in models[lang] for lm in aliases[lang]
-                   for f in model_record_files(lm, v, language_subset(s, lang))})
+    return sorted(
+        {
+            f
+            for lang in SNS_LANGUAGES
+            if lang in config["booqa"]["languages"]
+            for v, s in models[lang]
+            for lm in aliases[lang]
+            for f in model_record_files(lm, v, language_subset(s, lang))
+        }
+    )
 
 
 def levyholt_model_infos(wildcards=None):
@@ -39,8 +47,11 @@ def lm_encoder_kinds():
 
 def table_evaluation():
     """How table numbers are computed: the AUC50 precision floor and the bootstrap of their intervals."""
-    return {"auc_floor": config["evaluation"]["auc_precision_floor"], "resamples": config["evaluation"]["bootstrap_resamples"],
-            "seed": config["seed"]}
+    return {
+        "auc_floor": config["evaluation"]["auc_precision_floor"],
+        "resamples": config["evaluation"]["bootstrap_resamples"],
+        "seed": config["seed"],
+    }
 
 
 def booqa_table_scores(wildcards):
@@ -56,8 +67,12 @@ def model_card_files():
 def search_card_inputs(run, lm, trials):
     """What every model card reads of a search in directory ``run``: its selection, the selected model, its trials' dev
     scores and the base model (its SOURCE.json)."""
-    return {"selection": f"{run}/selection.csv", "best": f"{run}/best", "base": model_directory(lm),
-            "dev_scores": trial_files(run, trials)["dev_scores"]}
+    return {
+        "selection": f"{run}/selection.csv",
+        "best": f"{run}/best",
+        "base": model_directory(lm),
+        "dev_scores": trial_files(run, trials)["dev_scores"],
+    }
 
 
 def model_card_inputs(wildcards):
@@ -89,8 +104,12 @@ def table3_generality_inputs(wildcards=None):
     scores; nothing where English BoOQA has no H-only models (the file then says so)."""
     if "en" not in TABLE3_LANGUAGES:
         return {}
-    return {"hypotheses": "results/en/booqa_hyponly/test.tsv", "benchmark": "results/en/booqa/test.parquet",
-            "wordnet": "resources/nltk_data", "scores": robustness_score_files("en")}
+    return {
+        "hypotheses": "results/en/booqa_hyponly/test.tsv",
+        "benchmark": "results/en/booqa/test.parquet",
+        "wordnet": "resources/nltk_data",
+        "scores": robustness_score_files("en"),
+    }
 
 
 def findings_claims():

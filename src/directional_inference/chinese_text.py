@@ -50,8 +50,7 @@ class LacTagger:
                 options.intra_op_num_threads = 1
                 options.inter_op_num_threads = 1
                 options.execution_mode = onnxruntime.ExecutionMode.ORT_SEQUENTIAL
-                self._session = onnxruntime.InferenceSession(str(model), options,
-                                                             providers=["CPUExecutionProvider"])
+                self._session = onnxruntime.InferenceSession(str(model), options, providers=["CPUExecutionProvider"])
 
         self._lac = _SingleThreadLac()
 

@@ -57,12 +57,15 @@ def cuda_setup() -> str:
     ``CUDA_VISIBLE_DEVICES``."""
     import torch
 
-    build = f"torch {torch.__version__} " + (f"built with CUDA {torch.version.cuda}" if torch.version.cuda else "built without CUDA (a CPU-only build)")
+    build = f"torch {torch.__version__} " + (
+        f"built with CUDA {torch.version.cuda}" if torch.version.cuda else "built without CUDA (a CPU-only build)"
+    )
     visible = os.environ.get("CUDA_VISIBLE_DEVICES")
     count = torch.cuda.device_count() if torch.version.cuda else 0
     devices = ", ".join(torch.cuda.get_device_name(k) for k in range(count)) if count else "none"
-    return (f"node {socket.gethostname()}, {build}, CUDA devices seen: {devices}, "
-            f"CUDA_VISIBLE_DEVICES={'(unset)' if visible is None else repr(visible)}")
+    return (
+        f"node {socket.gethostname()}, {build}, CUDA devices seen: {devices}, CUDA_VISIBLE_DEVICES={'(unset)' if visible is None else repr(visible)}"
+    )
 
 
 def require_gpus(count: int) -> None:
@@ -87,7 +90,8 @@ def torch_device():
         raise NoGPUError(
             f"this job asks for {_requested_gpus} GPU(s) (resources: gpu, from training.gpus) but torch sees no CUDA device: "
             f"{cuda_setup()}. Run it where torch sees a GPU (a CUDA build of torch, a driver recent enough for it, a job "
-            f"placed with --gpus; bin/doctor checks the machine), or set training.gpus: 0 to run on the CPU.")
+            f"placed with --gpus; bin/doctor checks the machine), or set training.gpus: 0 to run on the CPU."
+        )
     log.info("device: cpu (%s)", cuda_setup() if torch.version.cuda else f"torch {torch.__version__}, a CPU-only build")
     return torch.device("cpu")
 
@@ -146,14 +150,16 @@ def native_bf16(device_type: str, *, flags: set[str] | None = None, cuda_bf16: b
             import torch
 
             cuda_bf16 = bool(torch.cuda.is_bf16_supported(including_emulation=False))
-        return (True, "the CUDA device computes bf16 natively") if cuda_bf16 else (
-            False, "the CUDA device has no native bf16 (emulated bf16 is slower than fp32, the authors' format)")
+        return (
+            (True, "the CUDA device computes bf16 natively")
+            if cuda_bf16
+            else (False, "the CUDA device has no native bf16 (emulated bf16 is slower than fp32, the authors' format)")
+        )
     flags = cpu_flags() if flags is None else flags
     native = [flag for flag in NATIVE_BF16_CPU_FLAGS if flag in flags]
     if native:
         return True, f"the CPU computes bf16 natively ({', '.join(native)})"
-    return False, ("the CPU has neither " + " nor ".join(NATIVE_BF16_CPU_FLAGS) + ", so bf16 would be emulated (many times slower "
-                   "than fp32)")
+    return False, ("the CPU has neither " + " nor ".join(NATIVE_BF16_CPU_FLAGS) + ", so bf16 would be emulated (many times slower than fp32)")
 
 
 def measure_step(model, device, *, rounds: int = 3, forward_only: bool = False) -> dict[str, float]:
@@ -205,11 +211,13 @@ class PrecisionCache:
     def key(machine: str, model) -> dict:
         import torch
 
-        config = {k: v for k, v in sorted(model.config.to_dict().items())
-                  if not k.startswith("_") and k not in ("transformers_version", "id2label", "label2id", "architectures", "dtype", "torch_dtype")}
+        config = {
+            k: v
+            for k, v in sorted(model.config.to_dict().items())
+            if not k.startswith("_") and k not in ("transformers_version", "id2label", "label2id", "architectures", "dtype", "torch_dtype")
+        }
         architecture = hashlib.sha256(json.dumps(config, sort_keys=True, default=str).encode()).hexdigest()[:16]
-        return {"machine": machine, "threads": torch.get_num_threads(), "torch": torch.__version__,
-                "model": f"{type(model).__name__} {architecture}"}
+        return {"machine": machine, "threads": torch.get_num_threads(), "torch": torch.__version__, "model": f"{type(model).__name__} {architecture}"}
 
     def seconds(self, key: dict, measure: Callable[[], dict[str, float]]) -> tuple[dict[str, float], bool]:
         """(the step times of ``key``, whether they came from the cache), measured with ``measure`` the first time."""
@@ -227,9 +235,18 @@ class PrecisionCache:
             return seconds, False
 
 
-def resolve_precision(requested: str, device_type: str = "cpu", *, model=None, device=None, flags: set[str] | None = None,
-                      cuda_bf16: bool | None = None, cache: PrecisionCache | None = None,
-                      measure: Callable[[], dict[str, float]] | None = None, forward_only: bool = False) -> tuple[str, str]:
+def resolve_precision(
+    requested: str,
+    device_type: str = "cpu",
+    *,
+    model=None,
+    device=None,
+    flags: set[str] | None = None,
+    cuda_bf16: bool | None = None,
+    cache: PrecisionCache | None = None,
+    measure: Callable[[], dict[str, float]] | None = None,
+    forward_only: bool = False,
+) -> tuple[str, str]:
     """(fp32 or bf16, why) for a configured ``training.precision`` on a device ("cpu" or "cuda"); ``auto`` on a device
     with native bf16 measures ``model`` on ``device`` (``measure_step``, or ``measure``; ``forward_only`` for a model
     that only scores) through ``cache``."""
@@ -247,10 +264,12 @@ def resolve_precision(requested: str, device_type: str = "cpu", *, model=None, d
     seconds, cached = (cache or PrecisionCache()).seconds(key, measure or (lambda: measure_step(model, device, forward_only=forward_only)))
     choice = "bf16" if seconds["bf16"] <= BF16_MARGIN * seconds["fp32"] else "fp32"
     sentences, tokens = STEP_SHAPE
-    return choice, (f"auto: {why}; a {'forward' if forward_only else 'forward and backward'} step of {sentences} x {tokens} tokens on {machine} took "
-                    f"{seconds['fp32'] * 1000:.1f} ms in fp32, {seconds['bf16'] * 1000:.1f} ms in bf16"
-                    f"{' (measured earlier on this machine)' if cached else ''}: {choice} "
-                    + ("is faster" if choice == "bf16" else f"(bf16 is taken only at {BF16_MARGIN:.0%} of fp32's time or less)"))
+    return choice, (
+        f"auto: {why}; a {'forward' if forward_only else 'forward and backward'} step of {sentences} x {tokens} tokens on {machine} took "
+        f"{seconds['fp32'] * 1000:.1f} ms in fp32, {seconds['bf16'] * 1000:.1f} ms in bf16"
+        f"{' (measured earlier on this machine)' if cached else ''}: {choice} "
+        + ("is faster" if choice == "bf16" else f"(bf16 is taken only at {BF16_MARGIN:.0%} of fp32's time or less)")
+    )
 
 
 def _cuda_name(device) -> str:

@@ -44,8 +44,14 @@ class SentenceEncoder:
         with torch.inference_mode():
             for start in range(0, len(texts), self.batch_size):
                 chunk = texts[start : start + self.batch_size]
-                batch = self.tokenizer(chunk, truncation=True, max_length=self.max_length, padding=True, return_tensors="pt",
-                                       return_offsets_mapping=self.pooling == "span_mean")
+                batch = self.tokenizer(
+                    chunk,
+                    truncation=True,
+                    max_length=self.max_length,
+                    padding=True,
+                    return_tensors="pt",
+                    return_offsets_mapping=self.pooling == "span_mean",
+                )
                 offsets = batch.pop("offset_mapping", None)
                 hidden = self.model(**batch.to(self.device)).last_hidden_state
                 if self.pooling == "cls":

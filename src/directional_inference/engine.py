@@ -69,8 +69,15 @@ class Engine:
     spills to and the job stages files in: a job's scratch folder (``recovery.scratch.job_scratch``), which its owner
     empties and removes; without one, a private folder in the system's temporary directory, removed on close."""
 
-    def __init__(self, memory_mb: int | None = None, threads: int = 1, spill: str | os.PathLike | None = None, *,
-                 pool_share: float = POOL_SHARE, pool_mb: int | None = None):
+    def __init__(
+        self,
+        memory_mb: int | None = None,
+        threads: int = 1,
+        spill: str | os.PathLike | None = None,
+        *,
+        pool_share: float = POOL_SHARE,
+        pool_mb: int | None = None,
+    ):
         """``pool_mb`` sets the buffer pool directly, below ``MIN_POOL_MB`` too (tests that force spilling)."""
         import duckdb
 
@@ -232,8 +239,16 @@ def job_engine(job, *, threads: int | None = None, pool_share: float = POOL_SHAR
     from .recovery.scratch import job_scratch
 
     pool_mb = getattr(job.resources, "engine_pool_mb", None)
-    with job_scratch(job) as scratch, Engine(job.resources.mem_mb, job.threads if threads is None else threads, scratch,
-                                            pool_share=pool_share, pool_mb=int(pool_mb) if pool_mb else None) as engine:
+    with (
+        job_scratch(job) as scratch,
+        Engine(
+            job.resources.mem_mb,
+            job.threads if threads is None else threads,
+            scratch,
+            pool_share=pool_share,
+            pool_mb=int(pool_mb) if pool_mb else None,
+        ) as engine,
+    ):
         yield engine
 
 

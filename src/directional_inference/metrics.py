@@ -139,8 +139,18 @@ def _interval(values: list[float], level: float) -> tuple[float, float]:
     return (float(np.percentile(values, tail)), float(np.percentile(values, 100 - tail))) if values else (float("nan"), float("nan"))
 
 
-def bootstrap_intervals(scores, labels, groups=None, *, resamples: int = 1000, seed: int = 0, level: float = 0.95,
-                        auc_floor: float = 0.5, tie_aware: bool = False, within_groups: bool = False) -> dict[str, tuple[float, float]]:
+def bootstrap_intervals(
+    scores,
+    labels,
+    groups=None,
+    *,
+    resamples: int = 1000,
+    seed: int = 0,
+    level: float = 0.95,
+    auc_floor: float = 0.5,
+    tie_aware: bool = False,
+    within_groups: bool = False,
+) -> dict[str, tuple[float, float]]:
     """Percentile bootstrap intervals of AUCnorm and AUC50 (``auc_floor``) over a scored test set, each resample
     (``bootstrap_samples``) scored as a test set of its own (its own positive rate as xi).
     Returns {"auc_norm": (low, high), "auc50": (low, high)}; with ``tie_aware`` also "auc_norm_tie_aware" and
@@ -175,8 +185,9 @@ def _resampled_groups(groups, index) -> np.ndarray:
     return np.cumsum(starts)
 
 
-def bootstrap_difference(scores_a, scores_b, labels, groups=None, *, resamples: int = 1000, seed: int = 0,
-                         level: float = 0.95, tie_aware: bool = False) -> tuple[float, float]:
+def bootstrap_difference(
+    scores_a, scores_b, labels, groups=None, *, resamples: int = 1000, seed: int = 0, level: float = 0.95, tie_aware: bool = False
+) -> tuple[float, float]:
     """Paired percentile bootstrap interval of AUCnorm(b) - AUCnorm(a), two scorers of the same test set resampled
     alike; with ``tie_aware``, each resample puts each scorer's ties in a random order (seeded)."""
     scores_a, scores_b = np.asarray(scores_a, dtype=np.float64), np.asarray(scores_b, dtype=np.float64)

@@ -15,8 +15,16 @@ class ProgressLog:
     """Logs ``<what>: <done>/<total> <unit> (<pct>), <rate>/s, expected end <time>`` at most every ``interval``
     seconds while ``advance`` is called, and a last line from ``finish``. ``total`` may be None (no ETA)."""
 
-    def __init__(self, what: str, total: int | None, unit: str = "items", *, interval: float = 30.0,
-                 logger: logging.Logger | None = None, clock: Callable[[], float] = time.monotonic):
+    def __init__(
+        self,
+        what: str,
+        total: int | None,
+        unit: str = "items",
+        *,
+        interval: float = 30.0,
+        logger: logging.Logger | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ):
         self.what, self.total, self.unit, self.interval = what, total, unit, interval
         self.log = logger or logging.getLogger("progress")
         self.clock = clock

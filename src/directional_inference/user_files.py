@@ -28,8 +28,15 @@ def tsv_rows(path: str, required: Sequence[str], optional: Sequence[str] = ()) -
             raise InputFormatError(path, 1, None, f"not UTF-8 ({error.reason})", unit="row") from None
         missing = [c for c in required if c not in header]
         if missing:
-            raise InputFormatError(path, 1, missing[0], f"missing column; the header must name {', '.join(required)}"
-                                   + (f" (optional: {', '.join(optional)})" if optional else "") + f", got {header}", unit="row")
+            raise InputFormatError(
+                path,
+                1,
+                missing[0],
+                f"missing column; the header must name {', '.join(required)}"
+                + (f" (optional: {', '.join(optional)})" if optional else "")
+                + f", got {header}",
+                unit="row",
+            )
         try:
             for number, fields in enumerate(reader, start=2):
                 if not fields or fields == [""]:

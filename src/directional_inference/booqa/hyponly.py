@@ -11,8 +11,9 @@ import pandas as pd
 log = logging.getLogger(__name__)
 
 
-def hypothesis_only_splits(dev: pd.DataFrame, test: pd.DataFrame, *, train_positives: int, dev_positives: int, seed: int,
-                           premise: tuple[str, str, str] | None = None) -> dict[str, list]:
+def hypothesis_only_splits(
+    dev: pd.DataFrame, test: pd.DataFrame, *, train_positives: int, dev_positives: int, seed: int, premise: tuple[str, str, str] | None = None
+) -> dict[str, list]:
     """Type-masked hypothesis-only datasets: the arguments replaced by their types, the premise by "true" (``premise``).
 
     Train and dev2 are carved from BoOQA dev in its order, as the authors did: the first ``train_positives``
@@ -27,16 +28,24 @@ def hypothesis_only_splits(dev: pd.DataFrame, test: pd.DataFrame, *, train_posit
 
     def entries(frame: pd.DataFrame, by_bundle: bool = False) -> list:
         """H-only entries; test entries keep their bundle as their group (bootstrap intervals resample bundles)."""
-        return [Entry(premise, (row.subj_type, row.pred, row.obj_type), bool(row.label), row.bundle_id if by_bundle else "booqa", k)
-                for k, row in enumerate(frame.itertuples())]
+        return [
+            Entry(premise, (row.subj_type, row.pred, row.obj_type), bool(row.label), row.bundle_id if by_bundle else "booqa", k)
+            for k, row in enumerate(frame.itertuples())
+        ]
 
     bundles = list(dict.fromkeys(dev["bundle_id"]))
     if len(bundles) < train_positives + dev_positives:
-        log.warning("BoOQA dev has %d positives, fewer than the %d + %d asked for the hypothesis-only train and dev2 sets",
-                    len(bundles), train_positives, dev_positives)
-    splits = {"train": entries(dev[dev["bundle_id"].isin(bundles[:train_positives])]),
-              "dev": entries(dev[dev["bundle_id"].isin(bundles[train_positives:train_positives + dev_positives])]),
-              "test": entries(test, by_bundle=True)}
+        log.warning(
+            "BoOQA dev has %d positives, fewer than the %d + %d asked for the hypothesis-only train and dev2 sets",
+            len(bundles),
+            train_positives,
+            dev_positives,
+        )
+    splits = {
+        "train": entries(dev[dev["bundle_id"].isin(bundles[:train_positives])]),
+        "dev": entries(dev[dev["bundle_id"].isin(bundles[train_positives : train_positives + dev_positives])]),
+        "test": entries(test, by_bundle=True),
+    }
     homes: dict[tuple, list[str]] = defaultdict(list)
     for name, items in splits.items():
         for item in items:

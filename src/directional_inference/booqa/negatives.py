@@ -18,8 +18,34 @@ from .senses import SenseChooser
 
 log = logging.getLogger(__name__)
 
-FUNCTION_WORDS = {"not", "be", "to", "in", "on", "at", "by", "of", "for", "with", "from", "into", "up", "out", "off",
-                  "over", "down", "about", "as", "than", "after", "before", "under", "against", "through", "per"}
+FUNCTION_WORDS = {
+    "not",
+    "be",
+    "to",
+    "in",
+    "on",
+    "at",
+    "by",
+    "of",
+    "for",
+    "with",
+    "from",
+    "into",
+    "up",
+    "out",
+    "off",
+    "over",
+    "down",
+    "about",
+    "as",
+    "than",
+    "after",
+    "before",
+    "under",
+    "against",
+    "through",
+    "per",
+}
 
 
 def predicate_tokens(pred: str, lang: str) -> list[str]:
@@ -133,11 +159,11 @@ class RelationKeys:
     def _active_voice(self, pred: str) -> str:
         if self.lang == "zh":
             negation = next((n for n in NEGATIONS["zh"] if pred.startswith(n + "被")), "")
-            rest = pred[len(negation):]
+            rest = pred[len(negation) :]
             return negation + rest[1:] if rest.startswith("被") and len(rest) > 1 else pred
         words = pred.split()
         negation = words[:1] if words[:1] == ["not"] else []
-        body = words[len(negation):]
+        body = words[len(negation) :]
         if len(body) >= 3 and body[0] == "be" and body[-1] == "by" and self.wordnet is not None:
             lemma = self.wordnet.morphy(body[1], "v")
             if lemma is not None and lemma != body[1]:
@@ -159,8 +185,18 @@ NEGATIVE_COLUMNS = ["positive_id", "pred", "frequency", "synonyms"]
 CANDIDATE_BATCH = 100_000  # candidate rows staged at a time
 
 
-def generate_negatives(engine, positives, relations, lang: str, chooser: SenseChooser, felicity_min_pairs: int, *,
-                       counts: str = "counts", negatives_of_negated_predicates: bool = False, output=None):
+def generate_negatives(
+    engine,
+    positives,
+    relations,
+    lang: str,
+    chooser: SenseChooser,
+    felicity_min_pairs: int,
+    *,
+    counts: str = "counts",
+    negatives_of_negated_predicates: bool = False,
+    output=None,
+):
     """Every kept negative of every positive (see module docstring); one row per (positive, negative predicate),
     ``NEGATIVE_COLUMNS``, in the order of the positives and of their candidates.
 
@@ -179,9 +215,20 @@ def generate_negatives(engine, positives, relations, lang: str, chooser: SenseCh
     relation_keys = RelationKeys(lang, chooser.wordnet)
     participles = participle_forms(relation_preds, chooser.wordnet) if lang == "en" else {}
     by_sense = chooser.method == "gloss_similarity" and lang == "en"
-    schema = pa.schema([("seq", pa.int64()), ("positive_id", pa.string()), ("pred", pa.string()), ("window", pa.string()),
-                        ("subj", pa.string()), ("obj", pa.string()), ("subj_type", pa.string()), ("obj_type", pa.string()),
-                        ("positive_pred", pa.string()), ("synonyms", pa.list_(pa.string()))])
+    schema = pa.schema(
+        [
+            ("seq", pa.int64()),
+            ("positive_id", pa.string()),
+            ("pred", pa.string()),
+            ("window", pa.string()),
+            ("subj", pa.string()),
+            ("obj", pa.string()),
+            ("subj_type", pa.string()),
+            ("obj_type", pa.string()),
+            ("positive_pred", pa.string()),
+            ("synonyms", pa.list_(pa.string())),
+        ]
+    )
     staging = engine.spill / "negative-candidates.parquet"
     cache: dict = {}
     rows: list[tuple] = []
@@ -207,8 +254,20 @@ def generate_negatives(engine, positives, relations, lang: str, chooser: SenseCh
             for form, synonyms in found:
                 if form == positive["pred"]:
                     continue
-                rows.append((seq, positive["id"], form, positive["window"], positive["subj"], positive["obj"], positive["subj_type"],
-                             positive["obj_type"], positive["pred"], sorted(set(synonyms))))
+                rows.append(
+                    (
+                        seq,
+                        positive["id"],
+                        form,
+                        positive["window"],
+                        positive["subj"],
+                        positive["obj"],
+                        positive["subj_type"],
+                        positive["obj_type"],
+                        positive["pred"],
+                        sorted(set(synonyms)),
+                    )
+                )
                 synonym_forms.update(synonyms)
                 seq += 1
             if len(rows) >= CANDIDATE_BATCH:
@@ -216,7 +275,9 @@ def generate_negatives(engine, positives, relations, lang: str, chooser: SenseCh
         flush()
     engine.table("negative_candidates", staging)
     relation_keys.active_table(engine, "actives", set(relation_preds) | synonym_forms)
-    engine.materialise("kept_negatives", f"""
+    engine.materialise(
+        "kept_negatives",
+        f"""
         WITH felicitous AS (
             SELECT c.*, n.count AS frequency FROM negative_candidates c
             JOIN {counts} n ON n.pred = c.pred AND n.subj_type = c.subj_type AND n.obj_type = c.obj_type
@@ -232,7 +293,8 @@ def generate_negatives(engine, positives, relations, lang: str, chooser: SenseCh
             SELECT DISTINCT seq FROM synonym_keys SEMI JOIN window_keys USING ("window", arg_a, arg_b, active)
         )
         SELECT * FROM felicitous ANTI JOIN attested USING (seq)
-        QUALIFY row_number() OVER (PARTITION BY positive_id, pred ORDER BY seq) = 1""")
+        QUALIFY row_number() OVER (PARTITION BY positive_id, pred ORDER BY seq) = 1""",
+    )
     negatives = "SELECT positive_id, pred, frequency, synonyms FROM kept_negatives ORDER BY seq"
     found = engine.write(negatives, output) if output is not None else len(frame := engine.df(negatives))
     with_negatives = engine.count("SELECT DISTINCT positive_id FROM kept_negatives")

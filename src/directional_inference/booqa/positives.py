@@ -27,11 +27,57 @@ VAGUE_WORDS = {
     "zh": {"是", "还是", "也是", "都是", "有", "的", "不"},
 }
 PRONOUNS = {
-    "en": {"i", "you", "he", "she", "it", "we", "they", "them", "someone", "somebody", "one", "myself", "yourself", "himself",
-           "herself", "itself", "ourselves", "themselves", "people", "man", "woman", "her", "him", "his", "our", "their", "its",
-           "anyone", "everyone", "anybody", "everybody", "this", "that", "these", "those", "who", "which", "what",
-           # Reuters-21578 boilerplate heads: the news agency and units of numbers ("2.5 mln dlrs" -> dlrs)
-           "reuter", "reuters", "dlrs", "dlr", "pct", "mln", "cts", "billion", "share", "year"},
+    "en": {
+        "i",
+        "you",
+        "he",
+        "she",
+        "it",
+        "we",
+        "they",
+        "them",
+        "someone",
+        "somebody",
+        "one",
+        "myself",
+        "yourself",
+        "himself",
+        "herself",
+        "itself",
+        "ourselves",
+        "themselves",
+        "people",
+        "man",
+        "woman",
+        "her",
+        "him",
+        "his",
+        "our",
+        "their",
+        "its",
+        "anyone",
+        "everyone",
+        "anybody",
+        "everybody",
+        "this",
+        "that",
+        "these",
+        "those",
+        "who",
+        "which",
+        "what",
+        # Reuters-21578 boilerplate heads: the news agency and units of numbers ("2.5 mln dlrs" -> dlrs)
+        "reuter",
+        "reuters",
+        "dlrs",
+        "dlr",
+        "pct",
+        "mln",
+        "cts",
+        "billion",
+        "share",
+        "year",
+    },
     "zh": {"我", "你", "他", "她", "它", "我们", "你们", "他们", "她们", "它们", "自己", "大家", "人们"},
 }
 
@@ -87,9 +133,20 @@ def starring_pairs_sql(source: str, min_articles: int, min_predicates: int) -> s
         SELECT "window", arg_a, arg_b, articles, predicates FROM names JOIN starring USING (pair)"""
 
 
-def select_positives(engine: Engine, relations, lang: str, *, starring_min_articles: int, starring_min_predicates: int,
-                     felicity_min_pairs: int, felicity_count: str, seed: int, max_positives: int | None = None, positives_path=None,
-                     counts_path=None):
+def select_positives(
+    engine: Engine,
+    relations,
+    lang: str,
+    *,
+    starring_min_articles: int,
+    starring_min_predicates: int,
+    felicity_min_pairs: int,
+    felicity_count: str,
+    seed: int,
+    max_positives: int | None = None,
+    positives_path=None,
+    counts_path=None,
+):
     """Positives (one per sentence at most, unique per window and triple) and the typed predicate counts of the merged
     ``relations`` (Parquet files or a frame). The thresholds are the booqa config keys of the same names; beyond
     ``max_positives`` (the authors' trim of potential positives), each window keeps the share ``max_positives / total``
@@ -108,7 +165,9 @@ def select_positives(engine: Engine, relations, lang: str, *, starring_min_artic
     # the candidates as 128-bit keys (the sentence, the proposition and the relation: the seeded hash of its content);
     # at most one positive per sentence, then one per proposition and window: the least seeded hash (equal hashes are
     # equal relations), found by group-bys of the keys
-    engine.materialise("all_positives", f"""
+    engine.materialise(
+        "all_positives",
+        f"""
         WITH candidates AS (
             SELECT {sentence} AS sentence, {proposition} AS proposition, "window", {choice} AS choice
             FROM (SELECT *, {pair_keys()} FROM usable) r
@@ -117,7 +176,8 @@ def select_positives(engine: Engine, relations, lang: str, *, starring_min_artic
             WHERE counts.count >= {int(felicity_min_pairs)} AND NOT {vague_sql(lang)}),
         per_sentence AS (SELECT min(choice) AS choice, arg_min(proposition, choice) AS proposition, arg_min("window", choice) AS "window"
                          FROM candidates GROUP BY sentence)
-        SELECT min(choice) AS choice, arg_min("window", choice) AS "window" FROM per_sentence GROUP BY proposition""")
+        SELECT min(choice) AS choice, arg_min("window", choice) AS "window" FROM per_sentence GROUP BY proposition""",
+    )
     found = engine.count("SELECT * FROM all_positives")
     kept = "SELECT choice FROM all_positives"
     if max_positives is not None and found > max_positives:
@@ -126,10 +186,16 @@ def select_positives(engine: Engine, relations, lang: str, *, starring_min_artic
         log.info("%d positives, more than %d: each window keeps the share %.4f of its own", found, max_positives, max_positives / found)
     engine.materialise("kept_choices", kept)
     # the relations of the kept hashes, found again among the usable ones (the same relation twice is one positive)
-    engine.materialise("kept", f"""SELECT DISTINCT * FROM (SELECT *, {choice} AS choice FROM usable)
-                                   SEMI JOIN kept_choices USING (choice)""")
-    engine.materialise("kept_sentences", """SELECT DISTINCT article_id, sentence_id, sentence FROM relations
-                                            SEMI JOIN kept USING (article_id, sentence_id)""")
+    engine.materialise(
+        "kept",
+        f"""SELECT DISTINCT * FROM (SELECT *, {choice} AS choice FROM usable)
+                                   SEMI JOIN kept_choices USING (choice)""",
+    )
+    engine.materialise(
+        "kept_sentences",
+        """SELECT DISTINCT article_id, sentence_id, sentence FROM relations
+                                            SEMI JOIN kept USING (article_id, sentence_id)""",
+    )
     positives = f"""
         SELECT printf('{lang}-%06d', row_number() OVER (ORDER BY date, article_id, sentence_id, pred, choice) - 1) AS id,
                article_id, date, "window", sentence_id, sentence, subj, pred, obj, subj_type, obj_type,

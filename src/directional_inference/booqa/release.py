@@ -48,8 +48,13 @@ def evidence_density(entries: pd.DataFrame, pieces: pd.Series) -> dict:
     counts = entries["id"].map(pieces).fillna(0)
     if counts.empty:
         return {"entries": 0} | {column: "" for column in DENSITY_COLUMNS[2:]}
-    return {"entries": len(counts), "evidence_median": f"{counts.median():g}", "evidence_mean": f"{counts.mean():.2f}",
-            "evidence_single_share": f"{(counts == 1).mean():.4f}", "evidence_none_share": f"{(counts == 0).mean():.4f}"}
+    return {
+        "entries": len(counts),
+        "evidence_median": f"{counts.median():g}",
+        "evidence_mean": f"{counts.mean():.2f}",
+        "evidence_single_share": f"{(counts == 1).mean():.4f}",
+        "evidence_none_share": f"{(counts == 0).mean():.4f}",
+    }
 
 
 def write_evidence_density(path: str | Path, densities: dict[str, dict]) -> None:
@@ -69,8 +74,11 @@ def read_evidence_density(path: str | Path) -> dict[str, dict]:
 
 def evidence_rows(densities: dict[str, dict]) -> str:
     """Table rows of the card's evidence section: one per split."""
-    return "\n".join(f"| {split} | {d['entries']} | {d['evidence_median'] or '-'} | {d['evidence_mean'] or '-'} | "
-                     f"{d['evidence_single_share'] or '-'} | {d['evidence_none_share'] or '-'} |" for split, d in densities.items())
+    return "\n".join(
+        f"| {split} | {d['entries']} | {d['evidence_median'] or '-'} | {d['evidence_mean'] or '-'} | "
+        f"{d['evidence_single_share'] or '-'} | {d['evidence_none_share'] or '-'} |"
+        for split, d in densities.items()
+    )
 
 
 def corpus_reading_rows(reading: dict) -> str:
@@ -105,7 +113,7 @@ task_ids:
 - open-domain-qa
 size_categories:
 - {size_category(entries)}
-pretty_name: BoOQA ({'English' if lang == 'en' else 'Chinese'})
+pretty_name: BoOQA ({"English" if lang == "en" else "Chinese"})
 configs:
 - config_name: {lang}
   default: true
@@ -115,14 +123,25 @@ configs:
 """
 
 
-def dataset_card(lang: str, source: str, splits: dict[str, pd.DataFrame], parameters: dict, scale: str,
-                 reading: dict | None = None, evidence: dict[str, dict] | None = None, evidence_cap: int | None = None) -> str:
+def dataset_card(
+    lang: str,
+    source: str,
+    splits: dict[str, pd.DataFrame],
+    parameters: dict,
+    scale: str,
+    reading: dict | None = None,
+    evidence: dict[str, dict] | None = None,
+    evidence_cap: int | None = None,
+) -> str:
     """README.md of a BoOQA release: what it is, how it was built, counts, fields and licences; with ``reading``
     (the corpus reading report), what the corpus reader skipped and dropped; with ``evidence`` (split ->
     ``evidence_density``), the evidence per entry beside what the paper's starring rule gives."""
     counts = "\n".join(f"| {name} | {int(f['label'].sum())} | {int((~f['label']).sum())} | {f['window'].nunique()} |" for name, f in splits.items())
     params = "\n".join(f"| `{key}` | {value} |" for key, value in sorted(parameters.items()))
-    corpus = "" if reading is None else f"""
+    corpus = (
+        ""
+        if reading is None
+        else f"""
 ## Corpus reading
 
 Records of the raw corpus files that were skipped (with the reason) and articles dropped before windowing
@@ -132,9 +151,13 @@ Records of the raw corpus files that were skipped (with the reason) and articles
 |---|---|
 {corpus_reading_rows(reading)}
 """
+    )
     starring = parameters.get("starring_min_predicates")
     ours = "" if starring is None else f"; this build's (`starring_min_predicates` = {starring}), about {max(starring - 1, 0)}"
-    density = "" if evidence is None else f"""
+    density = (
+        ""
+        if evidence is None
+        else f"""
 ## Evidence per entry
 
 Evidence of an entry: the relations of its window with its argument pair (either order), not from its source
@@ -147,7 +170,10 @@ Shares are fractions of the split's entries; the same numbers are in `evidence_d
 |---|---|---|---|---|---|
 {evidence_rows(evidence)}
 """
-    return card_header(lang, splits) + f"""# BoOQA ({'English' if lang == 'en' else 'Chinese'}), {scale} scale
+    )
+    return (
+        card_header(lang, splits)
+        + f"""# BoOQA ({"English" if lang == "en" else "Chinese"}), {scale} scale
 
 Boolean open-domain QA built automatically from news (Li et al., Findings of EMNLP 2022, section 4.1): each
 entry is a proposition (subject, predicate, object) from a context window of the corpus. Positives are
@@ -181,3 +207,4 @@ dev and test splits (the header's config `{lang}` names the Parquet files; an em
 `datasets` refuses one); the licence is that of the corpus
 and WordNet above (`license: other`).
 """
+    )

@@ -12,6 +12,7 @@ import pandas as pd
 
 log = logging.getLogger(__name__)
 
+
 def frequency_bucket(frequency: int, boundaries: Sequence[int]) -> int:
     """Index of the first boundary above ``frequency`` (len(boundaries) if none)."""
     for index, boundary in enumerate(boundaries):
@@ -25,9 +26,18 @@ def _round_randomly(value: float, rng: random.Random) -> int:
     return whole + (rng.random() < value - whole)
 
 
-def sample_bundles(positives: pd.DataFrame, negatives: pd.DataFrame, window_articles: dict[str, int], *,
-                   positive_budget: int, max_negatives_per_positive: int, frequency_buckets: Sequence[int], dev_share: float,
-                   graph_window_share: float, seed: int) -> dict[str, pd.DataFrame]:
+def sample_bundles(
+    positives: pd.DataFrame,
+    negatives: pd.DataFrame,
+    window_articles: dict[str, int],
+    *,
+    positive_budget: int,
+    max_negatives_per_positive: int,
+    frequency_buckets: Sequence[int],
+    dev_share: float,
+    graph_window_share: float,
+    seed: int,
+) -> dict[str, pd.DataFrame]:
     """Bundles (a positive and at most ``max_negatives_per_positive`` of its negatives, kept or dropped together) sampled per
     window in proportion to the window's articles, with negatives matched to the positives' frequency buckets (``frequency_buckets``);
     windows split into dev and test (and, with ``graph_window_share``, a set reserved for graph induction). A proposition is
@@ -83,7 +93,9 @@ def sample_bundles(positives: pd.DataFrame, negatives: pd.DataFrame, window_arti
         for k, negative in enumerate(group.itertuples()):
             splits[split].append(_entry(positive, f"{pid}-n{k}", pid, negative.pred, False, int(negative.frequency)))
     log.info("sampled %d dev and %d test entries; %d windows reserved for graphs", len(splits["dev"]), len(splits["test"]), len(reserved))
-    return {name: pd.DataFrame(rows, columns=ENTRY_COLUMNS) for name, rows in splits.items()} | {"reserved_windows": pd.DataFrame({"window": sorted(reserved)})}
+    return {name: pd.DataFrame(rows, columns=ENTRY_COLUMNS) for name, rows in splits.items()} | {
+        "reserved_windows": pd.DataFrame({"window": sorted(reserved)})
+    }
 
 
 class _groups:
@@ -103,12 +115,39 @@ class _groups:
 
 # what sampling reads of a positive (not its sentence: the positives of the paper's corpus are millions)
 POSITIVE_COLUMNS = ["id", "window", "subj", "pred", "obj", "subj_type", "obj_type", "article_id", "sentence_id", "frequency", "lang"]
-ENTRY_COLUMNS = ["id", "bundle_id", "window", "label", "subj", "pred", "obj", "subj_type", "obj_type", "proposition",
-                 "positive_pred", "article_id", "sentence_id", "frequency"]
+ENTRY_COLUMNS = [
+    "id",
+    "bundle_id",
+    "window",
+    "label",
+    "subj",
+    "pred",
+    "obj",
+    "subj_type",
+    "obj_type",
+    "proposition",
+    "positive_pred",
+    "article_id",
+    "sentence_id",
+    "frequency",
+]
 
 
 def _entry(positive, entry_id: str, bundle_id: str, pred: str, label: bool, frequency: int) -> list:
     joiner = " " if positive["lang"] == "en" else ""
-    return [entry_id, bundle_id, positive["window"], label, positive["subj"], pred, positive["obj"], positive["subj_type"],
-            positive["obj_type"], joiner.join([positive["subj"], pred, positive["obj"]]), positive["pred"], positive["article_id"],
-            int(positive["sentence_id"]), frequency]
+    return [
+        entry_id,
+        bundle_id,
+        positive["window"],
+        label,
+        positive["subj"],
+        pred,
+        positive["obj"],
+        positive["subj_type"],
+        positive["obj_type"],
+        joiner.join([positive["subj"], pred, positive["obj"]]),
+        positive["pred"],
+        positive["article_id"],
+        int(positive["sentence_id"]),
+        frequency,
+    ]

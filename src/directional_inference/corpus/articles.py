@@ -36,8 +36,15 @@ def text_key(text: str) -> str:
     return hashlib.sha1(" ".join(text.split()).encode("utf-8")).hexdigest()
 
 
-def write_articles(articles: Iterable[Article], output, engine, window_days: int, max_articles: int | None = None,
-                   years: Sequence[int] | None = None, report: ReadingReport | None = None) -> int:
+def write_articles(
+    articles: Iterable[Article],
+    output,
+    engine,
+    window_days: int,
+    max_articles: int | None = None,
+    years: Sequence[int] | None = None,
+    report: ReadingReport | None = None,
+) -> int:
     """Write the corpus table ``output`` (``COLUMNS``) of the articles dated within ``years`` (first and last year,
     inclusive; None = all): one row per text (same text, whitespace aside, = same article; the earliest by date and
     id kept), sorted by date and id, at most ``max_articles``. The articles stream through a staging file in the
@@ -54,9 +61,14 @@ def write_articles(articles: Iterable[Article], output, engine, window_days: int
         batch: list[Article] = []
 
         def flush() -> None:
-            rows = {"article_id": [a.article_id for a in batch], "date": [a.date.isoformat() for a in batch],
-                    "window": [window_of(a.date, window_days) for a in batch], "title": [a.title for a in batch],
-                    "text": [a.text for a in batch], "text_key": [text_key(a.text) for a in batch]}
+            rows = {
+                "article_id": [a.article_id for a in batch],
+                "date": [a.date.isoformat() for a in batch],
+                "window": [window_of(a.date, window_days) for a in batch],
+                "title": [a.title for a in batch],
+                "text": [a.text for a in batch],
+                "text_key": [text_key(a.text) for a in batch],
+            }
             writer.write_table(pa.table(rows, schema=schema))
             batch.clear()
 
@@ -72,12 +84,17 @@ def write_articles(articles: Iterable[Article], output, engine, window_days: int
     engine.table("staged", staging)
     # the earliest article of each text (date, id, then title and text: ties are identical rows)
     row = ", ".join(f"'{c}': \"{c}\"" for c in COLUMNS)
-    engine.materialise("first_of_text", f"SELECT arg_min({{{row}}}, {{'date': date, 'article_id': article_id, 'title': title, "
-                                        f"'text': text}}) AS first FROM staged GROUP BY text_key")
+    engine.materialise(
+        "first_of_text",
+        f"SELECT arg_min({{{row}}}, {{'date': date, 'article_id': article_id, 'title': title, 'text': text}}) AS first FROM staged GROUP BY text_key",
+    )
     distinct = engine.count("SELECT * FROM first_of_text")
     limit = f"LIMIT {int(max_articles)}" if max_articles else ""
-    kept = engine.write(f"SELECT unnest(first) FROM first_of_text ORDER BY first.date, first.article_id, first.title, first.text {limit}",
-                        output, row_group_rows=ARTICLE_ROW_GROUP)
+    kept = engine.write(
+        f"SELECT unnest(first) FROM first_of_text ORDER BY first.date, first.article_id, first.title, first.text {limit}",
+        output,
+        row_group_rows=ARTICLE_ROW_GROUP,
+    )
     staging.unlink()
     report.dropped["duplicate text"] += staged - distinct
     if years is not None:

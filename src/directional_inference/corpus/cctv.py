@@ -1,5 +1,4 @@
-"""CCTV Xinwen Lianbo stories (the default Chinese corpus): one JSON file per day, one article per story.
-"""
+"""CCTV Xinwen Lianbo stories (the default Chinese corpus): one JSON file per day, one article per story."""
 
 from __future__ import annotations
 

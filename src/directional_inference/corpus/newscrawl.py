@@ -1,5 +1,4 @@
-"""WMT document-level News Crawl (the paper-scale English corpus): gzipped lines of date, URL and base64 sentences.
-"""
+"""WMT document-level News Crawl (the paper-scale English corpus): gzipped lines of date, URL and base64 sentences."""
 
 from __future__ import annotations
 

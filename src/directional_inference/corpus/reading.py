@@ -94,8 +94,9 @@ class ReadingReport:
         }
 
 
-def read_files(paths: Iterable[str | Path], read_file: Callable[[Path, ReadingReport], Iterator[Article]],
-                report: ReadingReport | None, what: str) -> Iterator[Article]:
+def read_files(
+    paths: Iterable[str | Path], read_file: Callable[[Path, ReadingReport], Iterator[Article]], report: ReadingReport | None, what: str
+) -> Iterator[Article]:
     """Articles of every file in sorted order, each file's counts logged when it is done, progress every 30 s."""
     report = report if report is not None else ReadingReport()
     files = sorted(Path(p) for p in paths)

@@ -1,5 +1,4 @@
-"""Reuters-21578 SGML (the default English corpus): one article per ``<REUTERS>`` element with a ``<BODY>``.
-"""
+"""Reuters-21578 SGML (the default English corpus): one article per ``<REUTERS>`` element with a ``<BODY>``."""
 
 from __future__ import annotations
 
@@ -25,8 +24,7 @@ def _decode(data: bytes, path: Path) -> str:
         return data.decode("utf-8")
     except UnicodeDecodeError as error:
         line = data.count(b"\n", 0, error.start) + 1
-        log.warning("%s: byte 0x%02x at offset %d (line %d) is not UTF-8; the file is read as Latin-1", path, data[error.start],
-                    error.start, line)
+        log.warning("%s: byte 0x%02x at offset %d (line %d) is not UTF-8; the file is read as Latin-1", path, data[error.start], error.start, line)
         return data.decode("latin-1")
 
 

@@ -1,5 +1,4 @@
-"""The corpus sources by name (``corpus.<lang>.source``): each one's reader and raw files.
-"""
+"""The corpus sources by name (``corpus.<lang>.source``): each one's reader and raw files."""
 
 from __future__ import annotations
 
@@ -24,8 +23,22 @@ FILE_PATTERNS = {"reuters21578": "reut2-*.sgm", "newscrawl": "news-docs.*.en.fil
 # CLUE news2016zh: the paper's 2.4M. An estimate only changes how many shards there are, never a result.
 SOURCE_ARTICLES = {
     "reuters21578": {1987: 18_701},
-    "cctv": {2012: 2_691, 2013: 5_604, 2014: 4_991, 2015: 4_787, 2016: 4_832, 2017: 5_112, 2018: 5_420, 2019: 5_807, 2020: 6_246,
-             2021: 5_760, 2022: 5_510, 2023: 5_181, 2024: 5_291, 2025: 5_098},
+    "cctv": {
+        2012: 2_691,
+        2013: 5_604,
+        2014: 4_991,
+        2015: 4_787,
+        2016: 4_832,
+        2017: 5_112,
+        2018: 5_420,
+        2019: 5_807,
+        2020: 6_246,
+        2021: 5_760,
+        2022: 5_510,
+        2023: 5_181,
+        2024: 5_291,
+        2025: 5_098,
+    },
     "newscrawl": {year: 7_800_000 // 11 for year in range(2007, 2018)},
     "clue": {2016: 2_400_000},
 }
@@ -50,8 +63,12 @@ def corpus_files(source: str, directory: str | Path, years: Sequence[int] | None
         dated = [(path, _FILE_YEARS[source].match(path.name)) for path in files]
         files = [path for path, match in dated if match is None or years[0] <= int(match.group(1)) <= years[1]]
     if not files:
-        raise InputFormatError(str(directory), None, None, f"no {FILE_PATTERNS[source]} files for corpus source {source!r}"
-                               + (f" in the years {years[0]}-{years[1]}" if years is not None else ""))
+        raise InputFormatError(
+            str(directory),
+            None,
+            None,
+            f"no {FILE_PATTERNS[source]} files for corpus source {source!r}" + (f" in the years {years[0]}-{years[1]}" if years is not None else ""),
+        )
     return files
 
 

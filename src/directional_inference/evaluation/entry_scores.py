@@ -39,6 +39,11 @@ def entry_scores(path: str, entries: pd.DataFrame, known_ids: Collection[str]) -
     scores = read_entry_scores(path, known_ids)
     missing = [entry for entry in entries["id"] if entry not in scores]
     if missing:
-        raise InputFormatError(str(path), None, "id", f"no row for {len(missing)} of the split's {len(entries)} entries "
-                               f"(first: {', '.join(map(repr, missing[:3]))}): a file must score every entry of a split it covers")
+        raise InputFormatError(
+            str(path),
+            None,
+            "id",
+            f"no row for {len(missing)} of the split's {len(entries)} entries "
+            f"(first: {', '.join(map(repr, missing[:3]))}): a file must score every entry of a split it covers",
+        )
     return np.array([scores[entry] for entry in entries["id"]], dtype=np.float64)

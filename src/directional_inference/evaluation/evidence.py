@@ -29,8 +29,9 @@ log = logging.getLogger(__name__)
 EVIDENCE_COLUMNS = ["entry", "pred", "subj", "obj", "aligned", "sentence"]
 
 
-def retrieve_evidence(engine, entries: pd.DataFrame, relations, *, cap: int, seed: int, relation_keys: RelationKeys,
-                      output=None, counts: bool = False):
+def retrieve_evidence(
+    engine, entries: pd.DataFrame, relations, *, cap: int, seed: int, relation_keys: RelationKeys, output=None, counts: bool = False
+):
     """One row per (entry, evidence relation): ``entry`` (the entry's id), the evidence's pred/subj/obj, whether
     its arguments are in the entry's order (``aligned``), and its sentence, ordered by entry, then the evidence's
     article id, sentence and relation (a complete order, not the corpus's date order). A relation whose predicate is the entry's up to voice (``relation_keys.active``, in either argument
@@ -41,13 +42,19 @@ def retrieve_evidence(engine, entries: pd.DataFrame, relations, *, cap: int, see
     engine.table("relations", relations)
     engine.frame("queries", entries[["id", "window", "subj", "obj", "pred", "article_id", "sentence_id"]])
     # the sentences' texts join the rows last: the choices run on keys only
-    engine.materialise("matched", f"""
+    engine.materialise(
+        "matched",
+        f"""
         SELECT q.id, q.pred AS pred_q, r.pred, r.subj, r.obj, r.article_id, r.sentence_id, r.subj = q.subj AS aligned
         FROM (SELECT *, {pair_keys()} FROM queries) q
         JOIN (SELECT "window", subj, pred, obj, article_id, sentence_id, {pair_keys()} FROM relations) r USING ("window", arg_a, arg_b)
-        WHERE NOT (r.article_id = q.article_id AND r.sentence_id = q.sentence_id)""")
-    log.info("%d relations of %d entries' windows share an entry's argument pair and are not its own sentence",
-             engine.count("SELECT * FROM matched"), len(entries))
+        WHERE NOT (r.article_id = q.article_id AND r.sentence_id = q.sentence_id)""",
+    )
+    log.info(
+        "%d relations of %d entries' windows share an entry's argument pair and are not its own sentence",
+        engine.count("SELECT * FROM matched"),
+        len(entries),
+    )
     preds = [row[0] for row in engine.execute("SELECT DISTINCT pred FROM matched UNION SELECT DISTINCT pred_q FROM matched").fetchall()]
     relation_keys.active_table(engine, "actives", preds)
     choice = seeded_hash(seed, "id", "article_id", "sentence_id", "pred", "subj", "obj")
@@ -59,13 +66,16 @@ def retrieve_evidence(engine, entries: pd.DataFrame, relations, *, cap: int, see
         query of its rows with their sentences."""
         for ids in _entry_chunks(sizes, CHUNK_ROWS):
             engine.frame("chunk_ids", pd.DataFrame({"id": ids}, dtype=object))
-            engine.materialise("chosen", f"""
+            engine.materialise(
+                "chosen",
+                f"""
                 WITH other_predicates AS (
                     SELECT DISTINCT m.id, m.pred, m.subj, m.obj, m.article_id, m.sentence_id, m.aligned FROM matched m
                     SEMI JOIN chunk_ids USING (id)
                     JOIN actives a ON a.pred = m.pred JOIN actives aq ON aq.pred = m.pred_q WHERE a.active <> aq.active
                 )
-                SELECT * FROM other_predicates QUALIFY row_number() OVER (PARTITION BY id ORDER BY {choice}) <= {int(cap)}""")
+                SELECT * FROM other_predicates QUALIFY row_number() OVER (PARTITION BY id ORDER BY {choice}) <= {int(cap)}""",
+            )
             chosen[0] += engine.count("SELECT * FROM chosen")
             if counts:
                 pieces.append(engine.df("SELECT id, count(*) AS pieces FROM chosen GROUP BY id"))
@@ -91,8 +101,10 @@ def retrieve_evidence(engine, entries: pd.DataFrame, relations, *, cap: int, see
 
 # matched relations per chunk of entries whose evidence is chosen together: bounds the rows a window function sorts
 CHUNK_ROWS = 2_000_000
-_EMPTY_EVIDENCE = ("SELECT CAST(NULL AS VARCHAR) AS entry, CAST(NULL AS VARCHAR) AS pred, CAST(NULL AS VARCHAR) AS subj, "
-                   "CAST(NULL AS VARCHAR) AS obj, CAST(NULL AS BOOLEAN) AS aligned, CAST(NULL AS VARCHAR) AS sentence LIMIT 0")
+_EMPTY_EVIDENCE = (
+    "SELECT CAST(NULL AS VARCHAR) AS entry, CAST(NULL AS VARCHAR) AS pred, CAST(NULL AS VARCHAR) AS subj, "
+    "CAST(NULL AS VARCHAR) AS obj, CAST(NULL AS BOOLEAN) AS aligned, CAST(NULL AS VARCHAR) AS sentence LIMIT 0"
+)
 
 
 def _entry_chunks(sizes: pd.DataFrame, budget: int):
@@ -109,14 +121,16 @@ def _entry_chunks(sizes: pd.DataFrame, budget: int):
         yield chunk
 
 
-def retrieve_language_evidence(engine, entries: pd.DataFrame, relations, lang: str, nltk_data, *, cap: int, seed: int, output=None,
-                               counts: bool = False):
+def retrieve_language_evidence(
+    engine, entries: pd.DataFrame, relations, lang: str, nltk_data, *, cap: int, seed: int, output=None, counts: bool = False
+):
     """``retrieve_evidence`` with the language's relation keys (English passives through the WordNet under ``nltk_data``):
     the evidence the scorers read (rule retrieve_booqa_evidence) and the dataset card counts (rule write_booqa_card)."""
     from ..resources.wordnet import open_wordnet
 
-    return retrieve_evidence(engine, entries, relations, cap=cap, seed=seed, relation_keys=RelationKeys(lang, open_wordnet(nltk_data)),
-                             output=output, counts=counts)
+    return retrieve_evidence(
+        engine, entries, relations, cap=cap, seed=seed, relation_keys=RelationKeys(lang, open_wordnet(nltk_data)), output=output, counts=counts
+    )
 
 
 def entry_positions(entries: pd.DataFrame, evidence: pd.DataFrame) -> np.ndarray:
@@ -170,12 +184,12 @@ def window_articles_reader(engine, articles):
     """``window -> frame of its articles (article_id, title, text) in corpus order`` over the corpus table ``articles``,
     for ``tfidf_evidence``: one window's text in memory at a time."""
     engine.table("articles", articles)
-    return lambda window: engine.execute('SELECT article_id, title, text FROM articles WHERE "window" = ? ORDER BY date, article_id',
-                                         [window]).df()
+    return lambda window: engine.execute('SELECT article_id, title, text FROM articles WHERE "window" = ? ORDER BY date, article_id', [window]).df()
 
 
-def tfidf_evidence(entries: pd.DataFrame, window_articles, own_sentences: pd.Series, lang: str, *,
-                   top_articles: int, sentences_per_article: int) -> pd.DataFrame:
+def tfidf_evidence(
+    entries: pd.DataFrame, window_articles, own_sentences: pd.Series, lang: str, *, top_articles: int, sentences_per_article: int
+) -> pd.DataFrame:
     """For each entry, the sentences of the ``top_articles`` articles of its window ranked by TF-IDF cosine with
     its proposition (word uni+bigrams for English, character uni+bigrams for Chinese, sublinear tf), at most
     ``sentences_per_article`` per article, without the entry's own source sentence (``own_sentences``: entry id

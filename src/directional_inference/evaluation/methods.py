@@ -22,10 +22,18 @@ METHODS = {
     "llm": ("llm", "zero-shot"),
 }
 LABELS = {
-    "lm_rel": "LM cosine (rel)", "lm_sent": "LM cosine (sent)", "lm_tfidf": "LM cosine (tfidf)",  # the paper: "LM unsupervised"
-    "sns_full": "S&S Full", "sym_sns_full": "'S&S Full", "sns_symmetric": "S&S Symmetric", "sns_directional": "S&S Directional",
-    "graph_binc": "EG BInc (local, this corpus)", "graph_weeds": "EG Weeds (local)", "graph_lin": "EG Lin (local)",
-    "graph_cosine": "EG cosine (local)", "llm": "LLM zero-shot (McKenna et al. 2023 prompt)",
+    "lm_rel": "LM cosine (rel)",
+    "lm_sent": "LM cosine (sent)",
+    "lm_tfidf": "LM cosine (tfidf)",  # the paper: "LM unsupervised"
+    "sns_full": "S&S Full",
+    "sym_sns_full": "'S&S Full",
+    "sns_symmetric": "S&S Symmetric",
+    "sns_directional": "S&S Directional",
+    "graph_binc": "EG BInc (local, this corpus)",
+    "graph_weeds": "EG Weeds (local)",
+    "graph_lin": "EG Lin (local)",
+    "graph_cosine": "EG cosine (local)",
+    "llm": "LLM zero-shot (McKenna et al. 2023 prompt)",
 }
 # An S&S method of a further language model (training.booqa_language_models) is the method's name, this mark, the alias:
 # "sns_full@rb" is S&S Full fine-tuned from the model alias rb (the plain names are the first language model's); a graph
@@ -54,28 +62,40 @@ BOOQA_TABLES = {
     "table5": BooqaTable(
         "test",
         ("lm_rel", "sns_full", "sym_sns_full", "sns_symmetric", "sns_directional", "graph_binc", "graph_weeds", "graph_lin", "graph_cosine", "llm"),
-        {"lm_rel": (15.9, 30.6), "sns_full": (25.6, 23.1), "sym_sns_full": (26.2, None), "sns_symmetric": (25.1, None),
-         "sns_directional": (15.1, None), "graph_binc": (29.8, 39.5)},
-        (("graph_cnce", "EG CNCE (Hosseini et al. 2021)", 34.5, None, _NO_GRAPH),
-         ("graph_egt2", "EG EGT2 (Chen et al. 2022)", 26.8, None, _NO_GRAPH)),
+        {
+            "lm_rel": (15.9, 30.6),
+            "sns_full": (25.6, 23.1),
+            "sym_sns_full": (26.2, None),
+            "sns_symmetric": (25.1, None),
+            "sns_directional": (15.1, None),
+            "graph_binc": (29.8, 39.5),
+        },
+        (
+            ("graph_cnce", "EG CNCE (Hosseini et al. 2021)", 34.5, None, _NO_GRAPH),
+            ("graph_egt2", "EG EGT2 (Chen et al. 2022)", 26.8, None, _NO_GRAPH),
+        ),
     ),
     "table15": BooqaTable(
         "dev",
         tuple(m for m in METHODS if METHODS[m][0] != "llm"),  # the paper's methods (an LLM is Table 5's alone)
         {"lm_tfidf": (0.00, 12.3), "lm_sent": (0.3, 9.8), "lm_rel": (15.3, 31.2), "sns_full": (25.7, 21.5), "graph_binc": (29.9, 39.6)},
-        (("lm_rel_roberta", "LM unsupervised (rel), RoBERTa-base", 5.0, 9.1, _NO_ENCODER.format("RoBERTa-base")),
-         ("lm_rel_large", "LM unsupervised (rel), BERT-large", 16.9, 26.9, _NO_ENCODER.format("BERT-large")),
-         ("sns_full_large", "S&S Full, RoBERTa-large", 24.9, None, "not run: set training.language_models to roberta-large (paper scale)"),
-         ("graph_cnce", "EG CNCE (Hosseini et al. 2021)", 33.6, None, _NO_GRAPH),
-         ("graph_egt2", "EG EGT2 (Chen et al. 2022)", 25.9, None, _NO_GRAPH)),
+        (
+            ("lm_rel_roberta", "LM unsupervised (rel), RoBERTa-base", 5.0, 9.1, _NO_ENCODER.format("RoBERTa-base")),
+            ("lm_rel_large", "LM unsupervised (rel), BERT-large", 16.9, 26.9, _NO_ENCODER.format("BERT-large")),
+            ("sns_full_large", "S&S Full, RoBERTa-large", 24.9, None, "not run: set training.language_models to roberta-large (paper scale)"),
+            ("graph_cnce", "EG CNCE (Hosseini et al. 2021)", 33.6, None, _NO_GRAPH),
+            ("graph_egt2", "EG EGT2 (Chen et al. 2022)", 25.9, None, _NO_GRAPH),
+        ),
     ),
     "table16": BooqaTable(
         "test",
         ("lm_tfidf", "lm_sent", "lm_rel", "sns_full"),
         {"lm_tfidf": (0.01, 11.5), "lm_sent": (0.08, 10.8), "lm_rel": (15.9, 30.6), "sns_full": (25.6, 23.1)},
-        (("lm_rel_roberta", "LM unsupervised (rel), RoBERTa-base", 4.8, 8.5, _NO_ENCODER.format("RoBERTa-base")),
-         ("lm_rel_large", "LM unsupervised (rel), BERT-large", 17.7, 26.0, _NO_ENCODER.format("BERT-large")),
-         ("sns_full_large", "S&S Full, RoBERTa-large", 24.8, None, "not run: set training.language_models to roberta-large (paper scale)")),
+        (
+            ("lm_rel_roberta", "LM unsupervised (rel), RoBERTa-base", 4.8, 8.5, _NO_ENCODER.format("RoBERTa-base")),
+            ("lm_rel_large", "LM unsupervised (rel), BERT-large", 17.7, 26.0, _NO_ENCODER.format("BERT-large")),
+            ("sns_full_large", "S&S Full, RoBERTa-large", 24.8, None, "not run: set training.language_models to roberta-large (paper scale)"),
+        ),
     ),
 }
 
@@ -132,8 +152,11 @@ def table_methods(table: str, aliases: Sequence[str] = (), graphs: Sequence[str]
     ``aliases`` (training.booqa_language_models), and in Table 5 the graphs made elsewhere (``graphs``:
     graphs.from_files) and the per-entry score files (``score_files``: evaluation.booqa_predictions)."""
     methods = list(BOOQA_TABLES[table].methods)
-    return methods + further_model_methods(methods, aliases) + (file_graph_methods(graphs) + file_score_methods(score_files)
-                                                                if table == "table5" else [])
+    return (
+        methods
+        + further_model_methods(methods, aliases)
+        + (file_graph_methods(graphs) + file_score_methods(score_files) if table == "table5" else [])
+    )
 
 
 def booqa_score_path(lang: str, split: str, method: str) -> str:
@@ -141,10 +164,19 @@ def booqa_score_path(lang: str, split: str, method: str) -> str:
     return f"results/booqa_scores/{lang}/{split}/{method}.parquet"
 
 
-def why_not_runnable(method: str, lang: str, model_languages: list[str], measures: list[str], retrievals: list[str],
-                     sns_languages: list[str] = ("en",), sns_methods_zh: Sequence[str] | None = None,
-                     imported_languages: Sequence[str] = (), llm_languages: Sequence[str] = (),
-                     file_graphs: Mapping[str, str] | None = None, score_files: Mapping[str, str] | None = None) -> str:
+def why_not_runnable(
+    method: str,
+    lang: str,
+    model_languages: list[str],
+    measures: list[str],
+    retrievals: list[str],
+    sns_languages: list[str] = ("en",),
+    sns_methods_zh: Sequence[str] | None = None,
+    imported_languages: Sequence[str] = (),
+    llm_languages: Sequence[str] = (),
+    file_graphs: Mapping[str, str] | None = None,
+    score_files: Mapping[str, str] | None = None,
+) -> str:
     """Why a method cannot run for a language with this config ("" when it can); Table 5 prints the reason. A further
     language model's S&S method (``sns_full@rb``) answers English BoOQA only, a graph from files (``file_graphs``: name
     -> its language) and a score file (``score_files``: name -> its language) that of its language.
@@ -163,8 +195,11 @@ def why_not_runnable(method: str, lang: str, model_languages: list[str], measure
     if method_alias(method) and lang != "en":
         return "an S&S model of training.booqa_language_models, fine-tuned on the English LevyHolt: English BoOQA only"
     if family == "llm" and lang not in llm_languages:
-        return ("no LLM in llm.scorers" if not llm_languages else
-                "the LLM is asked with the English prompts of McKenna et al. 2023; Chinese prompts are not configured")
+        return (
+            "no LLM in llm.scorers"
+            if not llm_languages
+            else "the LLM is asked with the English prompts of McKenna et al. 2023; Chinese prompts are not configured"
+        )
     if family == "graph":
         return "" if detail in measures else "measure not in graphs.measures"
     if family == "lm" and detail not in retrievals:
@@ -172,26 +207,53 @@ def why_not_runnable(method: str, lang: str, model_languages: list[str], measure
     if family == "lm" and detail in ("tfidf", "sent") and lang in imported_languages:
         return "relations imported from files (relations.imported), which carry no article text to retrieve sentences from"
     if family == "lm" and lang not in model_languages:
-        return ("the configured encoder cannot read this language (no Chinese or multilingual weights offline; "
-                "evaluation.lm_encoder_zh, evaluation.model_languages)")
+        return (
+            "the configured encoder cannot read this language (no Chinese or multilingual weights offline; "
+            "evaluation.lm_encoder_zh, evaluation.model_languages)"
+        )
     if family == "sns" and lang not in sns_languages:
-        return ("no S&S model fine-tuned on a LevyHolt of this language (needs a multilingual model in "
-                "training.language_models_zh and the Chinese LevyHolt, resources.levyholt_zh)")
+        return (
+            "no S&S model fine-tuned on a LevyHolt of this language (needs a multilingual model in "
+            "training.language_models_zh and the Chinese LevyHolt, resources.levyholt_zh)"
+        )
     if family == "sns" and lang == "zh" and sns_methods_zh is not None and method not in sns_methods_zh:
         return "not fine-tuned on the Chinese LevyHolt: not in training.sns_methods_zh (the paper's Chinese column has S&S Full only)"
     return ""
 
 
-def methods_for(lang: str, model_languages: list[str], measures: list[str], retrievals: list[str],
-                sns_languages: list[str] = ("en",), sns_methods_zh: Sequence[str] | None = None,
-                imported_languages: Sequence[str] = (), llm_languages: Sequence[str] = (), further_models: Sequence[str] = (),
-                file_graphs: Mapping[str, str] | None = None, score_files: Mapping[str, str] | None = None) -> list[str]:
+def methods_for(
+    lang: str,
+    model_languages: list[str],
+    measures: list[str],
+    retrievals: list[str],
+    sns_languages: list[str] = ("en",),
+    sns_methods_zh: Sequence[str] | None = None,
+    imported_languages: Sequence[str] = (),
+    llm_languages: Sequence[str] = (),
+    further_models: Sequence[str] = (),
+    file_graphs: Mapping[str, str] | None = None,
+    score_files: Mapping[str, str] | None = None,
+) -> list[str]:
     """Methods that can run for a language with this config (the others get a note in Table 5), the S&S methods of the
     ``further_models`` (training.booqa_language_models), the graphs from files (``file_graphs``: name -> language) and
     the score files (``score_files``: name -> language) included."""
-    return [method for method in method_names(further_models, sorted(file_graphs or {}), sorted(score_files or {}))
-            if not why_not_runnable(method, lang, model_languages, measures, retrievals, sns_languages, sns_methods_zh, imported_languages,
-                                    llm_languages, file_graphs, score_files)]
+    return [
+        method
+        for method in method_names(further_models, sorted(file_graphs or {}), sorted(score_files or {}))
+        if not why_not_runnable(
+            method,
+            lang,
+            model_languages,
+            measures,
+            retrievals,
+            sns_languages,
+            sns_methods_zh,
+            imported_languages,
+            llm_languages,
+            file_graphs,
+            score_files,
+        )
+    ]
 
 
 def sns_models(methods: Sequence[str]) -> list[tuple[str, str]]:
@@ -201,8 +263,14 @@ def sns_models(methods: Sequence[str]) -> list[tuple[str, str]]:
 
 # Table 3 (AUCnorm %, lower is better): (trained on, tested on) -> value
 PAPER_TABLE3 = {
-    ("booqa", "en"): 51.0, ("booqa", "zh"): 84.2, ("full", "en"): 2.8, ("directional", "en"): 1.1, ("symmetric", "en"): 0.8,
-    ("full", "zh"): 4.0, ("directional", "zh"): 1.2, ("symmetric", "zh"): 2.4,
+    ("booqa", "en"): 51.0,
+    ("booqa", "zh"): 84.2,
+    ("full", "en"): 2.8,
+    ("directional", "en"): 1.1,
+    ("symmetric", "en"): 0.8,
+    ("full", "zh"): 4.0,
+    ("directional", "zh"): 1.2,
+    ("symmetric", "zh"): 2.4,
 }
 TABLE3_NAMES = {"booqa": "BoOQA (dev)", "full": "LevyHolt Full", "directional": "LevyHolt Directional", "symmetric": "LevyHolt Symmetric"}
 

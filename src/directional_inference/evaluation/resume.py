@@ -69,8 +69,9 @@ class ScoringProgress:
                 if str(saved["signature"]) != self.signature or len(saved["best"]) != entries:
                     log.info("scoring progress in %s is of other inputs or settings: starting over", self.path)
                     return None
-                state = ScoringState(int(saved["batches"]), saved["best"].copy(), saved["has_evidence"].copy(), float(saved["pairs"]),
-                                     float(saved["unique"]))
+                state = ScoringState(
+                    int(saved["batches"]), saved["best"].copy(), saved["has_evidence"].copy(), float(saved["pairs"]), float(saved["unique"])
+                )
         except (OSError, ValueError, KeyError) as error:
             log.warning("scoring progress in %s cannot be read (%s): starting over", self.path, error)
             return None
@@ -82,8 +83,15 @@ class ScoringProgress:
         if not force and time.monotonic() - self._saved_at < self.every_s:
             return
         buffer = io.BytesIO()
-        np.savez(buffer, signature=np.array(self.signature), batches=np.array(state.batches), best=state.best,
-                 has_evidence=state.has_evidence, pairs=np.array(state.pairs), unique=np.array(state.unique))
+        np.savez(
+            buffer,
+            signature=np.array(self.signature),
+            batches=np.array(state.batches),
+            best=state.best,
+            has_evidence=state.has_evidence,
+            pairs=np.array(state.pairs),
+            unique=np.array(state.unique),
+        )
         self.path.parent.mkdir(parents=True, exist_ok=True)
         with atomic_file(self.path) as tmp:
             Path(tmp).write_bytes(buffer.getvalue())

@@ -73,7 +73,7 @@ def sentence_window(sentence: str, subj: str, obj: str, lang: str, size: int, le
     if middle < half:
         return joiner.join(units[:size])
     if middle > len(units) - half:
-        return joiner.join(units[len(units) - size:])
+        return joiner.join(units[len(units) - size :])
     return joiner.join(units[middle - half : middle + half])
 
 
@@ -97,8 +97,9 @@ def _string_matches(text: str, pattern: str) -> list[int]:
     return found
 
 
-def lm_cosine(entries: pd.DataFrame, evidence: pd.DataFrame, encode, lang: str, retrieval: str = "rel", *,
-              window: int = 64, lemmatize=None) -> tuple[np.ndarray, float]:
+def lm_cosine(
+    entries: pd.DataFrame, evidence: pd.DataFrame, encode, lang: str, retrieval: str = "rel", *, window: int = 64, lemmatize=None
+) -> tuple[np.ndarray, float]:
     """Max cosine of each entry's evidence with its proposition; -1 without evidence. Returns (scores, dedup ratio).
 
     The texts, as the authors' three variants build them (paper, Appendix G): ``rel``, the evidence relation rebuilt
@@ -113,8 +114,11 @@ def lm_cosine(entries: pd.DataFrame, evidence: pd.DataFrame, encode, lang: str, 
         premises = render(evidence["subj"], evidence["pred"], evidence["obj"], lang)
         premise_spans = predicate_offsets(evidence["subj"], evidence["pred"], lang)
     elif retrieval == "sent":
-        premises = pd.Series([sentence_window(t, s, o, lang, window, lemmatize)
-                              for t, s, o in zip(evidence["sentence"], evidence["subj"], evidence["obj"])], index=evidence.index, dtype=object)
+        premises = pd.Series(
+            [sentence_window(t, s, o, lang, window, lemmatize) for t, s, o in zip(evidence["sentence"], evidence["subj"], evidence["obj"])],
+            index=evidence.index,
+            dtype=object,
+        )
         premise_spans = None
     else:
         cut = (lambda t: t[:window]) if lang == "zh" else (lambda t: " ".join([w for w in t.split(" ") if w][:window]))
@@ -134,7 +138,7 @@ def lm_cosine(entries: pd.DataFrame, evidence: pd.DataFrame, encode, lang: str, 
     entry_codes[np.unique(position)] = codes(list(propositions), proposition_spans)
     hypothesis_codes = entry_codes[position]
     keys = list(texts)
-    vectors = (encode([t for t, _ in keys], [span for _, span in keys]) if keys else np.zeros((0, 1)))
+    vectors = encode([t for t, _ in keys], [span for _, span in keys]) if keys else np.zeros((0, 1))
     pairs = pd.DataFrame({"p": premise_codes, "h": hypothesis_codes})
     unique = pairs.drop_duplicates()
     ratio = _dedup_report(f"lm_cosine[{retrieval}]", len(pairs), len(unique))
@@ -262,8 +266,9 @@ def graph_covered(scores) -> np.ndarray:
     return np.asarray(scores, dtype=np.float64) > 0
 
 
-def graph_scores(engine, entries: pd.DataFrame, evidence, graph, measure: str, *, fuzzy: str = "same_type_pair", fuzzy_top: int = 20,
-                 fuzzy_min_count: int = 3) -> tuple[np.ndarray, float]:
+def graph_scores(
+    engine, entries: pd.DataFrame, evidence, graph, measure: str, *, fuzzy: str = "same_type_pair", fuzzy_top: int = 20, fuzzy_min_count: int = 3
+) -> tuple[np.ndarray, float]:
     """Edge weight evidence predicate -> entry predicate, typed with the entry's types, max over the entry's evidence
     (0 without evidence or edge), in ``entries`` order, and the deduplication ratio of the lookups. ``evidence`` (rows
     ``entry, pred, aligned``) and ``graph`` (see ``graphs``) are frames or Parquet files; the lookup is SQL, so a graph
@@ -290,21 +295,29 @@ def graph_scores(engine, entries: pd.DataFrame, evidence, graph, measure: str, *
     columns = engine.columns("graph_edges")
     surfaces = {side: f"{side}_surface" if f"{side}_surface" in columns else side for side in ("premise", "hypothesis")}
     weight = f'"{measure}"'
-    engine.materialise("graph_queries", """
+    engine.materialise(
+        "graph_queries",
+        """
         SELECT e.entry, e.pred AS premise, q.pred AS hypothesis, q.subj_type, q.obj_type, NOT e.aligned AS reversed
-        FROM graph_evidence e JOIN graph_entries q ON q.id = e.entry""")
+        FROM graph_evidence e JOIN graph_entries q ON q.id = e.entry""",
+    )
     engine.materialise("graph_lookups", "SELECT DISTINCT premise, hypothesis, subj_type, obj_type, reversed FROM graph_queries")
     key = "premise, hypothesis, subj_type, obj_type, reversed"
     # the exact typed edge, from the edges into the asked hypotheses only
-    engine.materialise("graph_exact", f"""
+    engine.materialise(
+        "graph_exact",
+        f"""
         SELECT {key}, max({weight}) AS w FROM graph_edges SEMI JOIN (SELECT DISTINCT hypothesis FROM graph_lookups) USING (hypothesis)
-        GROUP BY ALL""")
+        GROUP BY ALL""",
+    )
     backoff_table, backoff_key = None, None
     has_surfaces = surfaces["premise"] != "premise" or surfaces["hypothesis"] != "hypothesis"
     if fuzzy == "same_type_pair" and has_surfaces:
         frequent = ""
         if {"premise_count", "hypothesis_count"} <= columns:
-            engine.materialise("graph_nodes", f"""
+            engine.materialise(
+                "graph_nodes",
+                f"""
                 WITH nodes AS (
                     SELECT premise AS label, {surfaces["premise"]} AS surface, CASE WHEN reversed THEN obj_type ELSE subj_type END AS t1,
                            CASE WHEN reversed THEN subj_type ELSE obj_type END AS t2, premise_count AS n FROM graph_edges
@@ -312,19 +325,26 @@ def graph_scores(engine, entries: pd.DataFrame, evidence, graph, measure: str, *
                     SELECT hypothesis, {surfaces["hypothesis"]}, subj_type, obj_type, hypothesis_count FROM graph_edges
                 ), distinct_nodes AS (SELECT label, surface, t1, t2, min(n) AS n FROM nodes GROUP BY label, surface, t1, t2)
                 SELECT label, t1, t2 FROM distinct_nodes
-                QUALIFY row_number() OVER (PARTITION BY surface, t1, t2 ORDER BY n DESC, label) <= {int(fuzzy_top)} AND n >= {int(fuzzy_min_count)}""")
+                QUALIFY row_number() OVER (PARTITION BY surface, t1, t2 ORDER BY n DESC, label) <= {int(fuzzy_top)} AND n >= {int(fuzzy_min_count)}""",
+            )
             frequent = """
                 SEMI JOIN graph_nodes p ON p.label = g.premise AND p.t1 = (CASE WHEN g.reversed THEN g.obj_type ELSE g.subj_type END)
                                            AND p.t2 = (CASE WHEN g.reversed THEN g.subj_type ELSE g.obj_type END)
                 SEMI JOIN graph_nodes h ON h.label = g.hypothesis AND h.t1 = g.subj_type AND h.t2 = g.obj_type"""
-        backoff_table = engine.materialise("graph_backoff", f"""
+        backoff_table = engine.materialise(
+            "graph_backoff",
+            f"""
             SELECT g.{surfaces["premise"]} AS premise, g.{surfaces["hypothesis"]} AS hypothesis, g.subj_type, g.obj_type, g.reversed,
                    max(g.{weight}) AS w
-            FROM graph_edges g {frequent} GROUP BY ALL""")
+            FROM graph_edges g {frequent} GROUP BY ALL""",
+        )
         backoff_key = key
     elif fuzzy == "any_type_pair":
-        backoff_table = engine.materialise("graph_backoff", f"""
-            SELECT {surfaces["premise"]} AS premise, {surfaces["hypothesis"]} AS hypothesis, max({weight}) AS w FROM graph_edges GROUP BY ALL""")
+        backoff_table = engine.materialise(
+            "graph_backoff",
+            f"""
+            SELECT {surfaces["premise"]} AS premise, {surfaces["hypothesis"]} AS hypothesis, max({weight}) AS w FROM graph_edges GROUP BY ALL""",
+        )
         backoff_key = "premise, hypothesis"
     backoff = f"LEFT JOIN {backoff_table} b USING ({backoff_key})" if backoff_table else ""
     best = "CASE WHEN coalesce(x.w, 0) > 0 THEN x.w ELSE coalesce(b.w, 0) END" if backoff_table else "coalesce(x.w, 0)"
@@ -337,8 +357,21 @@ def graph_scores(engine, entries: pd.DataFrame, evidence, graph, measure: str, *
     return found["score"].to_numpy(np.float64), ratio
 
 
-def score_split(engine, method: str, lang: str, entries: pd.DataFrame, evidence, settings: dict, *, model=None, graph=None,
-                nltk_data=None, progress=None, predictions=None, known_ids=()) -> pd.DataFrame:
+def score_split(
+    engine,
+    method: str,
+    lang: str,
+    entries: pd.DataFrame,
+    evidence,
+    settings: dict,
+    *,
+    model=None,
+    graph=None,
+    nltk_data=None,
+    progress=None,
+    predictions=None,
+    known_ids=(),
+) -> pd.DataFrame:
     """One BoOQA method's scores of ``entries`` (``entry, label, score, group, covered``): each entry's best score over
     its rows of the evidence file ``evidence``: read and scored in batches of ``BATCH_ROWS`` rows (LM, S&S), so that
     memory does not grow with the entries, or looked up in SQL (graphs). ``settings``: what the method reads (rule
@@ -361,10 +394,18 @@ def score_split(engine, method: str, lang: str, entries: pd.DataFrame, evidence,
         score_batch, floor, cap = _neural_scorer(family, detail, lang, entries, settings, model, nltk_data)
         batches = evidence_batches(engine, evidence, entries, BATCH_ROWS[family], cap=cap, seed=settings.get("seed", 0))
         scores, covered, ratio = stream_scores(entries, batches, score_batch, floor, progress)
-    log.info("%s on %s: deduplication ratio %.2f; %d of %d entries scored from evidence (coverage %.3f)", method, lang, ratio, covered.sum(),
-             len(entries), covered.mean() if len(entries) else float("nan"))
-    return pd.DataFrame({"entry": entries["id"], "label": entries["label"].astype("int8"), "score": scores, "group": entries["bundle_id"],
-                         "covered": covered})
+    log.info(
+        "%s on %s: deduplication ratio %.2f; %d of %d entries scored from evidence (coverage %.3f)",
+        method,
+        lang,
+        ratio,
+        covered.sum(),
+        len(entries),
+        covered.mean() if len(entries) else float("nan"),
+    )
+    return pd.DataFrame(
+        {"entry": entries["id"], "label": entries["label"].astype("int8"), "score": scores, "group": entries["bundle_id"], "covered": covered}
+    )
 
 
 def _neural_scorer(family: str, detail, lang: str, entries: pd.DataFrame, settings: dict, model, nltk_data):
@@ -377,11 +418,14 @@ def _neural_scorer(family: str, detail, lang: str, entries: pd.DataFrame, settin
         from ..llm.prompts import PromptSetting
         from ..llm.scorer import llm_scorer
 
-        scorer = llm_scorer(model, precision=settings["precision"], batch_size=settings["batch_size"], rule=settings.get("answer_rule", "probability"))
+        scorer = llm_scorer(
+            model, precision=settings["precision"], batch_size=settings["batch_size"], rule=settings.get("answer_rule", "probability")
+        )
         return (lambda batch: llm_model(entries, batch, scorer, PromptSetting(shots=detail))), 0.0, None
     from ..sns.model import PromptScorer
 
-    scorer = PromptScorer(model, max_length=settings["max_length"], symmetric=settings.get("sym_sns_prompts") == "symmetric", lang=lang,
-                          precision=settings["precision"])
+    scorer = PromptScorer(
+        model, max_length=settings["max_length"], symmetric=settings.get("sym_sns_prompts") == "symmetric", lang=lang, precision=settings["precision"]
+    )
     cap = settings["evidence_cap_ss_zh"] if lang == "zh" else None  # the paper capped S&S evidence for Chinese
     return (lambda batch: prompt_model(entries, batch, scorer, lang)), 0.0, cap

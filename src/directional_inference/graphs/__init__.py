@@ -23,7 +23,17 @@ from .features import deal_type_pairs, feature_counts_sql
 from .local import GRAPH_COLUMNS, SCORE_COLUMNS, edge_blocks, graph_schema, write_type_pair
 from .published import ccg_surface, graph_from_files, import_graph_files, read_graph_file
 
-__all__ = ["ENGINE_POOL_SHARE", "GRAPH_COLUMNS", "SCORE_COLUMNS", "build_graphs", "ccg_surface", "gather_graph_parts", "graph_from_files", "import_graph_files", "read_graph_file"]
+__all__ = [
+    "ENGINE_POOL_SHARE",
+    "GRAPH_COLUMNS",
+    "SCORE_COLUMNS",
+    "build_graphs",
+    "ccg_surface",
+    "gather_graph_parts",
+    "graph_from_files",
+    "import_graph_files",
+    "read_graph_file",
+]
 
 log = logging.getLogger(__name__)
 
@@ -35,8 +45,9 @@ ENGINE_POOL_SHARE = 0.35
 # type, premise, hypothesis, reversed).
 
 
-def build_graphs(engine, relations, *, min_arg_pairs: int, min_predicates: int, held_out_windows: Iterable[str] = (),
-                 part: int = 0, parts: int = 1, output=None):
+def build_graphs(
+    engine, relations, *, min_arg_pairs: int, min_predicates: int, held_out_windows: Iterable[str] = (), part: int = 0, parts: int = 1, output=None
+):
     """Local graphs of the type pairs of job ``part`` of ``parts`` (``features.deal_type_pairs``), from the merged
     ``relations`` (Parquet files or a frame) outside ``held_out_windows``. The edges are written to ``output`` in
     edge order as they are computed, in row groups that each belong to one type pair, and the number of edges is
@@ -50,12 +61,14 @@ def build_graphs(engine, relations, *, min_arg_pairs: int, min_predicates: int, 
                          FROM training GROUP BY ALL""")
     mine = sorted(pair for pair, job in deal_type_pairs(sizes, parts).items() if job == part)
     engine.frame("my_type_pairs", pd.DataFrame(mine, columns=["type_a", "type_b"]).astype(str))
-    engine.view("my_training", """SELECT * FROM training
-                                  SEMI JOIN my_type_pairs ON least(subj_type, obj_type) = type_a AND greatest(subj_type, obj_type) = type_b""")
+    engine.view(
+        "my_training",
+        """SELECT * FROM training
+                                  SEMI JOIN my_type_pairs ON least(subj_type, obj_type) = type_a AND greatest(subj_type, obj_type) = type_b""",
+    )
     # the counts wait on disk, sorted by type pair, so the engine's memory is free for a type pair's matrices
     features = engine.spill / "graph-features.parquet"
-    engine.write(f"SELECT * FROM ({feature_counts_sql('my_training', min_arg_pairs, min_predicates)}) ORDER BY type_a, type_b, node, pair",
-                 features)
+    engine.write(f"SELECT * FROM ({feature_counts_sql('my_training', min_arg_pairs, min_predicates)}) ORDER BY type_a, type_b, node, pair", features)
     engine.table("features", features)
     target = Path(output) if output is not None else engine.spill / "graph.parquet"
     edges = 0

@@ -37,8 +37,9 @@ def graph_schema():
     return pa.schema([(name, types.get(name, pa.string())) for name in GRAPH_COLUMNS])
 
 
-def edge_blocks(node_index: np.ndarray, pair_index: np.ndarray, values: np.ndarray, names: np.ndarray, type_a: str, type_b: str, *,
-                block_work: int | None = None) -> Iterator[tuple[int, object]]:
+def edge_blocks(
+    node_index: np.ndarray, pair_index: np.ndarray, values: np.ndarray, names: np.ndarray, type_a: str, type_b: str, *, block_work: int | None = None
+) -> Iterator[tuple[int, object]]:
     """Edges of the graph of the unordered type pair {type_a, type_b} between every two distinct nodes that share an
     argument pair, a block of premises at a time, as (group, Arrow table of ``GRAPH_COLUMNS``): group 0 holds the edges
     whose hypothesis is in the graph's orientation (types ``type_a, type_b`` sorted), group 1 the others; within a block
@@ -97,14 +98,22 @@ def edge_blocks(node_index: np.ndarray, pair_index: np.ndarray, values: np.ndarr
             if not len(order):
                 continue
             types = (second, first) if group else (first, second)
-            yield group, pa.table({
-                "premise": pa.DictionaryArray.from_arrays(pa.array(pred_code[p[order]], pa.int32()), dictionary).dictionary_decode(),
-                "hypothesis": pa.DictionaryArray.from_arrays(pa.array(pred_code[q[order]], pa.int32()), dictionary).dictionary_decode(),
-                "subj_type": pa.array(np.full(len(order), types[0], dtype=object), pa.string()),
-                "obj_type": pa.array(np.full(len(order), types[1], dtype=object), pa.string()),
-                "reversed": pa.array(reversed_[order]), "cosine": pa.array(cosine[order]), "weeds": pa.array(weeds[order]),
-                "lin": pa.array(lin[order]), "binc": pa.array(binc[order]),
-            })
+            yield (
+                group,
+                pa.table(
+                    {
+                        "premise": pa.DictionaryArray.from_arrays(pa.array(pred_code[p[order]], pa.int32()), dictionary).dictionary_decode(),
+                        "hypothesis": pa.DictionaryArray.from_arrays(pa.array(pred_code[q[order]], pa.int32()), dictionary).dictionary_decode(),
+                        "subj_type": pa.array(np.full(len(order), types[0], dtype=object), pa.string()),
+                        "obj_type": pa.array(np.full(len(order), types[1], dtype=object), pa.string()),
+                        "reversed": pa.array(reversed_[order]),
+                        "cosine": pa.array(cosine[order]),
+                        "weeds": pa.array(weeds[order]),
+                        "lin": pa.array(lin[order]),
+                        "binc": pa.array(binc[order]),
+                    }
+                ),
+            )
 
 
 def _canonical(matrix):

@@ -40,7 +40,7 @@ def read_graph_file(path: str | Path) -> pd.DataFrame:
             if not line or line.startswith("num "):
                 continue
             if line.startswith("predicate:"):
-                premise, feature = line[len("predicate:"):].strip(), None
+                premise, feature = line[len("predicate:") :].strip(), None
                 continue
             parts = line.split()
             if parts[-1] in ("sim", "sims"):  # a section header: "BInc sims", "Weed's PMI sim", "global sims", ...
@@ -96,12 +96,16 @@ def graph_from_files(paths, section: str, measure: str = "binc") -> pd.DataFrame
     def plain(type_name: str) -> str:
         return re.sub(r"_[12]$", "", type_name)
 
-    graph = pd.DataFrame({
-        "premise": [p for p, _, _ in premise], "hypothesis": [h for h, _, _ in hypothesis],
-        "subj_type": [plain(a) for _, a, _ in hypothesis], "obj_type": [plain(b) for _, _, b in hypothesis],
-        "reversed": [(pa, pb) != (ha, hb) for (_, pa, pb), (_, ha, hb) in zip(premise, hypothesis)],
-        measure: edges["score"].to_numpy(dtype=np.float64),
-    })
+    graph = pd.DataFrame(
+        {
+            "premise": [p for p, _, _ in premise],
+            "hypothesis": [h for h, _, _ in hypothesis],
+            "subj_type": [plain(a) for _, a, _ in hypothesis],
+            "obj_type": [plain(b) for _, _, b in hypothesis],
+            "reversed": [(pa, pb) != (ha, hb) for (_, pa, pb), (_, ha, hb) in zip(premise, hypothesis)],
+            measure: edges["score"].to_numpy(dtype=np.float64),
+        }
+    )
     graph["premise_surface"] = graph["premise"].map(ccg_surface)
     graph["hypothesis_surface"] = graph["hypothesis"].map(ccg_surface)
     return graph.reset_index(drop=True)
@@ -120,9 +124,13 @@ def import_graph_files(paths, section: str, output: str | Path) -> pd.DataFrame:
     graph = graph_from_files(paths, section)
     if graph.empty:
         found = sorted({f for path in paths for f in read_graph_file(path)["feature"]})
-        raise InputFormatError(f"{paths[0].parent}/ ({len(paths)} graph files)", None, "section",
-                               f"no edge in section {section!r}; the files' sections: {', '.join(found) or 'none (no edge at all)'}: "
-                               "set graphs.from_files.<name>.section to one")
+        raise InputFormatError(
+            f"{paths[0].parent}/ ({len(paths)} graph files)",
+            None,
+            "section",
+            f"no edge in section {section!r}; the files' sections: {', '.join(found) or 'none (no edge at all)'}: "
+            "set graphs.from_files.<name>.section to one",
+        )
     with atomic_file(output) as tmp:
         graph.to_parquet(tmp, index=False)
     return graph

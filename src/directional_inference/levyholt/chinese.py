@@ -15,8 +15,15 @@ CHINESE_PREFIX = "zh_"
 CHINESE_SUBSETS = ("full", "directional", "symmetric")  # the Chinese LevyHolt sets of the paper (Tables 3 and 5)
 
 
-def write_chinese_levyholt(out_root: str | Path, chinese_dir: str | Path, *, seed: int, limits: dict[str, int | None],
-                           dev_pairs: int = 64, hypothesis_only_premise: Triple = ("正确", "", "")) -> None:
+def write_chinese_levyholt(
+    out_root: str | Path,
+    chinese_dir: str | Path,
+    *,
+    seed: int,
+    limits: dict[str, int | None],
+    dev_pairs: int = 64,
+    hypothesis_only_premise: Triple = ("正确", "", ""),
+) -> None:
     """Full, Directional and Symmetric of the Chinese LevyHolt (Li et al. 2022; user-supplied in the layout of the
     English ``_s`` files) as ``zh_<subset>`` sets, with their hypothesis-only variants ("正确" as the premise), built by
     the English rules (S&S split with ``seed``, sub-groups, a seeded directional re-split with ``dev_pairs``)."""

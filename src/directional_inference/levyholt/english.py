@@ -27,7 +27,21 @@ from pathlib import Path
 
 from ..atomic import atomic_file
 from ..errors import InputFormatError
-from .entries import ALL_SUBSETS, Entry, HYPOTHESIS_ONLY_SUFFIX, SPLITS, SUBGROUPS, SUBSETS, TRUE_PREMISE, Triple, hypothesis_only, read_entries, stratified_sample, subset_label, write_entries
+from .entries import (
+    ALL_SUBSETS,
+    Entry,
+    HYPOTHESIS_ONLY_SUFFIX,
+    SPLITS,
+    SUBGROUPS,
+    SUBSETS,
+    TRUE_PREMISE,
+    Triple,
+    hypothesis_only,
+    read_entries,
+    stratified_sample,
+    subset_label,
+    write_entries,
+)
 
 
 # The authors' released directories for each subset (levyholt.source: authors).
@@ -90,7 +104,11 @@ def subgroups_of_split(split: Sequence[Entry], directional: Iterable[Entry]) -> 
 
 
 def resplit_directional(
-    train: Sequence[Entry], dev: Sequence[Entry], pairs: Sequence[tuple[Entry, Entry]], seed: int, dev_pairs: int = 64,
+    train: Sequence[Entry],
+    dev: Sequence[Entry],
+    pairs: Sequence[tuple[Entry, Entry]],
+    seed: int,
+    dev_pairs: int = 64,
     authors_dev: Iterable[Entry] | None = None,
 ) -> tuple[list[Entry], list[Entry]]:
     """Directional entries of train and dev with both directions of every pair in one split (paper, footnote 3).
@@ -138,8 +156,9 @@ class LevyHoltSplits:
         return [replace(e, label=subset_label(e.subgroup, name)) for e in sorted(chosen, key=lambda e: e.order)]
 
 
-def build_from_raw(levyholt_dir: str | Path, seed: int, *, authors_dir: str | Path | None = None, dev_pairs: int = 64,
-                   layout: str = "LevyHoltDS") -> LevyHoltSplits:
+def build_from_raw(
+    levyholt_dir: str | Path, seed: int, *, authors_dir: str | Path | None = None, dev_pairs: int = 64, layout: str = "LevyHoltDS"
+) -> LevyHoltSplits:
     """Split, sub-groups and directional re-split from the raw ``LevyHoltDS`` files (``dev/dev_s.txt``,
     ``test/test_s.txt``, ``dev_dir/dev_dir_s.txt``, ``test_dir/test_dir_s.txt`` under ``levyholt_dir/layout``); the
     cut directional pairs go where the authors put them when ``authors_dir`` (their released files) is given, else
@@ -203,8 +222,18 @@ def whole_subset(splits: LevyHoltSplits, convention: str, subset: str, split: st
     return splits.subset(subset, split)
 
 
-def write_whole_tests(out_root: str | Path, subsets: Iterable[str], *, levyholt_dir: str | Path, authors_dir: str | Path, source: str,
-                      seed: int, authors_subsets: Iterable[str] = (), resplit: str = "authors", dev_pairs: int = 64) -> None:
+def write_whole_tests(
+    out_root: str | Path,
+    subsets: Iterable[str],
+    *,
+    levyholt_dir: str | Path,
+    authors_dir: str | Path,
+    source: str,
+    seed: int,
+    authors_subsets: Iterable[str] = (),
+    resplit: str = "authors",
+    dev_pairs: int = 64,
+) -> None:
     """The whole test set of each of ``subsets`` (``out_root/<subset>/test.tsv``), built as ``write_levyholt_datasets``
     builds it but never subsampled: the test sets that predictions made elsewhere cover whole (the directional test of
     McKenna, Li et al. 2023)."""
@@ -261,8 +290,11 @@ def write_levyholt_datasets(
                 entries = stratified_sample(entries, round(test_limit * len(entries) / len(full_test)), seed)
             else:
                 taken = Counter(test_sample)  # a subset's entries keep their sub-group (and may change label)
-                entries = [e for e in entries if taken[(e.premise, e.hypothesis, e.subgroup)] > 0
-                           and not taken.subtract([(e.premise, e.hypothesis, e.subgroup)])]
+                entries = [
+                    e
+                    for e in entries
+                    if taken[(e.premise, e.hypothesis, e.subgroup)] > 0 and not taken.subtract([(e.premise, e.hypothesis, e.subgroup)])
+                ]
             write_entries(out_root / subset / f"{split}.tsv", entries)
             write_entries(out_root / f"{subset}{HYPOTHESIS_ONLY_SUFFIX}" / f"{split}.tsv", hypothesis_only(entries, hypothesis_only_premise))
             positives = sum(e.label for e in entries)

@@ -140,8 +140,10 @@ def unequal_budgets(training: dict, levyholt: dict) -> list[str]:
         differing = [key for key in BUDGET_KEYS if len({b[key] for b in budgets.values()}) > 1]
         if differing:
             detail = "; ".join(f"{name}: " + ", ".join(f"{k} {b[k]}" for k in differing) for name, b in budgets.items())
-            problems.append(f"{table} compares models trained with different budgets ({detail}): give them one training.budgets "
-                            f"entry so that no comparison is decided by compute")
+            problems.append(
+                f"{table} compares models trained with different budgets ({detail}): give them one training.budgets "
+                f"entry so that no comparison is decided by compute"
+            )
     return problems
 
 

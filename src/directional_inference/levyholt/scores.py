@@ -25,9 +25,14 @@ def converse_group_ids(entries: Sequence[Entry]) -> np.ndarray:
 
 def score_frame(entries: Sequence[Entry], scores: np.ndarray, groups=None) -> pd.DataFrame:
     groups = converse_group_ids(entries) if groups is None else np.asarray(groups)
-    return pd.DataFrame({"entry": np.arange(len(entries), dtype=np.int64),
-                         "label": np.array([int(e.label) for e in entries], dtype=np.int8),
-                         "score": np.asarray(scores, dtype=np.float64), "group": groups})
+    return pd.DataFrame(
+        {
+            "entry": np.arange(len(entries), dtype=np.int64),
+            "label": np.array([int(e.label) for e in entries], dtype=np.int8),
+            "score": np.asarray(scores, dtype=np.float64),
+            "group": groups,
+        }
+    )
 
 
 def write_scores(path: str | Path, entries: Sequence[Entry], scores: np.ndarray, groups=None) -> None:

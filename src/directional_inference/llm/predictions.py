@@ -58,22 +58,36 @@ def read_predictions(path: str | Path, *, model: str = "", setting: str = "") ->
     """The rows of a predictions file as a frame of ``COLUMNS`` (premise and hypothesis as triples), with errors naming
     the file, the row (1-based, the header is row 1) and the field."""
     path = str(path)
-    rows = [(parse_triple(fields["premise"], path, number, "premise"), parse_triple(fields["hypothesis"], path, number, "hypothesis"),
-             finite_score(fields["score"], path, number), fields["model"].strip() if "model" in fields else model,
-             fields["setting"].strip() if "setting" in fields else setting, number)
-            for number, fields in tsv_rows(path, REQUIRED, OPTIONAL)]
+    rows = [
+        (
+            parse_triple(fields["premise"], path, number, "premise"),
+            parse_triple(fields["hypothesis"], path, number, "hypothesis"),
+            finite_score(fields["score"], path, number),
+            fields["model"].strip() if "model" in fields else model,
+            fields["setting"].strip() if "setting" in fields else setting,
+            number,
+        )
+        for number, fields in tsv_rows(path, REQUIRED, OPTIONAL)
+    ]
     if not rows:
         raise InputFormatError(path, None, None, "no prediction rows after the header")
     frame = pd.DataFrame(rows, columns=[*COLUMNS, "row"])
     for field in ("model", "setting"):
         empty = frame[frame[field] == ""]
         if len(empty):
-            raise InputFormatError(path, int(empty["row"].iloc[0]), field, f"no {field} name: give the column or the file's {field} in config", unit="row")
+            raise InputFormatError(
+                path, int(empty["row"].iloc[0]), field, f"no {field} name: give the column or the file's {field} in config", unit="row"
+            )
     twice = frame[frame.duplicated(["model", "setting", "premise", "hypothesis"], keep="first")]
     if len(twice):
         row = twice.iloc[0]
-        raise InputFormatError(path, int(row["row"]), "hypothesis", f"a second row for the pair {write_triple(row['premise'])} -> "
-                               f"{write_triple(row['hypothesis'])} of {row['model']} / {row['setting']}", unit="row")
+        raise InputFormatError(
+            path,
+            int(row["row"]),
+            "hypothesis",
+            f"a second row for the pair {write_triple(row['premise'])} -> {write_triple(row['hypothesis'])} of {row['model']} / {row['setting']}",
+            unit="row",
+        )
     return frame
 
 
@@ -121,15 +135,31 @@ def join_to_test(predictions: pd.DataFrame, entries: Sequence[Entry]) -> list[Jo
             scores += [score] * len(found)
         order = np.argsort(np.asarray(index, dtype=np.int64), kind="stable")
         index = np.asarray(index, dtype=np.int64)[order]
-        frame = pd.DataFrame({"model": model, "setting": setting, "entry": index, "label": labels[index],
-                              "score": np.asarray(scores, dtype=np.float64)[order], "group": groups[index]})
+        frame = pd.DataFrame(
+            {
+                "model": model,
+                "setting": setting,
+                "entry": index,
+                "label": labels[index],
+                "score": np.asarray(scores, dtype=np.float64)[order],
+                "group": groups[index],
+            }
+        )
         joined.append(Joined(model, setting, frame, len(rows), unmatched, len(entries), len(entries) - len(index)))
     return joined
 
 
-def join_files(paths: Sequence[str | Path], names: Sequence[Sequence[str]], tests: dict[str, str | Path], outputs: dict[str, str | Path],
-               joins_path: str | Path, *, max_unmatched_share: float, references: Sequence[str | Path] = (),
-               partial: Sequence[str] | None = None) -> None:
+def join_files(
+    paths: Sequence[str | Path],
+    names: Sequence[Sequence[str]],
+    tests: dict[str, str | Path],
+    outputs: dict[str, str | Path],
+    joins_path: str | Path,
+    *,
+    max_unmatched_share: float,
+    references: Sequence[str | Path] = (),
+    partial: Sequence[str] | None = None,
+) -> None:
     """Every score set of the predictions files ``paths`` (``names``: each file's default model and setting names and
     its source) joined to each test set of ``tests`` (name -> subset TSV): one Parquet of ``SCORE_COLUMNS`` per test set
     (``outputs``), and ``joins_path``, a JSON of test set -> "model / setting" -> the join's counts, its source and
@@ -151,7 +181,9 @@ def join_files(paths: Sequence[str | Path], names: Sequence[Sequence[str]], test
         frame = read_predictions(path, model=model, setting=setting)
         for key in frame[["model", "setting"]].drop_duplicates().itertuples(index=False):
             if tuple(key) in sources:
-                raise WorkflowError(f"{path}: the score set {key[0]} / {key[1]} is also in {sources[tuple(key)][1]}: give each its own model or setting name")
+                raise WorkflowError(
+                    f"{path}: the score set {key[0]} / {key[1]} is also in {sources[tuple(key)][1]}: give each its own model or setting name"
+                )
             sources[tuple(key)] = (source, str(path))
         frames.append(frame.assign(path=str(path)))
     predictions = pd.concat(frames, ignore_index=True)
@@ -164,12 +196,22 @@ def join_files(paths: Sequence[str | Path], names: Sequence[Sequence[str]], test
         joined = []
         for _, rows in predictions.groupby("path", sort=False):
             joined += join_to_test(rows, entries)
-        scored = [j for j in joined if j.missing_entries < j.entries
-                  and ((partial is None or test in partial) or j.missing_entries <= max_unmatched_share * j.entries)]
-        report[test] = {f"{j.model} / {j.setting}": {"rows": j.rows, "unmatched_rows": j.unmatched_rows, "entries": j.entries,
-                                                    "missing_entries": j.missing_entries, "source": sources[(j.model, j.setting)][0],
-                                                    "scored": j in scored}
-                        for j in joined}
+        scored = [
+            j
+            for j in joined
+            if j.missing_entries < j.entries and ((partial is None or test in partial) or j.missing_entries <= max_unmatched_share * j.entries)
+        ]
+        report[test] = {
+            f"{j.model} / {j.setting}": {
+                "rows": j.rows,
+                "unmatched_rows": j.unmatched_rows,
+                "entries": j.entries,
+                "missing_entries": j.missing_entries,
+                "source": sources[(j.model, j.setting)][0],
+                "scored": j in scored,
+            }
+            for j in joined
+        }
         frames = [j.scores for j in scored] or [pd.DataFrame({column: pd.Series(dtype=kind) for column, kind in SCORE_TYPES.items()})]
         scores = pd.concat(frames, ignore_index=True).sort_values(["model", "setting", "entry"], kind="stable")
         with atomic_file(outputs[test]) as tmp:
@@ -184,6 +226,8 @@ def refuse_unmatched(predictions: pd.DataFrame, known: set[tuple[Triple, Triple]
     for (path, model, setting), rows in predictions.groupby(["path", "model", "setting"], sort=False):
         unmatched = sum((premise, hypothesis) not in known for premise, hypothesis in zip(rows["premise"], rows["hypothesis"]))
         if unmatched > max_unmatched_share * len(rows):
-            raise WorkflowError(f"{path}: {unmatched} of the {len(rows)} rows of {model} / {setting} match no pair of the {tests} test "
-                                f"set(s) it was joined to ({len(known)} pairs), more than the share {max_unmatched_share:g} allowed "
-                                "(llm.max_unmatched_share): is the file for LevyHolt or SherLIiC, with the pairs written as in LevyHolt?")
+            raise WorkflowError(
+                f"{path}: {unmatched} of the {len(rows)} rows of {model} / {setting} match no pair of the {tests} test "
+                f"set(s) it was joined to ({len(known)} pairs), more than the share {max_unmatched_share:g} allowed "
+                "(llm.max_unmatched_share): is the file for LevyHolt or SherLIiC, with the pairs written as in LevyHolt?"
+            )

@@ -50,7 +50,11 @@ class PromptSetting:
     @property
     def name(self) -> str:
         """The setting as the LLM table names it (as the released predictions' settings: ``original, zero-shot``)."""
-        return f"original, {self.shots}" + ("" if self.template == 1 else f", template {self.template}") + ("" if self.instruction else ", no instruction")
+        return (
+            f"original, {self.shots}"
+            + ("" if self.template == 1 else f", template {self.template}")
+            + ("" if self.instruction else ", no instruction")
+        )
 
     def statement(self, premise: str, hypothesis: str) -> str:
         """The filled template with the options: what the model answers."""

@@ -34,14 +34,18 @@ from ..errors import InputFormatError
 from ..levyholt.entries import Entry, read_entries
 from .predictions import COLUMNS, parse_triple
 
-ORDER_FILES = {"gpt_results": "datasets/data_en_levy_holt/dirposi_dirnegi/test.txt",  # of levyholt-authors
-               "llama_results": "levyholt_files/dir_files/with_original/test_ordered.txt"}  # of llm-nli-analysis
+ORDER_FILES = {
+    "gpt_results": "datasets/data_en_levy_holt/dirposi_dirnegi/test.txt",  # of levyholt-authors
+    "llama_results": "levyholt_files/dir_files/with_original/test_ordered.txt",
+}  # of llm-nli-analysis
 RESULTS = "results/levyholt_results"
 MODELS = {"text-davinci-003": "text-davinci-003", "gpt-4-0314": "gpt-4-0314", "llama-65b-hf": "LLaMA-65B"}
 PROMPTS = {"none": "zero-shot", "lbl": "few-shot", "cot": "few-shot CoT"}
-NAME = re.compile(r"(?:gpt3|llama)_(?P<model>text-davinci-003|gpt-4-0314|llama-65b-hf)_res_dir_text_(?P<split>test|dev)_"
-                  r"(?P<setting>original|type|lowfreq|highfreq|randprem[-_]original|randprem[-_]type)_icl=(?P<icl>none|lbl|cot)"
-                  r"(?P<rest>.*)\.json")
+NAME = re.compile(
+    r"(?:gpt3|llama)_(?P<model>text-davinci-003|gpt-4-0314|llama-65b-hf)_res_dir_text_(?P<split>test|dev)_"
+    r"(?P<setting>original|type|lowfreq|highfreq|randprem[-_]original|randprem[-_]type)_icl=(?P<icl>none|lbl|cot)"
+    r"(?P<rest>.*)\.json"
+)
 
 
 def describe(name: str) -> tuple[str, str, str] | None:
@@ -100,8 +104,13 @@ def _order_of(path: Path, rows: list[dict], candidates: dict) -> Path:
         else:
             return candidate
     line, index = min(mismatch.values())
-    raise InputFormatError(str(path), line, "gold", "the gold labels and hypothesis predicates follow neither order file "
-                           f"({', '.join(p.name for p in mismatch)}); the first row that differs from both is {index + 1}")
+    raise InputFormatError(
+        str(path),
+        line,
+        "gold",
+        "the gold labels and hypothesis predicates follow neither order file "
+        f"({', '.join(p.name for p in mismatch)}); the first row that differs from both is {index + 1}",
+    )
 
 
 def convert(root: str | Path, authors_root: str | Path) -> pd.DataFrame:
@@ -122,12 +131,24 @@ def convert(root: str | Path, authors_root: str | Path) -> pd.DataFrame:
             if not setting.startswith("original,") or "hypothesis-only" in setting:
                 continue
             entry = order[index]
-            pair = (parse_triple(row["premise"], str(path), row["line"], "premise"), parse_triple(row["hypothesis"], str(path), row["line"], "hypothesis"))
+            pair = (
+                parse_triple(row["premise"], str(path), row["line"], "premise"),
+                parse_triple(row["hypothesis"], str(path), row["line"], "hypothesis"),
+            )
             if pair != (entry.premise, entry.hypothesis):
                 raise InputFormatError(str(path), row["line"], "premise", f"the pair {pair} is not row {index + 1} of {order_file.name}")
-        entries = order[:len(scores)]
-        frames.append(pd.DataFrame({"premise": [e.premise for e in entries], "hypothesis": [e.hypothesis for e in entries],
-                                    "score": scores, "model": model, "setting": setting}))
+        entries = order[: len(scores)]
+        frames.append(
+            pd.DataFrame(
+                {
+                    "premise": [e.premise for e in entries],
+                    "hypothesis": [e.hypothesis for e in entries],
+                    "score": scores,
+                    "model": model,
+                    "setting": setting,
+                }
+            )
+        )
     if not frames:
         raise InputFormatError(str(root / RESULTS), None, None, "no released test prediction files")
     return pd.concat(frames, ignore_index=True)[list(COLUMNS)]

@@ -115,8 +115,15 @@ class CausalLMScorer:
         output = self._forward(self.model.get_decoder(), input_ids=torch.tensor([ids], device=self.device), use_cache=True)
         return ids, output.past_key_values
 
-    def scores(self, entries: Sequence[Entry], setting: PromptSetting, *, progress: Callable[[int], None] | None = None,
-               done: np.ndarray | None = None, saved: Callable[[int, np.ndarray], None] | None = None) -> np.ndarray:
+    def scores(
+        self,
+        entries: Sequence[Entry],
+        setting: PromptSetting,
+        *,
+        progress: Callable[[int], None] | None = None,
+        done: np.ndarray | None = None,
+        saved: Callable[[int, np.ndarray], None] | None = None,
+    ) -> np.ndarray:
         """The score of each entry by the scorer's answer rule (by default P(A) / (P(A) + P(B) + P(C))), in order.
         ``done``: the scores of a stopped run's first batches (NaN after them), which are kept and not scored again;
         ``saved(batches, scores)`` is called after each batch."""
@@ -129,7 +136,7 @@ class CausalLMScorer:
         first = int(np.argmax(np.isnan(result))) if np.isnan(result).any() else len(result)
         options = torch.tensor(self.options, device=self.device)
         for begin in range(first - first % self.batch_size, len(parts), self.batch_size):
-            batch = parts[begin:begin + self.batch_size]
+            batch = parts[begin : begin + self.batch_size]
             width = max(len(p) for p in batch)
             ids = torch.tensor([p + [self.pad] * (width - len(p)) for p in batch], device=self.device)
             mask = torch.tensor([[1] * len(p) + [0] * (width - len(p)) for p in batch], device=self.device)
@@ -137,12 +144,15 @@ class CausalLMScorer:
             if cache is not None:
                 repeated = copy.deepcopy(cache)
                 repeated.batch_repeat_interleave(len(batch))
-                inputs |= {"past_key_values": repeated, "attention_mask": torch.cat([torch.ones(len(batch), start, dtype=mask.dtype, device=self.device), mask], 1)}
+                inputs |= {
+                    "past_key_values": repeated,
+                    "attention_mask": torch.cat([torch.ones(len(batch), start, dtype=mask.dtype, device=self.device), mask], 1),
+                }
             else:
                 inputs["attention_mask"] = mask
             last = torch.tensor([len(p) - 1 for p in batch], device=self.device)
             answer = torch.log_softmax(self._answer_logits(inputs, last, use_cache=cache is not None), dim=-1)[:, options]
-            result[begin:begin + len(batch)] = answer_scores(answer, self.rule).double().cpu().numpy()
+            result[begin : begin + len(batch)] = answer_scores(answer, self.rule).double().cpu().numpy()
             if progress is not None:
                 progress(len(batch))
             if saved is not None:
@@ -162,8 +172,13 @@ def llm_scorer(model_dir, *, precision: str, batch_size: int, rule: str = "proba
     fp32_bytes = 4 * weight_count(model_dir) if device.type == "cuda" else 0  # room for fp32 weights matters on a GPU alone
     if device.type == "cuda" and precision != "fp32" and fp32_bytes > FP32_SHARE * torch.cuda.get_device_properties(device).total_memory:
         model, tokenizer = load_llm(model_dir, device, dtype=torch.bfloat16)
-        precision, why = "bf16", (f"{precision}: the fp32 weights ({fp32_bytes / 2**30:.1f} GiB) would take more than {FP32_SHARE:.0%} of "
-                                  f"{torch.cuda.get_device_name(device)}'s memory: loaded in bf16")
+        precision, why = (
+            "bf16",
+            (
+                f"{precision}: the fp32 weights ({fp32_bytes / 2**30:.1f} GiB) would take more than {FP32_SHARE:.0%} of "
+                f"{torch.cuda.get_device_name(device)}'s memory: loaded in bf16"
+            ),
+        )
     else:
         model, tokenizer = load_llm(model_dir, device)
         precision, why = resolve_precision(precision, device.type, model=model, device=device, forward_only=True)
@@ -171,8 +186,9 @@ def llm_scorer(model_dir, *, precision: str, batch_size: int, rule: str = "proba
     return CausalLMScorer(model, tokenizer, precision=precision, batch_size=batch_size, rule=rule)
 
 
-def score_test_with_llm(model_dir, test_path, output, *, name: str, prompts: Sequence[str], batch_size: int, precision: str,
-                        checkpoints=None, rule: str = "probability") -> None:
+def score_test_with_llm(
+    model_dir, test_path, output, *, name: str, prompts: Sequence[str], batch_size: int, precision: str, checkpoints=None, rule: str = "probability"
+) -> None:
     """Every pair of a LevyHolt test file scored by a prepared causal LM (``llm.models``) with each prompt setting of
     ``prompts`` (``prompts.SHOTS``), written as one predictions file (``llm.predictions``: model ``name``, one setting
     per prompt; a setting's name says an answer ``rule`` other than the default), on a GPU where there is one, in the
@@ -198,8 +214,9 @@ def score_test_with_llm(model_dir, test_path, output, *, name: str, prompts: Seq
         progress = ProgressLog(f"{name}, {setting.name}", len(unique), "pairs")
         done = saved = None
         if checkpoints is not None:
-            signature = input_signature({"setting": setting.name, "batch_size": batch_size, "precision": precision, "rule": rule},
-                                        [model_dir, test_path])
+            signature = input_signature(
+                {"setting": setting.name, "batch_size": batch_size, "precision": precision, "rule": rule}, [model_dir, test_path]
+            )
             save = ScoringProgress(Path(checkpoints) / f"{shots.replace(' ', '_')}.npz", signature)
             saves.append(save)
             state = save.load(len(unique))
@@ -208,10 +225,27 @@ def score_test_with_llm(model_dir, test_path, output, *, name: str, prompts: Seq
         scores = scorer.scores(unique, setting, progress=progress.advance, done=done, saved=saved)
         progress.finish()
         seconds = time.monotonic() - started
-        log.info("%s, %s: %d pairs in %.1f s (%.1f pairs/s, %s on %s)", name, setting.name, len(unique), seconds, len(unique) / max(seconds, 1e-9),
-                 precision, device.type)
-        frames.append(pd.DataFrame({"premise": [p for p, _ in pairs], "hypothesis": [h for _, h in pairs], "score": scores, "model": name,
-                                    "setting": setting.name + ("" if rule == "probability" else f", {rule} rule")}))
+        log.info(
+            "%s, %s: %d pairs in %.1f s (%.1f pairs/s, %s on %s)",
+            name,
+            setting.name,
+            len(unique),
+            seconds,
+            len(unique) / max(seconds, 1e-9),
+            precision,
+            device.type,
+        )
+        frames.append(
+            pd.DataFrame(
+                {
+                    "premise": [p for p, _ in pairs],
+                    "hypothesis": [h for _, h in pairs],
+                    "score": scores,
+                    "model": name,
+                    "setting": setting.name + ("" if rule == "probability" else f", {rule} rule"),
+                }
+            )
+        )
     write_predictions(output, pd.concat(frames, ignore_index=True))
     for save in saves:
         save.remove()

@@ -120,9 +120,11 @@ def release_stale_locks(state_dir: str | os.PathLike, report: Callable[[str], No
                         path.unlink()
                         stale.append(path)
             if stale:
-                report(f"Removed the Snakemake lock of a run that is no longer running (pid {record.get('pid')} on {host}; "
-                       f"killed, crashed or the machine went down): {', '.join(str(p) for p in stale)}. "
-                       "Its unfinished jobs are re-run (rerun-incomplete).")
+                report(
+                    f"Removed the Snakemake lock of a run that is no longer running (pid {record.get('pid')} on {host}; "
+                    f"killed, crashed or the machine went down): {', '.join(str(p) for p in stale)}. "
+                    "Its unfinished jobs are re-run (rerun-incomplete)."
+                )
             removed += stale
             with contextlib.suppress(OSError):
                 record_path.unlink(missing_ok=True)

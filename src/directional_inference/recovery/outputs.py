@@ -54,7 +54,7 @@ def _record_path(directory: Path, key: str) -> Path:
     limit = os.pathconf(directory, "PC_NAME_MAX") if os.name == "posix" else 255
     limit = limit or 255
     encoded = base64.urlsafe_b64encode(key.encode()).decode()
-    pieces = [encoded[i:i + limit - 1] for i in range(0, len(encoded), limit - 1)]
+    pieces = [encoded[i : i + limit - 1] for i in range(0, len(encoded), limit - 1)]
     return directory.joinpath(*["@" + p for p in pieces[:-1]], pieces[-1])
 
 
@@ -88,8 +88,12 @@ def recorded_outputs(state_dir: str | os.PathLike) -> dict[str, Record]:
     return records
 
 
-def stale_outputs(records: dict[str, Record], exists: Callable[[str], bool], is_product: Callable[[str], bool],
-                  outdated: Callable[[str, str | None], str | None] = lambda output, rule: None) -> dict[str, str]:
+def stale_outputs(
+    records: dict[str, Record],
+    exists: Callable[[str], bool],
+    is_product: Callable[[str], bool],
+    outdated: Callable[[str, str | None], str | None] = lambda output, rule: None,
+) -> dict[str, str]:
     """The existing outputs of ``records`` that are stale (module docstring), each with the reason, in the order they
     were found: those made from a lost product (a missing input that ``is_product``) or that ``outdated`` gives a reason
     for, then, breadth first, what was made from them."""
@@ -133,8 +137,9 @@ def output_time(path: str) -> float:
     return os.stat(stamp if os.path.isdir(path) and os.path.exists(stamp) else path).st_mtime
 
 
-def code_changes(scripts: dict[str, str], package_dir: str | os.PathLike,
-                 time_of: Callable[[str], float] = output_time) -> Callable[[str, str | None], str | None]:
+def code_changes(
+    scripts: dict[str, str], package_dir: str | os.PathLike, time_of: Callable[[str], float] = output_time
+) -> Callable[[str, str | None], str | None]:
     """``outdated`` for ``stale_outputs``: an output is outdated when a module of the package that its rule's script
     (``scripts``: rule name -> script path) imports, directly or not, is newer than the output."""
     from ..workflow.dvc_pipeline import module_dependencies
@@ -184,16 +189,22 @@ def rule_products(rules) -> Callable[[str], bool]:
     return is_product
 
 
-def mark_stale_outputs(state_dir: str | os.PathLike, is_product: Callable[[str], bool],
-                       outdated: Callable[[str, str | None], str | None] = lambda output, rule: None,
-                       report: Callable[[str], None] = print, shown: int = 5) -> dict[str, str]:
+def mark_stale_outputs(
+    state_dir: str | os.PathLike,
+    is_product: Callable[[str], bool],
+    outdated: Callable[[str, str | None], str | None] = lambda output, rule: None,
+    report: Callable[[str], None] = print,
+    shown: int = 5,
+) -> dict[str, str]:
     """Judge every recorded output (module docstring), mark the stale ones incomplete and report them; returns them."""
     stale = stale_outputs(recorded_outputs(state_dir), os.path.exists, is_product, outdated)
     if stale:
         mark_incomplete(state_dir, stale)
         lines = [f"  {output}: {reason}" for output, reason in list(stale.items())[:shown]]
         more = f"\n  ... and {len(stale) - shown} more" if len(stale) > shown else ""
-        report(f"{len(stale)} output(s) no longer follow their inputs or code (a job that made an input was killed or "
-               "failed, the input was removed, or the code changed): marked incomplete, so this run makes them again "
-               "with what they are made from (rerun-incomplete):\n" + "\n".join(lines) + more)
+        report(
+            f"{len(stale)} output(s) no longer follow their inputs or code (a job that made an input was killed or "
+            "failed, the input was removed, or the code changed): marked incomplete, so this run makes them again "
+            "with what they are made from (rerun-incomplete):\n" + "\n".join(lines) + more
+        )
     return stale

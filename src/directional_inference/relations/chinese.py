@@ -39,9 +39,46 @@ HEAD_TAGS = {"n", "nz", "nw", "PER", "LOC", "ORG", "s", "vn", "an"}
 PHRASE_TAGS = HEAD_TAGS | {"a", "m", "q", "f"}  # words of a noun phrase before its head
 NAME_TAGS = {"PER", "LOC", "ORG"}
 TITLES = (  # a word ending in one of these is a title (国家主席, 副总理, 中央军委主席)
-    "主席", "书记", "总理", "总统", "首相", "国王", "女王", "王储", "亲王", "委员长", "秘书长", "部长", "外长", "大使", "省长",
-    "市长", "州长", "议长", "总督", "主任", "院长", "校长", "局长", "司令员", "政委", "司令", "领导人", "总裁", "董事长",
-    "执行官", "教皇", "同志", "先生", "女士", "主教", "酋长", "埃米尔", "常委", "总干事", "元首",
+    "主席",
+    "书记",
+    "总理",
+    "总统",
+    "首相",
+    "国王",
+    "女王",
+    "王储",
+    "亲王",
+    "委员长",
+    "秘书长",
+    "部长",
+    "外长",
+    "大使",
+    "省长",
+    "市长",
+    "州长",
+    "议长",
+    "总督",
+    "主任",
+    "院长",
+    "校长",
+    "局长",
+    "司令员",
+    "政委",
+    "司令",
+    "领导人",
+    "总裁",
+    "董事长",
+    "执行官",
+    "教皇",
+    "同志",
+    "先生",
+    "女士",
+    "主教",
+    "酋长",
+    "埃米尔",
+    "常委",
+    "总干事",
+    "元首",
 )  # not 特使, 发言人, 夫人: 习近平总书记特使 is another person
 SHARING_CONJUNCTIONS = {"并", "并且", "同时", "还", "又", "也"}
 NON_PREDICATES = {"到", "至", "有关", "应予", "应予以"}  # 北京到通辽铁路, 定州至武汉段: from ... to; 有关部门: an adjective
@@ -51,28 +88,152 @@ POSTVERBAL_PREPOSITIONS = {"于", "在", "到", "给", "向", "往", "自", "至
 LOCATIVE_PREPOSITIONS = {"在", "于", "从", "自"}  # a place or time adjunct between subject and verb
 CLAUSE_OPENERS = {"由于", "因为", "随着", "尽管", "虽然", "如果", "若", "因", "据悉"}
 CONJUNCTIONS = {"和", "与", "及", "以及", "、", "或", "兼"}
-CLAUSE_CONJUNCTIONS = {"但", "但是", "而", "而且", "并且", "因此", "所以", "因而", "如果", "虽然", "尽管", "即使", "只要", "不仅",
-                       "不但", "同时", "此外", "另外", "然而", "于是", "因为", "由于", "从而", "否则", "可是", "并"}
+CLAUSE_CONJUNCTIONS = {
+    "但",
+    "但是",
+    "而",
+    "而且",
+    "并且",
+    "因此",
+    "所以",
+    "因而",
+    "如果",
+    "虽然",
+    "尽管",
+    "即使",
+    "只要",
+    "不仅",
+    "不但",
+    "同时",
+    "此外",
+    "另外",
+    "然而",
+    "于是",
+    "因为",
+    "由于",
+    "从而",
+    "否则",
+    "可是",
+    "并",
+}
 FOLLOWING_PREPOSITIONS = {"对", "向", "为", "给", "到", "于", "从", "至", "自", "往"}  # after an object, in a clause with no verb or 的 after them
 FOLLOWING_DIRECTIONS = {"后", "之后", "以后", "前", "之前", "时", "时候", "之际", "期间"}  # 收复阿勒颇后，(not 党的十八大以来)
 CLOSING_PUNCTUATION = set("，。；！？：…）)」』”’!?;:,.")
 CLAUSE_PUNCTUATION = set("，。；！？：!?;:,")  # before a subject (not 、 or a closing quote: the phrase would be cut)
 SENTENCE_ADVERBS = {"同时", "此外", "另外", "随后", "而", "但", "则", "于是", "最终", "如今", "当时", "然而", "因此", "所以"}
 ADVERBIAL_NOUNS = {  # nouns to LAC that act as adverbs: 全方位提升, 两国关系长期保持
-    "全方位", "平行", "全面", "大力", "全力", "同步", "重点", "集中", "全程", "近日", "日前", "当天", "当日", "届时", "长期", "总体",
-    "整体", "始终", "一直", "全力以赴", "双双", "首次", "率先", "高度", "高质量", "进一步", "大幅", "深入",
+    "全方位",
+    "平行",
+    "全面",
+    "大力",
+    "全力",
+    "同步",
+    "重点",
+    "集中",
+    "全程",
+    "近日",
+    "日前",
+    "当天",
+    "当日",
+    "届时",
+    "长期",
+    "总体",
+    "整体",
+    "始终",
+    "一直",
+    "全力以赴",
+    "双双",
+    "首次",
+    "率先",
+    "高度",
+    "高质量",
+    "进一步",
+    "大幅",
+    "深入",
 }
 TIME_NOUNS = {"时", "时候", "之际", "期间", "以来", "之后", "以后", "之前", "以前", "前后"}  # 报告事项时 -> 事项 + 时
 # V1 V2 is one predicate when V1 is a modal or control verb (要贯彻, 继续支持, 主持召开) or V2 a directional or
 # resultative complement (订到, 研制出); otherwise V2 often starts a modifier of the object (启动退出程序).
 CONTROL_VERBS = {
-    "要", "能", "能够", "可以", "会", "应", "应该", "应当", "必须", "须", "需要", "愿", "愿意", "想", "继续", "开始", "决定",
-    "主持", "坚持", "计划", "准备", "打算", "拒绝", "同意", "支持", "负责", "协助", "帮助", "争取", "着力", "致力", "努力",
-    "加快", "加紧", "持续", "停止", "禁止", "允许", "尝试", "试图", "企图", "敢于", "善于", "乐于", "正式", "再次",
+    "要",
+    "能",
+    "能够",
+    "可以",
+    "会",
+    "应",
+    "应该",
+    "应当",
+    "必须",
+    "须",
+    "需要",
+    "愿",
+    "愿意",
+    "想",
+    "继续",
+    "开始",
+    "决定",
+    "主持",
+    "坚持",
+    "计划",
+    "准备",
+    "打算",
+    "拒绝",
+    "同意",
+    "支持",
+    "负责",
+    "协助",
+    "帮助",
+    "争取",
+    "着力",
+    "致力",
+    "努力",
+    "加快",
+    "加紧",
+    "持续",
+    "停止",
+    "禁止",
+    "允许",
+    "尝试",
+    "试图",
+    "企图",
+    "敢于",
+    "善于",
+    "乐于",
+    "正式",
+    "再次",
 }
 VERB_COMPLEMENTS = {
-    "到", "出", "起", "上", "下", "来", "去", "进", "回", "过", "开", "成", "完", "好", "住", "走", "给", "入", "至", "往",
-    "出来", "起来", "下来", "上来", "进来", "回来", "过来", "出去", "下去", "进去", "回去",
+    "到",
+    "出",
+    "起",
+    "上",
+    "下",
+    "来",
+    "去",
+    "进",
+    "回",
+    "过",
+    "开",
+    "成",
+    "完",
+    "好",
+    "住",
+    "走",
+    "给",
+    "入",
+    "至",
+    "往",
+    "出来",
+    "起来",
+    "下来",
+    "上来",
+    "进来",
+    "回来",
+    "过来",
+    "出去",
+    "下去",
+    "进去",
+    "回去",
 }
 _QUOTES = {"“": "”", "《": "》", "「": "」", "『": "』", "‘": "’"}
 _NAME_PUNCTUATION = {"-", "·", "•", "—", ".", "－"}
@@ -112,8 +273,8 @@ def merge_quoted(tagged: Sequence[tuple[str, str]]) -> list[tuple[str, str]]:
         close = _QUOTES.get(word)
         if close is not None:
             j = next((j for j in range(i + 1, min(i + 10, len(tagged))) if tagged[j][0] == close), None)
-            if j is not None and j > i + 1 and all(t != "w" or w in _NAME_PUNCTUATION for w, t in tagged[i + 1:j]):
-                inner = tagged[i + 1:j]
+            if j is not None and j > i + 1 and all(t != "w" or w in _NAME_PUNCTUATION for w, t in tagged[i + 1 : j]):
+                inner = tagged[i + 1 : j]
                 text = "".join(w for w, _ in inner)
                 if word == "《":
                     out.append((text, "nw"))
@@ -212,7 +373,7 @@ def _finish(tagged, groups, end) -> _Phrase | None:
     if conjuncts[-1][1] == "person" and all(_is_title(tagged[b - 1][0]) for a, b in groups[0][:-1]):
         return _Phrase(end, conjuncts[-1:])  # 中共中央总书记、国家主席、中央军委主席习近平 -> 习近平
     # common nouns stay one phrase: 法律顾问、公司律师制度 share their head
-    text = "".join(w for w, _ in tagged[groups[0][0][0]:end])
+    text = "".join(w for w, _ in tagged[groups[0][0][0] : end])
     return _Phrase(end, ((text, NE_TYPES.get(tagged[end - 1][1], "thing")),))
 
 
@@ -249,7 +410,7 @@ def _skip_adverbials(tagged: Sequence[tuple[str, str]], k: int) -> tuple[int, bo
                     j += 1
             else:  # a phrase with a name or place (在人民大会堂, 在青海格尔木机场), or closed by a direction word (在会上)
                 phrase = _noun_phrase(tagged, j)
-                if phrase is None or not (any(t in NAME_TAGS | {"s"} for _, t in tagged[j:phrase.end]) or _is(tagged, phrase.end, {"f"})):
+                if phrase is None or not (any(t in NAME_TAGS | {"s"} for _, t in tagged[j : phrase.end]) or _is(tagged, phrase.end, {"f"})):
                     return k, negated
                 j = phrase.end
             while _is(tagged, j, {"f"}):
@@ -298,7 +459,7 @@ def _ends_clause(tagged: Sequence[tuple[str, str]], k: int) -> bool:
         return word in FOLLOWING_DIRECTIONS and _ends_clause(tagged, k + 1) and not _is(tagged, k + 1, {"f"})
     if tag == "p":  # 派医疗队到灾区; not 赞赏中国在...发挥的作用 or 推动X同Y对接 (the phrase is cut before its head)
         end = next((j for j in range(k + 1, len(tagged)) if tagged[j][1] == "w" and tagged[j][0] in CLAUSE_PUNCTUATION), len(tagged))
-        return word in FOLLOWING_PREPOSITIONS and not any(t in {"v", "vn"} or w == "的" for w, t in tagged[k + 1:end])
+        return word in FOLLOWING_PREPOSITIONS and not any(t in {"v", "vn"} or w == "的" for w, t in tagged[k + 1 : end])
     if tag == "c":
         return word in CLAUSE_CONJUNCTIONS
     if tag == "u":

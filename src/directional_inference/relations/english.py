@@ -19,8 +19,16 @@ from .shards import Relation
 
 
 FIGER_TYPES = {
-    "PERSON": "person", "ORG": "organization", "NORP": "organization", "GPE": "location", "LOC": "location",
-    "FAC": "building", "PRODUCT": "product", "EVENT": "event", "WORK_OF_ART": "art", "LAW": "written_work",
+    "PERSON": "person",
+    "ORG": "organization",
+    "NORP": "organization",
+    "GPE": "location",
+    "LOC": "location",
+    "FAC": "building",
+    "PRODUCT": "product",
+    "EVENT": "event",
+    "WORK_OF_ART": "art",
+    "LAW": "written_work",
     "LANGUAGE": "language",
 }
 NON_ARGUMENT_ENTITIES = {"DATE", "TIME", "PERCENT", "MONEY", "QUANTITY", "ORDINAL", "CARDINAL"}
@@ -119,8 +127,9 @@ def text_pieces(text: str, limit: int = MAX_PIECE_CHARACTERS) -> list[str]:
     return pieces + [text] if text or not pieces else pieces
 
 
-def extract_english(articles: Iterable[tuple[str, str, str]], nlp, *, batch_size: int = 64, processes: int = 1,
-                    max_characters: int = MAX_PIECE_CHARACTERS) -> Iterator[Relation]:
+def extract_english(
+    articles: Iterable[tuple[str, str, str]], nlp, *, batch_size: int = 64, processes: int = 1, max_characters: int = MAX_PIECE_CHARACTERS
+) -> Iterator[Relation]:
     """Relations of ``(article_id, window, text)`` triples, in input order. An article longer than ``max_characters`` is
     parsed in pieces (``text_pieces``), its sentences numbered on across them."""
     articles = list(articles)

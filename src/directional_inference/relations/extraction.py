@@ -17,7 +17,9 @@ log = logging.getLogger(__name__)
 ARTICLE_BATCH = 500  # articles per extraction batch: a few MB of text at News Crawl's article sizes
 
 
-def shard_articles(articles_path: str | os.PathLike, shards: int, shard: int, *, batch: int = ARTICLE_BATCH) -> Iterator[list[tuple[str, str, str, str]]]:
+def shard_articles(
+    articles_path: str | os.PathLike, shards: int, shard: int, *, batch: int = ARTICLE_BATCH
+) -> Iterator[list[tuple[str, str, str, str]]]:
     """Batches of ``(article_id, date, window, text)`` of the rows of the corpus table that belong to ``shard``
     (``shard_rows``); only the row groups holding them are read."""
     import pyarrow.parquet as pq
@@ -41,8 +43,15 @@ def shard_articles(articles_path: str | os.PathLike, shards: int, shard: int, *,
         yield pending
 
 
-def extract_shard(articles_path: str | os.PathLike, shards: int, shard: int, output: str | os.PathLike,
-                  extract: Callable[[Iterable[tuple[str, str, str]]], Iterator[Relation]], *, batch: int = ARTICLE_BATCH) -> int:
+def extract_shard(
+    articles_path: str | os.PathLike,
+    shards: int,
+    shard: int,
+    output: str | os.PathLike,
+    extract: Callable[[Iterable[tuple[str, str, str]]], Iterator[Relation]],
+    *,
+    batch: int = ARTICLE_BATCH,
+) -> int:
     """Relations of shard ``shard`` of the corpus table, written to ``output`` batch by batch (atomically: the file
     appears when the shard is complete). ``extract`` maps ``(article_id, window, text)`` triples to relations in
     input order. Returns the number of relations."""

@@ -130,16 +130,20 @@ def normalised_batches(path: str | os.PathLike, window_days: int, max_chars: int
                     try:
                         (value or b"").decode("utf-8")
                     except UnicodeDecodeError as error:
-                        raise InputFormatError(str(path), first + index, name, f"not UTF-8 text (byte {error.start + 1} of "
-                                               f"the field: {value[error.start:error.start + 1]!r})", unit=unit) from None
+                        raise InputFormatError(
+                            str(path),
+                            first + index,
+                            name,
+                            f"not UTF-8 text (byte {error.start + 1} of the field: {value[error.start : error.start + 1]!r})",
+                            unit=unit,
+                        ) from None
             control = pc.match_substring_regex(column, CONTROL).fill_null(False)
             if pc.any(control).as_py():
                 index = pc.index(control, True).as_py()
                 character = _CONTROL.search(column[index].as_py()).group()
                 raise InputFormatError(str(path), first + index, name, f"a control character (U+{ord(character):04X}) in the text", unit=unit)
             length = pc.utf8_length(column)
-            bad(pc.greater(length, max_chars).fill_null(False), name,
-                f"longer than {max_chars:,} characters (relations.imported_max_chars)")
+            bad(pc.greater(length, max_chars).fill_null(False), name, f"longer than {max_chars:,} characters (relations.imported_max_chars)")
 
         columns = {name: text(name) for name in ("article_id", "subj", "pred", "obj", "subj_type", "obj_type")}
         sentence_id = batch.column("sentence_id")
@@ -147,8 +151,9 @@ def normalised_batches(path: str | os.PathLike, window_days: int, max_chars: int
             bad(pc.invert(pc.match_substring_regex(sentence_id, r"^\d+$")).fill_null(True), "sentence_id", "not a whole number >= 0")
             sentence_id = sentence_id.cast(pa.int64())
         elif not pa.types.is_integer(sentence_id.type):
-            raise InputFormatError(str(path), None, "sentence_id",
-                                   f"expected a whole number, found {sentence_id.type} (the column's type in this file)")
+            raise InputFormatError(
+                str(path), None, "sentence_id", f"expected a whole number, found {sentence_id.type} (the column's type in this file)"
+            )
         bad(pc.or_kleene(pc.is_null(sentence_id), pc.less(sentence_id, 0)).fill_null(True), "sentence_id", "not a whole number >= 0")
         bad(pc.greater(sentence_id, 2**31 - 1), "sentence_id", "larger than 2^31 - 1")
         columns["sentence_id"] = sentence_id.cast(pa.int32())
@@ -199,8 +204,9 @@ def _window_start(window: str) -> str | None:
     return f"{year}-{month}-{day}" if _parse_date(f"{year}-{month}-{day}") else None
 
 
-def import_relations(path: str | os.PathLike, output: str | os.PathLike, window_days: int, *, max_chars: int = MAX_CHARS,
-                     empty_files: bool = False) -> int:
+def import_relations(
+    path: str | os.PathLike, output: str | os.PathLike, window_days: int, *, max_chars: int = MAX_CHARS, empty_files: bool = False
+) -> int:
     """One relation file as a relation shard (``shards.COLUMNS``), checked; atomically. A file of no rows is an error
     unless ``empty_files``. Returns the rows."""
     import pyarrow.parquet as pq
@@ -214,8 +220,12 @@ def import_relations(path: str | os.PathLike, output: str | os.PathLike, window_
             writer.write_table(table.cast(schema))
             rows += table.num_rows
         if not rows and not empty_files:
-            raise InputFormatError(str(path), None, None, "no relations in the file (a header or schema and no rows); "
-                                   "set relations.imported_empty_files: true to import it as an empty shard")
+            raise InputFormatError(
+                str(path),
+                None,
+                None,
+                "no relations in the file (a header or schema and no rows); set relations.imported_empty_files: true to import it as an empty shard",
+            )
     log.info("%s: %d relations", path, rows)
     return rows
 
@@ -229,18 +239,32 @@ def write_imported_corpus(engine, shards, relations, files: list[str], articles_
     engine.table("relations", relations)
     engine.table("shards", shards)
     # one group-by of fixed aggregates (an article's least and greatest date and window), not distinct lists per article
-    engine.materialise("article_dates", """SELECT article_id, min(date) AS date, max(date) AS last_date, min("window") AS "window",
-                                                  max("window") AS last_window FROM relations GROUP BY article_id""")
+    engine.materialise(
+        "article_dates",
+        """SELECT article_id, min(date) AS date, max(date) AS last_date, min("window") AS "window",
+                                                  max("window") AS last_window FROM relations GROUP BY article_id""",
+    )
     clash = engine.df("""SELECT article_id FROM article_dates WHERE date <> last_date OR "window" <> last_window
                          ORDER BY article_id LIMIT 1""")
     if len(clash):
         article = clash.iloc[0]["article_id"]
         row = engine.df(f"""SELECT list(DISTINCT date ORDER BY date) AS dates, list(DISTINCT "window" ORDER BY "window") AS windows
                             FROM relations WHERE article_id = {sql_string(article)}""").iloc[0]
-        raise WorkflowError(f"imported relations: article {article!r} has more than one date or window "
-                            f"({list(row['dates'])}, {list(row['windows'])})")
-    articles = engine.write("""SELECT article_id, date, "window", CAST(NULL AS VARCHAR) AS title, CAST(NULL AS VARCHAR) AS text
-                               FROM article_dates ORDER BY date, article_id""", articles_output)
+        raise WorkflowError(
+            f"imported relations: article {article!r} has more than one date or window ({list(row['dates'])}, {list(row['windows'])})"
+        )
+    articles = engine.write(
+        """SELECT article_id, date, "window", CAST(NULL AS VARCHAR) AS title, CAST(NULL AS VARCHAR) AS text
+                               FROM article_dates ORDER BY date, article_id""",
+        articles_output,
+    )
     read = engine.count("SELECT * FROM shards")
-    return {"source": "imported relations", "files": len(files), "records_read": read, "records_skipped": {},
-            "files_with_skipped_records": {}, "articles_dropped": {}, "articles_kept": articles}
+    return {
+        "source": "imported relations",
+        "files": len(files),
+        "records_read": read,
+        "records_skipped": {},
+        "files_with_skipped_records": {},
+        "articles_dropped": {},
+        "articles_kept": articles,
+    }

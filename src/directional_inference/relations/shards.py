@@ -85,8 +85,9 @@ def date_buckets(counts: pd.DataFrame, most: int = BUCKET_RELATIONS) -> pd.DataF
     return pd.DataFrame({"date": counts["date"].to_numpy(), "bucket": pd.array(buckets, dtype="int32")})
 
 
-def merge_relations(engine, shards: Sequence[str | os.PathLike] | pd.DataFrame, output: str | os.PathLike, *,
-                    bucket_relations: int = BUCKET_RELATIONS) -> int:
+def merge_relations(
+    engine, shards: Sequence[str | os.PathLike] | pd.DataFrame, output: str | os.PathLike, *, bucket_relations: int = BUCKET_RELATIONS
+) -> int:
     """Write the merged relations of ``shards`` to ``output``: repeated sentences dropped (a sentence text is kept in its
     first article and sentence, in corpus order), the rest in ``ORDER``; returns their number.
 
@@ -108,18 +109,27 @@ def merge_relations(engine, shards: Sequence[str | os.PathLike] | pd.DataFrame, 
     engine.table("shards", shards)
     key = sentence_key("s")
     place_hash = "hash(s.article_id, s.sentence_id)"  # 64 bits: two places of one text that collide count as one
-    engine.materialise("repeated_keys", f"""SELECT sentence_key FROM (
+    engine.materialise(
+        "repeated_keys",
+        f"""SELECT sentence_key FROM (
                                                SELECT {key} AS sentence_key, min({place_hash}) AS low, max({place_hash}) AS high
                                                FROM shards s GROUP BY ALL)
-                                           WHERE low < high""")
-    engine.materialise("repeated_rows", f"""SELECT s.date, s.article_id, s.sentence_id, {key} AS sentence_key FROM shards s
-                                            WHERE {key} IN (SELECT sentence_key FROM repeated_keys)""")
-    engine.materialise("repeated", """SELECT sentence_key, arg_min(article_id, place) AS first_article, arg_min(sentence_id, place) AS first_sentence
+                                           WHERE low < high""",
+    )
+    engine.materialise(
+        "repeated_rows",
+        f"""SELECT s.date, s.article_id, s.sentence_id, {key} AS sentence_key FROM shards s
+                                            WHERE {key} IN (SELECT sentence_key FROM repeated_keys)""",
+    )
+    engine.materialise(
+        "repeated",
+        """SELECT sentence_key, arg_min(article_id, place) AS first_article, arg_min(sentence_id, place) AS first_sentence
                                       FROM (SELECT r.sentence_key, r.article_id, r.sentence_id, (a.article_rank << 31) + r.sentence_id AS place
                                             FROM repeated_rows r JOIN (
                                                 SELECT date, article_id, row_number() OVER (ORDER BY date, article_id) AS article_rank
                                                 FROM (SELECT DISTINCT date, article_id FROM repeated_rows)) a USING (date, article_id))
-                                      GROUP BY sentence_key""")  # sentence ids are below 2^31 (the import checks it)
+                                      GROUP BY sentence_key""",
+    )  # sentence ids are below 2^31 (the import checks it)
     counts = engine.df("SELECT date, count(*) AS relations FROM shards GROUP BY date ORDER BY date")
     engine.frame("date_buckets", date_buckets(counts, bucket_relations))
     columns = ", ".join(f'"{c}"' for c in COLUMNS)

@@ -126,8 +126,9 @@ def window_names(model: SyntheticModel) -> list[tuple[str, dt.date, int]]:
     return windows
 
 
-def generate_relations(model: SyntheticModel, relations: int, output: str | os.PathLike, *, seed: int = 0,
-                       file_relations: int = 2_000_000) -> list[Path]:
+def generate_relations(
+    model: SyntheticModel, relations: int, output: str | os.PathLike, *, seed: int = 0, file_relations: int = 2_000_000
+) -> list[Path]:
     """About ``relations`` synthetic relations (whole articles) as relation files of ``file_relations`` relations
     each (``relations-<k>.parquet``, the imported-relations schema) in ``output``; returns the files."""
     import pyarrow as pa
@@ -142,8 +143,10 @@ def generate_relations(model: SyntheticModel, relations: int, output: str | os.P
     names = np.array([w for w, _, _ in windows])
     starts = np.array([d.toordinal() for _, d, _ in windows])
     lengths = np.array([n for _, _, n in windows])
-    samplers = {name: ZipfSampler(vocabulary.zipf, vocabulary.size(relations, model.base_relations))
-                for name, vocabulary in (("predicates", model.predicates), ("arguments", model.arguments))}
+    samplers = {
+        name: ZipfSampler(vocabulary.zipf, vocabulary.size(relations, model.base_relations))
+        for name, vocabulary in (("predicates", model.predicates), ("arguments", model.arguments))
+    }
     window_slots, pair_slots = ZipfSampler(model.window_zipf, MAX_SLOTS), ZipfSampler(model.pair_zipf, MAX_SLOTS)
     type_names = np.array(sorted(model.type_shares))
     type_cdf = np.cumsum([model.type_shares[t] for t in type_names])
@@ -177,7 +180,9 @@ def generate_relations(model: SyntheticModel, relations: int, output: str | os.P
             return pc.binary_join_element_wise("e", pc.cast(pa.array(ranks), pa.string()), "")
 
         def argument_types(ranks):
-            return pa.array(type_names[np.searchsorted(type_cdf, hashed_uniform(ranks, salt=seed * 7 + 5), side="right").clip(0, len(type_names) - 1)])
+            return pa.array(
+                type_names[np.searchsorted(type_cdf, hashed_uniform(ranks, salt=seed * 7 + 5), side="right").clip(0, len(type_names) - 1)]
+            )
 
         in_head = pred < len(head)
         pred_names = np.where(in_head, head[np.minimum(pred, max(len(head) - 1, 0))] if len(head) else "", None)
@@ -189,19 +194,25 @@ def generate_relations(model: SyntheticModel, relations: int, output: str | os.P
         article_ids = pc.binary_join_element_wise("syn", pa.scalar(str(seed)), pc.cast(pa.array(article + article_base), pa.string()), "-")
         places = pc.binary_join_element_wise("sentence", article_ids, pc.cast(pa.array(sentence_id), pa.string()), pa.scalar(filler), " ")
         repeated = hashed_uniform(article + article_base, sentence_id, salt=seed * 7 + 6) < model.repeated_sentence_share
-        boilerplate = pc.binary_join_element_wise("agency boilerplate", pa.array(names[w]), pc.cast(pa.array(sentence_id % 5), pa.string()),
-                                                  pa.scalar(filler), " ")
+        boilerplate = pc.binary_join_element_wise(
+            "agency boilerplate", pa.array(names[w]), pc.cast(pa.array(sentence_id % 5), pa.string()), pa.scalar(filler), " "
+        )
         sentence = pc.if_else(pa.array(repeated), boilerplate, places)
         dates = [dt.date.fromordinal(int(d)).isoformat() for d in day]
-        table = pa.table({
-            "article_id": article_ids,
-            "date": pa.array(np.array(dates, dtype=object)[article], pa.string()),
-            "window": pa.array(names[w]),
-            "sentence_id": pa.array(sentence_id.astype(np.int32)),
-            "sentence": sentence,
-            "subj": subj_names, "pred": pred_array, "obj": obj_names,
-            "subj_type": argument_types(subj), "obj_type": argument_types(obj),
-        })
+        table = pa.table(
+            {
+                "article_id": article_ids,
+                "date": pa.array(np.array(dates, dtype=object)[article], pa.string()),
+                "window": pa.array(names[w]),
+                "sentence_id": pa.array(sentence_id.astype(np.int32)),
+                "sentence": sentence,
+                "subj": subj_names,
+                "pred": pred_array,
+                "obj": obj_names,
+                "subj_type": argument_types(subj),
+                "obj_type": argument_types(obj),
+            }
+        )
         path = output / f"relations-{len(files):04d}.parquet"
         with atomic_file(path) as tmp:
             pq.write_table(table, tmp, compression="zstd", row_group_size=131_072)

@@ -41,12 +41,14 @@ class BasicAuth:
 
 def corrupt_mirror_copies(rejected: Sequence[tuple[Path, str, str]]) -> str:
     """What is wrong with mirror copies that failed their checksum: each file, its expected and actual sha256."""
-    return "; ".join(f"the mirror copy {path} failed its checksum (expected sha256 {expected}, actual {actual})"
-                     for path, expected, actual in rejected)
+    return "; ".join(
+        f"the mirror copy {path} failed its checksum (expected sha256 {expected}, actual {actual})" for path, expected, actual in rejected
+    )
 
 
-def _unavailable(item: ExternalInput, mirrors: Sequence[Mirror], reason: str,
-                 rejected: Sequence[tuple[Path, str, str]] = ()) -> InputUnavailableError:
+def _unavailable(
+    item: ExternalInput, mirrors: Sequence[Mirror], reason: str, rejected: Sequence[tuple[Path, str, str]] = ()
+) -> InputUnavailableError:
     where = ", ".join(f"mirror {m.root}" for m in mirrors) or f"no mirror (set {MIRROR_ENV} or config key 'mirror')"
     mirror_problem = f"{corrupt_mirror_copies(rejected)}, and the download from its URL failed: " if rejected else ""
     return InputUnavailableError(
@@ -56,8 +58,9 @@ def _unavailable(item: ExternalInput, mirrors: Sequence[Mirror], reason: str,
     )
 
 
-def _download(item: ExternalInput, target: Path, auth: BasicAuth | None, mirrors: Sequence[Mirror],
-              rejected: Sequence[tuple[Path, str, str]] = ()) -> str:
+def _download(
+    item: ExternalInput, target: Path, auth: BasicAuth | None, mirrors: Sequence[Mirror], rejected: Sequence[tuple[Path, str, str]] = ()
+) -> str:
     """Stream ``item.url`` to ``target``; return the sha256 of what was written.
 
     A connection that drops or closes early is resumed where it stopped (an HTTP Range request; from the start where
@@ -168,8 +171,9 @@ class ChecksumLock:
                 handle.write(f"{sha}  {item.dataset}/{item.path}\n")
 
 
-def fetch_input(item: ExternalInput, target: str | os.PathLike, mirrors: Sequence[Mirror], auth: BasicAuth | None = None,
-                lock: ChecksumLock | None = None) -> str:
+def fetch_input(
+    item: ExternalInput, target: str | os.PathLike, mirrors: Sequence[Mirror], auth: BasicAuth | None = None, lock: ChecksumLock | None = None
+) -> str:
     """Place ``item`` at ``target`` (atomically) from a mirror or its URL; return its verified sha256. A file without a
     published checksum is verified against ``lock`` where it is recorded there, and recorded where it is not."""
     target = Path(target)
@@ -191,11 +195,17 @@ def fetch_input(item: ExternalInput, target: str | os.PathLike, mirrors: Sequenc
         if item.size is not None and tmp.stat().st_size != item.size:
             raise _unavailable(item, mirrors, f"size mismatch: expected {item.size} bytes, got {tmp.stat().st_size}", rejected)
         if recorded is not None and sha != recorded:
-            raise _unavailable(item, mirrors, f"checksum mismatch: sha256 {sha}, but {lock.path} recorded {recorded} at its first "
-                                              "download (the file changed at its source, or arrived damaged)", rejected)
+            raise _unavailable(
+                item,
+                mirrors,
+                f"checksum mismatch: sha256 {sha}, but {lock.path} recorded {recorded} at its first "
+                "download (the file changed at its source, or arrived damaged)",
+                rejected,
+            )
         if item.sha256 is None and recorded is None:
-            log.warning("%s/%s has no published checksum; recorded sha256 %s%s", item.dataset, item.path, sha,
-                        f" in {lock.path}" if lock is not None else "")
+            log.warning(
+                "%s/%s has no published checksum; recorded sha256 %s%s", item.dataset, item.path, sha, f" in {lock.path}" if lock is not None else ""
+            )
             if lock is not None:
                 lock.record(item, sha)
     return sha
@@ -262,8 +272,9 @@ def gather_fetched(parts: Sequence[str | os.PathLike], destination: str | os.Pat
 CLUE_FILES = ("news2016zh_train.json", "news2016zh_valid.json")
 
 
-def collect_user_input(source: str | os.PathLike | None, destination: str | os.PathLike, files: Sequence[str], config_key: str,
-                       how: str) -> dict[str, str]:
+def collect_user_input(
+    source: str | os.PathLike | None, destination: str | os.PathLike, files: Sequence[str], config_key: str, how: str
+) -> dict[str, str]:
     """Copy user-supplied input files (relative paths under ``source``) into ``destination`` atomically, with their
     SHA256SUMS; an unset or incomplete ``source`` gives one message naming ``config_key`` and saying ``how``."""
     if not source:

@@ -63,9 +63,11 @@ def download_hub_model(name: str, destination: str | os.PathLike, patterns: tupl
             raise hub_unavailable(repo, revision, exc) from None
         shutil.rmtree(tmp / HUB_METADATA, ignore_errors=True)
         if not (tmp / "config.json").is_file() or not any(any(tmp.glob(pattern)) for pattern in WEIGHT_PATTERNS if pattern in patterns):
-            raise ModelUnavailableError(f"model '{name}' (commit {commit}) has no config.json or no weights among {', '.join(patterns)}: "
-                                        "save it as safetensors (save_pretrained) on a machine with network and set the model's "
-                                        "config entry to that directory")
+            raise ModelUnavailableError(
+                f"model '{name}' (commit {commit}) has no config.json or no weights among {', '.join(patterns)}: "
+                "save it as safetensors (save_pretrained) on a machine with network and set the model's "
+                "config entry to that directory"
+            )
         write_source_record(tmp, {"name": repo, "source": "Hugging Face hub", "revision": revision or "main", "commit": commit})
     return destination
 

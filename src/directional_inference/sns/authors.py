@@ -164,8 +164,16 @@ def parse_script(path: str | os.PathLike) -> AuthorsScript:
         batch_size = int(options["--train_batch_size"])
     except ValueError:
         raise InputFormatError(where, number, "--train_batch_size", f"not an integer: {options['--train_batch_size']!r}") from None
-    return AuthorsScript(where, Path(options["--model_name_or_path"]).name, batch_size, "--is_directional" in words, "--fixed_lm" in words,
-                         bound["learning_rate"], bound["weight_decay"], bound["grad_accumulation"])
+    return AuthorsScript(
+        where,
+        Path(options["--model_name_or_path"]).name,
+        batch_size,
+        "--is_directional" in words,
+        "--fixed_lm" in words,
+        bound["learning_rate"],
+        bound["weight_decay"],
+        bound["grad_accumulation"],
+    )
 
 
 def verified_script(directory: str | os.PathLike, name: str) -> AuthorsScript:
@@ -182,8 +190,10 @@ def verified_script(directory: str | os.PathLike, name: str) -> AuthorsScript:
         raise WorkflowError(f"{path}: missing from the fetched dataset {DATASET}; remove {directory} and run again to fetch it")
     actual = sha256_of(path)
     if actual != item.sha256:
-        raise WorkflowError(f"{path}: sha256 {actual}, not the input table's {item.sha256} ({item.url}): the file changed after it was "
-                            f"fetched; remove {directory} and run again to fetch it anew")
+        raise WorkflowError(
+            f"{path}: sha256 {actual}, not the input table's {item.sha256} ({item.url}): the file changed after it was "
+            f"fetched; remove {directory} and run again to fetch it anew"
+        )
     return parse_script(path)
 
 
@@ -195,10 +205,14 @@ def authors_scripts(directory: str | os.PathLike) -> dict[str, AuthorsScript]:
     for name, script in scripts.items():
         if script.role != SCRIPTS[name]:
             raise InputFormatError(script.path, None, None, f"its command trains {script.role}, not {SCRIPTS[name]} (sns/authors.py, SCRIPTS)")
-        for field, label in (("learning_rates", "lrs"), ("weight_decays", "lambdas")) + ((("accumulations", "steps"),) if script.model in BASE_MODELS else ()):
+        for field, label in (("learning_rates", "lrs"), ("weight_decays", "lambdas")) + (
+            (("accumulations", "steps"),) if script.model in BASE_MODELS else ()
+        ):
             if getattr(script, field) != getattr(base, field):
                 index = next((i for i, (a, b) in enumerate(zip(getattr(script, field), getattr(base, field))) if a != b), None)
-                raise InputFormatError(script.path, None, label, f"differs from {BASE_SCRIPT}'s" + (f" at element {index}" if index is not None else " in length"))
+                raise InputFormatError(
+                    script.path, None, label, f"differs from {BASE_SCRIPT}'s" + (f" at element {index}" if index is not None else " in length")
+                )
     return scripts
 
 
@@ -206,7 +220,8 @@ def authors_trials(directory: str | os.PathLike, count: int) -> list[Hyperparame
     """Trials 0..``count``-1: elements 0..``count``-1 of the base script's arrays (``authors_scripts`` checked)."""
     base = authors_scripts(directory)[BASE_SCRIPT]
     if count > len(base.learning_rates):
-        raise WorkflowError(f"{count} trials asked for (training.trials, training.budgets), but the authors' scripts hold "
-                            f"{len(base.learning_rates)} sets ({base.path})")
+        raise WorkflowError(
+            f"{count} trials asked for (training.trials, training.budgets), but the authors' scripts hold "
+            f"{len(base.learning_rates)} sets ({base.path})"
+        )
     return [base.trial(k) for k in range(count)]
-

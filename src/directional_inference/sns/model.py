@@ -43,8 +43,9 @@ class EncodedPair:
 
 
 class PromptScorer:
-    def __init__(self, model_dir: str | os.PathLike, *, max_length: int, symmetric: bool, lang: str = "en", precision: str = "fp32",
-                 chunk_size: int = 32):
+    def __init__(
+        self, model_dir: str | os.PathLike, *, max_length: int, symmetric: bool, lang: str = "en", precision: str = "fp32", chunk_size: int = 32
+    ):
         import torch
         from transformers import AutoModelForSequenceClassification, AutoTokenizer
 

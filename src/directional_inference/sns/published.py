@@ -107,8 +107,11 @@ def selection_origin(trial_source: str, search: str, alias: str, spec, variant: 
     if trial_source == "seeded":
         return None
     choice = published_choice(alias, spec, variant, subset) if search == "published" else None
-    return {"trial_source": trial_source, "epochs": epochs,
-            "published": choice and {"search": choice.search, "trial": choice.trial, "epoch": choice.epoch}}
+    return {
+        "trial_source": trial_source,
+        "epochs": epochs,
+        "published": choice and {"search": choice.search, "trial": choice.trial, "epoch": choice.epoch},
+    }
 
 
 def describe_selection(row: Mapping, trials: Sequence[int]) -> str | None:
@@ -120,11 +123,15 @@ def describe_selection(row: Mapping, trials: Sequence[int]) -> str | None:
     if row["chosen_by"] == "published":
         epoch = int(row["published_epoch"])
         found = int(row["best_epoch"]) == epoch
-        return (f"the authors' published choice: their trial {int(row['trial'])} of {row['published_search']}, published "
-                f"{shown_epoch(epoch, row['epochs'])} (their checkpoint's epoch={epoch}); best dev point here in "
-                f"{shown_epoch(row['best_epoch'])}, " + ("the published epoch" if found else "not the published epoch"))
-    return (f"this workflow's selection: trial {int(row['trial'])} of the authors' trials {min(trials)}-{max(trials)} ({len(trials)}), "
-            "by its best dev AUC")
+        return (
+            f"the authors' published choice: their trial {int(row['trial'])} of {row['published_search']}, published "
+            f"{shown_epoch(epoch, row['epochs'])} (their checkpoint's epoch={epoch}); best dev point here in "
+            f"{shown_epoch(row['best_epoch'])}, " + ("the published epoch" if found else "not the published epoch")
+        )
+    return (
+        f"this workflow's selection: trial {int(row['trial'])} of the authors' trials {min(trials)}-{max(trials)} ({len(trials)}), "
+        "by its best dev AUC"
+    )
 
 
 # --- the README's own text, for the test that the table agrees with it --------------------------------------------------

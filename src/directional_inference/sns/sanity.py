@@ -30,16 +30,36 @@ COLUMNS = ("kind", "premise", "hypothesis", "entailed", "score", "correct")
 
 # (subject, predicate, object) propositions in LevyHolt's style; each is also an identity case
 _PROPOSITIONS_EN = (
-    ("Google", "acquired", "YouTube"), ("Obama", "visited", "Berlin"), ("Microsoft", "sued", "Motorola"),
-    ("the company", "hired", "a new chief executive"), ("Shakespeare", "wrote", "Hamlet"), ("the army", "invaded", "Kuwait"),
-    ("Mozart", "was born in", "Salzburg"), ("Apple", "is headquartered in", "Cupertino"), ("the bank", "raised", "interest rates"),
-    ("Einstein", "developed", "the theory of relativity"), ("the police", "arrested", "the suspect"), ("Toyota", "recalled", "its cars"),
-    ("the government", "approved", "the plan"), ("penicillin", "is used to treat", "infections"), ("the senator", "opposed", "the bill"),
-    ("Brazil", "exports", "coffee"), ("the storm", "destroyed", "the bridge"), ("Lincoln", "was president of", "the United States"),
-    ("the museum", "displays", "paintings"), ("the team", "won", "the championship"), ("the court", "rejected", "the appeal"),
-    ("the drug", "causes", "headaches"), ("Amazon", "sells", "books"), ("the union", "called", "a strike"),
-    ("the minister", "resigned from", "the cabinet"), ("the factory", "produces", "steel"), ("Nixon", "met", "Mao"),
-    ("the parliament", "passed", "the law"), ("the virus", "infects", "cells"), ("the firm", "merged with", "its rival"),
+    ("Google", "acquired", "YouTube"),
+    ("Obama", "visited", "Berlin"),
+    ("Microsoft", "sued", "Motorola"),
+    ("the company", "hired", "a new chief executive"),
+    ("Shakespeare", "wrote", "Hamlet"),
+    ("the army", "invaded", "Kuwait"),
+    ("Mozart", "was born in", "Salzburg"),
+    ("Apple", "is headquartered in", "Cupertino"),
+    ("the bank", "raised", "interest rates"),
+    ("Einstein", "developed", "the theory of relativity"),
+    ("the police", "arrested", "the suspect"),
+    ("Toyota", "recalled", "its cars"),
+    ("the government", "approved", "the plan"),
+    ("penicillin", "is used to treat", "infections"),
+    ("the senator", "opposed", "the bill"),
+    ("Brazil", "exports", "coffee"),
+    ("the storm", "destroyed", "the bridge"),
+    ("Lincoln", "was president of", "the United States"),
+    ("the museum", "displays", "paintings"),
+    ("the team", "won", "the championship"),
+    ("the court", "rejected", "the appeal"),
+    ("the drug", "causes", "headaches"),
+    ("Amazon", "sells", "books"),
+    ("the union", "called", "a strike"),
+    ("the minister", "resigned from", "the cabinet"),
+    ("the factory", "produces", "steel"),
+    ("Nixon", "met", "Mao"),
+    ("the parliament", "passed", "the law"),
+    ("the virus", "infects", "cells"),
+    ("the firm", "merged with", "its rival"),
 )
 _PARAPHRASES_EN = (
     (("Google", "bought", "YouTube"), ("Google", "purchased", "YouTube")),
@@ -86,9 +106,16 @@ _NON_ENTAILMENTS_EN = (
     (("Lincoln", "visited", "the United States"), ("Lincoln", "was president of", "the United States")),
 )
 _PROPOSITIONS_ZH = (
-    ("中国", "支持", "和平进程"), ("国务院", "召开", "常务会议"), ("习近平", "会见", "普京"), ("政府", "批准", "计划"),
-    ("警方", "逮捕", "嫌疑人"), ("公司", "收购", "竞争对手"), ("法院", "驳回", "上诉"), ("球队", "赢得", "冠军"),
-    ("工厂", "生产", "钢铁"), ("代表团", "访问", "北京"),
+    ("中国", "支持", "和平进程"),
+    ("国务院", "召开", "常务会议"),
+    ("习近平", "会见", "普京"),
+    ("政府", "批准", "计划"),
+    ("警方", "逮捕", "嫌疑人"),
+    ("公司", "收购", "竞争对手"),
+    ("法院", "驳回", "上诉"),
+    ("球队", "赢得", "冠军"),
+    ("工厂", "生产", "钢铁"),
+    ("代表团", "访问", "北京"),
 )
 _PARAPHRASES_ZH = (
     (("公司", "收购", "竞争对手"), ("公司", "买下", "竞争对手")),
@@ -114,8 +141,9 @@ class SanityCase:
 
 def sanity_cases(lang: str = "en") -> list[SanityCase]:
     """Every case of a language, identity first, in a fixed order."""
-    propositions, paraphrases, non_entailments = ((_PROPOSITIONS_ZH, _PARAPHRASES_ZH, _NON_ENTAILMENTS_ZH) if lang == "zh" else
-                                                  (_PROPOSITIONS_EN, _PARAPHRASES_EN, _NON_ENTAILMENTS_EN))
+    propositions, paraphrases, non_entailments = (
+        (_PROPOSITIONS_ZH, _PARAPHRASES_ZH, _NON_ENTAILMENTS_ZH) if lang == "zh" else (_PROPOSITIONS_EN, _PARAPHRASES_EN, _NON_ENTAILMENTS_EN)
+    )
     cases = [SanityCase("identity", Entry(p, p, True)) for p in propositions]
     cases += [SanityCase("paraphrase", Entry(p, h, True)) for p, h in paraphrases]
     cases += [SanityCase("non_entailment", Entry(p, h, False)) for p, h in non_entailments]
@@ -124,8 +152,17 @@ def sanity_cases(lang: str = "en") -> list[SanityCase]:
 
 def judge(cases: Sequence[SanityCase], scores: Sequence[float]) -> list[list]:
     """One row per case (``COLUMNS``): a case is right when (score > 0) equals its label."""
-    return [[case.kind, ",".join(case.entry.premise), ",".join(case.entry.hypothesis), int(case.entry.label), f"{score:.6f}",
-             int((score > 0) == case.entry.label)] for case, score in zip(cases, scores)]
+    return [
+        [
+            case.kind,
+            ",".join(case.entry.premise),
+            ",".join(case.entry.hypothesis),
+            int(case.entry.label),
+            f"{score:.6f}",
+            int((score > 0) == case.entry.label),
+        ]
+        for case, score in zip(cases, scores)
+    ]
 
 
 def summarise(rows: Sequence[Sequence]) -> dict:

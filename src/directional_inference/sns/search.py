@@ -23,7 +23,9 @@ log = logging.getLogger(__name__)
 TRIAL_COLUMNS = ("trial", "learning_rate", "weight_decay", "grad_accumulation")
 
 
-def draw_trials(count: int, seed: int, lr_range: Sequence[float], wd_range: Sequence[float], accumulation_range: Sequence[int]) -> list[Hyperparameters]:
+def draw_trials(
+    count: int, seed: int, lr_range: Sequence[float], wd_range: Sequence[float], accumulation_range: Sequence[int]
+) -> list[Hyperparameters]:
     """``count`` trials from one seeded generator, log-uniform learning rate and weight decay, uniform accumulation;
     trial k is the same whatever ``count`` is."""
     rng = random.Random(seed)
@@ -64,9 +66,30 @@ def trials_numbered(trials: Sequence[Hyperparameters], numbers: Sequence[int], s
     return [by_number[k] for k in numbers]
 
 
-SELECTION_COLUMNS = ("trial", "learning_rate", "weight_decay", "grad_accumulation", "best_epoch", "best_batch", "best_step", "evaluations",
-                     "dev_auc_selection", "dev_auc50", "dev_auc_norm", "dev_best_f1", "train_pairs", "dev_pairs", "precision",
-                     "stopped_epoch", "stopped_batch", "stopped_step", "stop_reason", "best_is_last", "still_improving", "selected")
+SELECTION_COLUMNS = (
+    "trial",
+    "learning_rate",
+    "weight_decay",
+    "grad_accumulation",
+    "best_epoch",
+    "best_batch",
+    "best_step",
+    "evaluations",
+    "dev_auc_selection",
+    "dev_auc50",
+    "dev_auc_norm",
+    "dev_best_f1",
+    "train_pairs",
+    "dev_pairs",
+    "precision",
+    "stopped_epoch",
+    "stopped_batch",
+    "stopped_step",
+    "stop_reason",
+    "best_is_last",
+    "still_improving",
+    "selected",
+)
 # added where the trials are not this workflow's own seeded draw (sns.published.selection_origin)
 ORIGIN_COLUMNS = ("trial_source", "chosen_by", "published_search", "published_epoch", "epochs", "best_in_published_epoch")
 EVALUATION_COLUMNS = ("epoch", "batch", "step", "dev_auc_selection", "dev_auc_norm")
@@ -136,7 +159,7 @@ def keep_best_weights(search_dir: str | os.PathLike, trials: int | Iterable[int]
     with open(search / SEARCH_LOCK, "a", encoding="utf-8") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         keys = {}
-        for trial in (range(trials) if isinstance(trials, int) else sorted(trials)):
+        for trial in range(trials) if isinstance(trials, int) else sorted(trials):
             directory = search / f"trial-{trial}"
             scores, record, weights = directory / "dev_scores.parquet", directory / "training.json", directory / "model"
             if scores.is_file() and record.is_file() and holds_weights(weights):
@@ -191,21 +214,47 @@ def select_best_trial(
     record_text = Path(record_files[best]).read_text(encoding="utf-8")
     if not holds_weights(chosen_weights) or (chosen_weights / "training.json").read_text(encoding="utf-8") != record_text:
         trial_dir = Path(record_files[best]).parent
-        raise WorkflowError(f"{chosen_weights}: trial {rows[best][0].trial} ranks first in its search but its weights were removed or "
-                            "belong to another run of it (an earlier run of another trial ranked above it and was then run again "
-                            f"with another result); remove {trial_dir} and run the same command again to train it anew")
+        raise WorkflowError(
+            f"{chosen_weights}: trial {rows[best][0].trial} ranks first in its search but its weights were removed or "
+            "belong to another run of it (an earlier run of another trial ranked above it and was then run again "
+            f"with another result); remove {trial_dir} and run the same command again to train it anew"
+        )
     published = (origin or {}).get("published")
     if published and [row[0].trial for row in rows] != [published["trial"]]:
-        raise WorkflowError(f"{selection_csv}: the search of the authors' published trial {published['trial']} ({published['search']}) "
-                            f"holds trials {[row[0].trial for row in rows]}, not that trial alone")
+        raise WorkflowError(
+            f"{selection_csv}: the search of the authors' published trial {published['trial']} ({published['search']}) "
+            f"holds trials {[row[0].trial for row in rows]}, not that trial alone"
+        )
     table = [list(SELECTION_COLUMNS) + (list(ORIGIN_COLUMNS) if origin else [])]
     for index, (t, m, point, count, record) in enumerate(rows):
         stopped = record["stopped"]
-        table.append([t.trial, repr(t.learning_rate), repr(t.weight_decay), t.grad_accumulation, int(point["epoch"]), int(point["batch"]),
-                      int(point["step"]), count, f"{m['auc_selection']:.6f}", f"{m['auc50']:.6f}", f"{m['auc_norm']:.6f}",
-                      f"{m['best_f1']:.6f}", record["train_pairs"], record["dev_pairs"], record["precision"], stopped["epoch"],
-                      stopped["batch"], stopped["step"], record["stop_reason"], int(record["best_is_last"]),
-                      int(record["still_improving"]), int(index == best)] + (origin_cells(origin, int(point["epoch"])) if origin else []))
+        table.append(
+            [
+                t.trial,
+                repr(t.learning_rate),
+                repr(t.weight_decay),
+                t.grad_accumulation,
+                int(point["epoch"]),
+                int(point["batch"]),
+                int(point["step"]),
+                count,
+                f"{m['auc_selection']:.6f}",
+                f"{m['auc50']:.6f}",
+                f"{m['auc_norm']:.6f}",
+                f"{m['best_f1']:.6f}",
+                record["train_pairs"],
+                record["dev_pairs"],
+                record["precision"],
+                stopped["epoch"],
+                stopped["batch"],
+                stopped["step"],
+                record["stop_reason"],
+                int(record["best_is_last"]),
+                int(record["still_improving"]),
+                int(index == best),
+            ]
+            + (origin_cells(origin, int(point["epoch"])) if origin else [])
+        )
     with atomic_directory(best_dir) as tmp:
         for path in sorted(chosen_weights.iterdir()):
             shutil.copyfile(path, tmp / path.name)
@@ -214,12 +263,21 @@ def select_best_trial(
     write_text_atomic(selection_csv, buffer.getvalue())
     if published:
         epoch = int(rows[best][2]["epoch"])
-        log.info("the authors' published trial %d of %s: best dev point in %s, %s (published %s, their checkpoint's epoch=%d)",
-                 published["trial"], published["search"], shown_epoch(epoch), "the published epoch" if epoch == published["epoch"]
-                 else "NOT the published epoch", shown_epoch(published["epoch"]), published["epoch"])
+        log.info(
+            "the authors' published trial %d of %s: best dev point in %s, %s (published %s, their checkpoint's epoch=%d)",
+            published["trial"],
+            published["search"],
+            shown_epoch(epoch),
+            "the published epoch" if epoch == published["epoch"] else "NOT the published epoch",
+            shown_epoch(published["epoch"]),
+            published["epoch"],
+        )
     chosen = rows[best][4]
     if chosen["still_improving"]:
-        log.warning("POSSIBLY UNDERTRAINED: the selected trial %d ran out of epochs while its last dev evaluation still improved on "
-                    "the best (%s)", rows[best][0].trial, chosen["stop_reason"])
+        log.warning(
+            "POSSIBLY UNDERTRAINED: the selected trial %d ran out of epochs while its last dev evaluation still improved on the best (%s)",
+            rows[best][0].trial,
+            chosen["stop_reason"],
+        )
     log.info("selected trial %d of %d", rows[best][0].trial, len(rows))
     return rows[best][0].trial

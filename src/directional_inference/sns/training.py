@@ -167,8 +167,7 @@ def train_prompt_model(
     from ..metrics import evaluate_scores
 
     torch.manual_seed(settings.seed)
-    scorer = PromptScorer(model_dir, max_length=settings.max_length, symmetric=settings.symmetric, lang=settings.lang,
-                          precision=settings.precision)
+    scorer = PromptScorer(model_dir, max_length=settings.max_length, symmetric=settings.symmetric, lang=settings.lang, precision=settings.precision)
     settings = replace(settings, precision=scorer.precision)  # the resolved format: a checkpoint resumes only in it
     model = scorer.model
     train_pairs, dev_pairs = scorer.encode(train), scorer.encode(dev)
@@ -176,12 +175,19 @@ def train_prompt_model(
     accumulation = settings.accumulation(hp)
     optimizer = _optimizer(model, hp)
     batches_per_epoch = math.ceil(len(train) / settings.batch_size)
-    scheduler = get_linear_schedule_with_warmup(optimizer, num_warmup_steps=0,
-                                                num_training_steps=schedule_steps(len(train), settings.batch_size, accumulation, settings.epochs))
+    scheduler = get_linear_schedule_with_warmup(
+        optimizer, num_warmup_steps=0, num_training_steps=schedule_steps(len(train), settings.batch_size, accumulation, settings.epochs)
+    )
     check_every = max(batches_per_epoch // max(settings.evaluations_per_epoch, 1), 1)
     checkpoint = Path(checkpoint_dir) / "state.pt"
-    signature = {"hp": asdict(hp), "settings": asdict(settings), "selection_floor": selection_floor, "train": fingerprint(train),
-                 "dev": fingerprint(dev), "model": model_fingerprint(model_dir)}
+    signature = {
+        "hp": asdict(hp),
+        "settings": asdict(settings),
+        "selection_floor": selection_floor,
+        "train": fingerprint(train),
+        "dev": fingerprint(dev),
+        "model": model_fingerprint(model_dir),
+    }
     state = {"epoch": 0, "next_batch": 0, "steps": 0, "best": None, "evaluations": [], "stop_reason": None}
     if checkpoint.is_file():
         saved = torch.load(checkpoint, weights_only=True)
@@ -206,15 +212,30 @@ def train_prompt_model(
         scores = scorer.scores(dev_pairs, what="dev evaluation")
         nan = float("nan")
         metrics = evaluate_scores(scores, dev_labels, selection_floor=selection_floor) if usable_dev else {"auc_selection": nan, "auc_norm": nan}
-        point = {"epoch": epoch, "batch": batch, "step": state["steps"], "dev_auc_selection": metrics["auc_selection"],
-                 "dev_auc_norm": metrics["auc_norm"]}
+        point = {
+            "epoch": epoch,
+            "batch": batch,
+            "step": state["steps"],
+            "dev_auc_selection": metrics["auc_selection"],
+            "dev_auc_norm": metrics["auc_norm"],
+        }
         state["evaluations"].append(point)
         if state["best"] is None or not usable_dev or metrics["auc_selection"] > state["best"]["point"]["dev_auc_selection"]:
-            state["best"] = {"point": point, "dev_scores": torch.tensor(scores),
-                             "model": {k: v.detach().clone().cpu() for k, v in model.state_dict().items()}}
-        log.info("dev evaluation at %s, batch %d: AUC(p>=%.2f) %.4f, AUCnorm %.4f (best so far: %s, batch %d)", shown_epoch(epoch, settings.epochs),
-                 batch, selection_floor, metrics["auc_selection"], metrics["auc_norm"], shown_epoch(state["best"]["point"]["epoch"]),
-                 state["best"]["point"]["batch"])
+            state["best"] = {
+                "point": point,
+                "dev_scores": torch.tensor(scores),
+                "model": {k: v.detach().clone().cpu() for k, v in model.state_dict().items()},
+            }
+        log.info(
+            "dev evaluation at %s, batch %d: AUC(p>=%.2f) %.4f, AUCnorm %.4f (best so far: %s, batch %d)",
+            shown_epoch(epoch, settings.epochs),
+            batch,
+            selection_floor,
+            metrics["auc_selection"],
+            metrics["auc_norm"],
+            shown_epoch(state["best"]["point"]["epoch"]),
+            state["best"]["point"]["batch"],
+        )
 
     def patience_exhausted() -> bool:
         if not (settings.patience and usable_dev and state["best"] is not None):
@@ -265,9 +286,14 @@ def train_prompt_model(
     best = state["best"]
     record = training_record(signature, state, usable_dev, settings, scorer.precision_reason, len(train), len(dev))
     if record["still_improving"]:
-        log.warning("POSSIBLY UNDERTRAINED: the last dev evaluation (%s, batch %d) still improved on the best by more than %g "
-                    "(%s); more epochs may improve it", shown_epoch(best["point"]["epoch"], settings.epochs), best["point"]["batch"],
-                    settings.min_delta, record["stop_reason"])
+        log.warning(
+            "POSSIBLY UNDERTRAINED: the last dev evaluation (%s, batch %d) still improved on the best by more than %g "
+            "(%s); more epochs may improve it",
+            shown_epoch(best["point"]["epoch"], settings.epochs),
+            best["point"]["batch"],
+            settings.min_delta,
+            record["stop_reason"],
+        )
     model.load_state_dict(best["model"])
     with atomic_directory(output_dir) as tmp:
         model.save_pretrained(tmp)
@@ -277,8 +303,9 @@ def train_prompt_model(
     return TrainingResult(scorer, best["dev_scores"].numpy(), best["point"], list(state["evaluations"]), record)
 
 
-def training_record(signature: dict, state: dict, usable_dev: bool, settings: TrainingSettings, precision_reason: str,
-                    n_train: int, n_dev: int) -> dict:
+def training_record(
+    signature: dict, state: dict, usable_dev: bool, settings: TrainingSettings, precision_reason: str, n_train: int, n_dev: int
+) -> dict:
     """What a trained model's ``training.json`` says: its signature (settings, hyper-parameters, data and model hashes),
     the data sizes, the number format and why, the best dev point, the point where training stopped and why."""
     evaluations = state["evaluations"]
@@ -289,11 +316,22 @@ def training_record(signature: dict, state: dict, usable_dev: bool, settings: Tr
     else:
         reason = f"maximum of {settings.epochs} epochs"
     best_is_last = state["best"]["point"] == evaluations[-1]
-    still_improving = (usable_dev and not state["stop_reason"] and best_is_last
-                       and last_improvement(evaluations, settings.min_delta) == len(evaluations) - 1)
-    return {**signature, "best": state["best"]["point"], "stopped": evaluations[-1], "stop_reason": reason,
-            "best_is_last": best_is_last, "still_improving": bool(still_improving), "evaluations": len(evaluations), "train_pairs": n_train,
-            "dev_pairs": n_dev, "precision": settings.precision, "precision_reason": precision_reason}
+    still_improving = (
+        usable_dev and not state["stop_reason"] and best_is_last and last_improvement(evaluations, settings.min_delta) == len(evaluations) - 1
+    )
+    return {
+        **signature,
+        "best": state["best"]["point"],
+        "stopped": evaluations[-1],
+        "stop_reason": reason,
+        "best_is_last": best_is_last,
+        "still_improving": bool(still_improving),
+        "evaluations": len(evaluations),
+        "train_pairs": n_train,
+        "dev_pairs": n_dev,
+        "precision": settings.precision,
+        "precision_reason": precision_reason,
+    }
 
 
 def write_training_record(path: str | os.PathLike, record: dict) -> None:
@@ -313,8 +351,14 @@ def _save_checkpoint(path: Path, signature: dict, model, optimizer, scheduler, s
     import torch
 
     path.parent.mkdir(parents=True, exist_ok=True)
-    saved = {"signature": json.dumps(signature, sort_keys=True), "model": model.state_dict(), "optimizer": optimizer.state_dict(),
-             "scheduler": scheduler.state_dict(), "torch_rng": torch.get_rng_state(), **state}
+    saved = {
+        "signature": json.dumps(signature, sort_keys=True),
+        "model": model.state_dict(),
+        "optimizer": optimizer.state_dict(),
+        "scheduler": scheduler.state_dict(),
+        "torch_rng": torch.get_rng_state(),
+        **state,
+    }
     if torch.cuda.is_available():  # a GPU's dropout masks come from its own generators: resumed, they continue alike
         saved["cuda_rng"] = torch.cuda.get_rng_state_all()
     with atomic_file(path) as tmp:

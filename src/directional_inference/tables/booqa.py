@@ -21,9 +21,20 @@ def model_names(models: dict[str, str]) -> str:
     return "; ".join(f"{lang}: {alias}" for lang, alias in sorted(names.items()))
 
 
-def booqa_table_rows(table: BooqaTable, languages: list[str], runnable: dict[str, list[str]], score_path, *, models: dict,
-                     scale: str, evaluation: Evaluation, why_not, model_kinds: dict[str, str] | None = None,
-                     record=None, methods: Sequence[str] | None = None) -> tuple[list[str], list[list]]:
+def booqa_table_rows(
+    table: BooqaTable,
+    languages: list[str],
+    runnable: dict[str, list[str]],
+    score_path,
+    *,
+    models: dict,
+    scale: str,
+    evaluation: Evaluation,
+    why_not,
+    model_kinds: dict[str, str] | None = None,
+    record=None,
+    methods: Sequence[str] | None = None,
+) -> tuple[list[str], list[list]]:
     """Rows of a BoOQA table: AUCnorm and AUC50 with intervals per language beside the paper's, with a note for every
     method that could not run (``why_not(method, lang)`` says why) instead of a number, then the paper's rows that
     need what is not available here. The LM rows say what their encoder is (``model_kinds``: alias -> what it is); the
@@ -33,8 +44,22 @@ def booqa_table_rows(table: BooqaTable, languages: list[str], runnable: dict[str
     model_kinds = model_kinds or {}
     header = ["method", "label"]
     for lang in LANGUAGES:
-        header += [f"{lang}_{name}" for name in ("auc_norm", "auc_norm_low", "auc_norm_high", "auc50", "auc50_low", "auc50_high",
-                                                  "auc_norm_paper", "positive_rate", "entries", *SIGNAL_COLUMNS, *WITHIN_GROUP_COLUMNS)]
+        header += [
+            f"{lang}_{name}"
+            for name in (
+                "auc_norm",
+                "auc_norm_low",
+                "auc_norm_high",
+                "auc50",
+                "auc50_low",
+                "auc50_high",
+                "auc_norm_paper",
+                "positive_rate",
+                "entries",
+                *SIGNAL_COLUMNS,
+                *WITHIN_GROUP_COLUMNS,
+            )
+        ]
     header += ["model", "scale", "note", "precision", "training", "sanity"]
     rows = []
     for method in methods or table.methods:
@@ -61,8 +86,13 @@ def booqa_table_rows(table: BooqaTable, languages: list[str], runnable: dict[str
             row += numbers + rest + signal
         family = method_spec(method)[0]
         used = {lang: method_alias(method) or models.get(family, {}).get(lang) for lang in languages if method in runnable[lang]}
-        model = (("graph files" if method_alias(method) else "corpus relations") if family == "graph" else
-                 "score file" if family == "file" else model_names(used))
+        model = (
+            ("graph files" if method_alias(method) else "corpus relations")
+            if family == "graph"
+            else "score file"
+            if family == "file"
+            else model_names(used)
+        )
         if family == "lm":
             kinds = sorted({model_kinds[alias] for alias in used.values() if alias in model_kinds})
             model += "".join(f" ({kind})" for kind in kinds)
@@ -70,7 +100,11 @@ def booqa_table_rows(table: BooqaTable, languages: list[str], runnable: dict[str
         row += [model, scale, "; ".join(notes), *_record_cells(records)]
         rows.append(row)
     for key, label, en, zh, why in table.paper_only:
-        cells = [c for paper in (en, zh) for c in ([""] * 6 + ["" if paper is None else paper, "", ""] + [""] * (len(SIGNAL_COLUMNS) + len(WITHIN_GROUP_COLUMNS)))]
+        cells = [
+            c
+            for paper in (en, zh)
+            for c in ([""] * 6 + ["" if paper is None else paper, "", ""] + [""] * (len(SIGNAL_COLUMNS) + len(WITHIN_GROUP_COLUMNS)))
+        ]
         rows.append([key, label, *cells, "", scale, why, "", "", ""])
     return header, rows
 
@@ -82,17 +116,33 @@ def _record_cells(records: dict) -> list[str]:
     cells = []
     for field in ("precision", "training", "sanity"):
         values = {lang: getattr(r, field) for lang, r in records.items()}
-        cells.append(next(iter(values.values())) if len(set(values.values())) == 1 else
-                     "; ".join(f"{lang}: {value}" for lang, value in sorted(values.items())))
+        cells.append(
+            next(iter(values.values())) if len(set(values.values())) == 1 else "; ".join(f"{lang}: {value}" for lang, value in sorted(values.items()))
+        )
     return cells
 
 
-def table3_rows(languages: list[str], score_path, *, models: dict[str, list[str]], scale: str, evaluation: Evaluation) -> tuple[list[str], list[list]]:
+def table3_rows(
+    languages: list[str], score_path, *, models: dict[str, list[str]], scale: str, evaluation: Evaluation
+) -> tuple[list[str], list[list]]:
     """Hypothesis-only robustness: one row per (language, language model, training data), beside the paper's Table 3
     (lower is better). ``models``: language -> its language models (the main one first); ``score_path(lang, lm,
     trained_on)``: a model's scores on BoOQA test."""
-    header = ["trained_on", "tested_on", "auc_norm", "auc_norm_low", "auc_norm_high", "auc_norm_paper", "positive_rate", "n_test",
-              "model", "scale", "note", *SIGNAL_COLUMNS, *WITHIN_GROUP_COLUMNS]
+    header = [
+        "trained_on",
+        "tested_on",
+        "auc_norm",
+        "auc_norm_low",
+        "auc_norm_high",
+        "auc_norm_paper",
+        "positive_rate",
+        "n_test",
+        "model",
+        "scale",
+        "note",
+        *SIGNAL_COLUMNS,
+        *WITHIN_GROUP_COLUMNS,
+    ]
 
     def measured(lang: str, lm: str, trained_on: str) -> list:
         """One row of the table."""
@@ -100,8 +150,7 @@ def table3_rows(languages: list[str], score_path, *, models: dict[str, list[str]
         numbers, rest, note = [""] * 3, [paper, "", ""], ""
         signal = [""] * (len(SIGNAL_COLUMNS) + len(WITHIN_GROUP_COLUMNS))
         if lang not in languages:
-            note = ("not run: no S&S model fine-tuned for this language (training.language_models_zh and the Chinese "
-                    "LevyHolt, resources.levyholt_zh)")
+            note = "not run: no S&S model fine-tuned for this language (training.language_models_zh and the Chinese LevyHolt, resources.levyholt_zh)"
         else:
             frame = read_scores(score_path(lang, lm, trained_on))
             if frame.empty or not frame["label"].any() or frame["label"].all():
@@ -112,8 +161,26 @@ def table3_rows(languages: list[str], score_path, *, models: dict[str, list[str]
                 signal, note = signal_cells(m) + within_group_cells(m), m["no_number"]
         return [TABLE3_NAMES[trained_on], f"BoOQA {lang.upper()} (test)", *numbers, *rest, lm, scale, note, *signal]
 
-    rows = [measured(lang, lm, trained_on) for lang in LANGUAGES for lm in models.get(lang) or [""]
-            for trained_on in ("booqa", "full", "directional", "symmetric")]
-    rows.append(["McKenna et al. 2021", "McKenna et al. 2021", "", "", "", 78.3, "", "", "", scale, "not run: that QA set is not public",
-                 *[""] * (len(SIGNAL_COLUMNS) + len(WITHIN_GROUP_COLUMNS))])
+    rows = [
+        measured(lang, lm, trained_on)
+        for lang in LANGUAGES
+        for lm in models.get(lang) or [""]
+        for trained_on in ("booqa", "full", "directional", "symmetric")
+    ]
+    rows.append(
+        [
+            "McKenna et al. 2021",
+            "McKenna et al. 2021",
+            "",
+            "",
+            "",
+            78.3,
+            "",
+            "",
+            "",
+            scale,
+            "not run: that QA set is not public",
+            *[""] * (len(SIGNAL_COLUMNS) + len(WITHIN_GROUP_COLUMNS)),
+        ]
+    )
     return header, rows

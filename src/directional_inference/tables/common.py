@@ -44,8 +44,20 @@ def _groups(frame: pd.DataFrame):
 
 NO_RANKING = "no number: every entry has the same score, so nothing is ranked"
 NO_COVERAGE = "no number: the method scores no entry (every score is its default)"
-SIGNAL_COLUMNS = ["auc_norm_tie_aware", "auc_norm_tie_aware_low", "auc_norm_tie_aware_high", "auc50_tie_aware", "auc50_tie_aware_low",
-                  "auc50_tie_aware_high", "chance_auc_norm", "chance_auc_norm_low", "chance_auc_norm_high", "coverage", "tied", "signal"]
+SIGNAL_COLUMNS = [
+    "auc_norm_tie_aware",
+    "auc_norm_tie_aware_low",
+    "auc_norm_tie_aware_high",
+    "auc50_tie_aware",
+    "auc50_tie_aware_low",
+    "auc50_tie_aware_high",
+    "chance_auc_norm",
+    "chance_auc_norm_low",
+    "chance_auc_norm_high",
+    "coverage",
+    "tied",
+    "signal",
+]
 WITHIN_GROUP_COLUMNS = ["within_bundle", "within_bundle_low", "within_bundle_high"]
 
 
@@ -71,9 +83,13 @@ def measure(frame: pd.DataFrame, evaluation: Evaluation, *, within_groups: bool 
     metrics alone, no intervals, tie-aware values or chance range (a number used only inside another, e.g. a ratio)."""
     scores, labels = frame["score"].to_numpy(), frame["label"].to_numpy().astype(bool)
     covered = frame["covered"].to_numpy(bool) if "covered" in frame else np.ones(len(frame), dtype=bool)
-    metrics = {"n": len(frame), "positive_rate": float(labels.mean()) if len(frame) else float("nan"),
-               "coverage": float(covered.mean()) if len(frame) else float("nan"), "tied": largest_tie_share(scores),
-               "no_number": no_number_reason(scores, covered)}
+    metrics = {
+        "n": len(frame),
+        "positive_rate": float(labels.mean()) if len(frame) else float("nan"),
+        "coverage": float(covered.mean()) if len(frame) else float("nan"),
+        "tied": largest_tie_share(scores),
+        "no_number": no_number_reason(scores, covered),
+    }
     names = ["auc_norm", "auc50", "auc_norm_tie_aware", "auc50_tie_aware"] + (["within_group"] if within_groups else [])
     for name in names + ["chance_auc_norm"]:
         metrics[name] = metrics[f"{name}_low"] = metrics[f"{name}_high"] = float("nan")
@@ -85,8 +101,16 @@ def measure(frame: pd.DataFrame, evaluation: Evaluation, *, within_groups: bool 
         return metrics
     metrics["auc_norm_tie_aware"] = tie_aware_auc_norm(scores, labels)
     metrics["auc50_tie_aware"] = tie_aware_auc50(scores, labels, evaluation.auc_floor, seed=evaluation.seed)
-    intervals = bootstrap_intervals(scores, labels, _groups(frame), resamples=evaluation.resamples, seed=evaluation.seed,
-                                    auc_floor=evaluation.auc_floor, tie_aware=True, within_groups=within_groups)
+    intervals = bootstrap_intervals(
+        scores,
+        labels,
+        _groups(frame),
+        resamples=evaluation.resamples,
+        seed=evaluation.seed,
+        auc_floor=evaluation.auc_floor,
+        tie_aware=True,
+        within_groups=within_groups,
+    )
     for name, (low, high) in intervals.items():
         metrics[f"{name}_low"], metrics[f"{name}_high"] = low, high
     chance = chance_range(labels, seed=evaluation.seed)
@@ -100,11 +124,18 @@ def measure(frame: pd.DataFrame, evaluation: Evaluation, *, within_groups: bool 
 
 def signal_cells(metrics: dict) -> list[str]:
     """The ``SIGNAL_COLUMNS`` cells of a measured row."""
+
     def share(v):
         return "" if v != v else f"{v:.4f}"
 
-    return [*with_interval(metrics, "auc_norm_tie_aware"), *with_interval(metrics, "auc50_tie_aware"), *with_interval(metrics, "chance_auc_norm"),
-            share(metrics["coverage"]), share(metrics["tied"]), metrics["signal"]]
+    return [
+        *with_interval(metrics, "auc_norm_tie_aware"),
+        *with_interval(metrics, "auc50_tie_aware"),
+        *with_interval(metrics, "chance_auc_norm"),
+        share(metrics["coverage"]),
+        share(metrics["tied"]),
+        metrics["signal"],
+    ]
 
 
 def within_group_cells(metrics: dict) -> list[str]:
@@ -120,8 +151,15 @@ def difference_interval(first: pd.DataFrame, second: pd.DataFrame, evaluation: E
     orders)."""
     if not (first["entry"].to_numpy() == second["entry"].to_numpy()).all():
         raise ValueError("a paired difference needs the scores of one test set, in one order")
-    return bootstrap_difference(first["score"].to_numpy(), second["score"].to_numpy(), first["label"].to_numpy(), _groups(first),
-                                resamples=evaluation.resamples, seed=evaluation.seed, tie_aware=tie_aware)
+    return bootstrap_difference(
+        first["score"].to_numpy(),
+        second["score"].to_numpy(),
+        first["label"].to_numpy(),
+        _groups(first),
+        resamples=evaluation.resamples,
+        seed=evaluation.seed,
+        tie_aware=tie_aware,
+    )
 
 
 def pct(value: float | None) -> str:
@@ -170,8 +208,10 @@ def read_model_record(model_dir: str | Path) -> ModelRecord:
     selection = pd.read_csv(Path(model_dir) / "selection.csv")
     row = selection[selection["selected"] == 1].iloc[0]
     undertrained = bool(row["still_improving"])
-    training = (f"{row['train_pairs']} train / {row['dev_pairs']} dev pairs; best dev point {shown_epoch(row['best_epoch'])} batch "
-                f"{row['best_batch']}, stopped {shown_epoch(row['stopped_epoch'])} batch {row['stopped_batch']} ({row['stop_reason']})")
+    training = (
+        f"{row['train_pairs']} train / {row['dev_pairs']} dev pairs; best dev point {shown_epoch(row['best_epoch'])} batch "
+        f"{row['best_batch']}, stopped {shown_epoch(row['stopped_epoch'])} batch {row['stopped_batch']} ({row['stop_reason']})"
+    )
     if origin := describe_selection(row, list(selection["trial"])):  # the authors' trials: whose choice the model is
         training = f"{origin}; {training}"
     if undertrained:

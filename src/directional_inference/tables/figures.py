@@ -9,8 +9,12 @@ from pathlib import Path
 NODE_POSITIONS = {"paraphrases": (0.0, 1.0), "dirtrue": (-1.0, 0.0), "dirfalse": (1.0, 0.0), "unrelated": (0.0, -1.0)}
 NODE_LABELS = {"paraphrases": "Paraphrases", "dirtrue": "DirTrue", "dirfalse": "DirFalse", "unrelated": "Unrelated"}
 EDGES = {
-    "directional": ("dirtrue", "dirfalse"), "symmetric": ("paraphrases", "unrelated"), "para_dirtrue": ("paraphrases", "dirtrue"),
-    "para_dirfalse": ("paraphrases", "dirfalse"), "dirtrue_unrel": ("dirtrue", "unrelated"), "dirfalse_unrel": ("dirfalse", "unrelated"),
+    "directional": ("dirtrue", "dirfalse"),
+    "symmetric": ("paraphrases", "unrelated"),
+    "para_dirtrue": ("paraphrases", "dirtrue"),
+    "para_dirfalse": ("paraphrases", "dirfalse"),
+    "dirtrue_unrel": ("dirtrue", "unrelated"),
+    "dirfalse_unrel": ("dirfalse", "unrelated"),
 }
 
 
@@ -32,11 +36,27 @@ def plot_mesh(values: Mapping[str, float], title: str, png: str | Path, svg: str
         share = 0.32 if subset in ("directional", "symmetric") else 0.5
         x, y = x1 + share * (x2 - x1), y1 + share * (y2 - y1)
         text = f"{100 * values[subset]:.1f}" if subset in values else "n/a"
-        axes.text(x, y, text, ha="center", va="center", fontsize=11, zorder=3,
-                  bbox={"boxstyle": "round,pad=0.25", "facecolor": "white", "edgecolor": "none"})
+        axes.text(
+            x,
+            y,
+            text,
+            ha="center",
+            va="center",
+            fontsize=11,
+            zorder=3,
+            bbox={"boxstyle": "round,pad=0.25", "facecolor": "white", "edgecolor": "none"},
+        )
     for node, (x, y) in NODE_POSITIONS.items():
-        axes.text(x, y, NODE_LABELS[node], ha="center", va="center", fontsize=11, zorder=4,
-                  bbox={"boxstyle": "round,pad=0.4", "facecolor": "#dde8f5", "edgecolor": "#33557a"})
+        axes.text(
+            x,
+            y,
+            NODE_LABELS[node],
+            ha="center",
+            va="center",
+            fontsize=11,
+            zorder=4,
+            bbox={"boxstyle": "round,pad=0.4", "facecolor": "#dde8f5", "edgecolor": "#33557a"},
+        )
     axes.set_xlim(-1.45, 1.45)
     axes.set_ylim(-1.3, 1.3)
     axes.set_axis_off()

@@ -34,8 +34,28 @@ from ..evaluation.methods import BOOQA_TABLES, LABELS, PAPER_TABLE3
 from .common import Evaluation, ModelRecord, difference_interval, measure, pct
 
 KINDS = ("greater", "similar", "near_chance", "above_chance")
-HEADER = ["claim", "source", "model", "kind", "a", "b", "paper_a", "paper_b", "ours_a", "ours_a_low", "ours_a_high", "ours_b", "ours_b_low",
-          "ours_b_high", "chance", "difference", "difference_low", "difference_high", "verdict", "reason"]
+HEADER = [
+    "claim",
+    "source",
+    "model",
+    "kind",
+    "a",
+    "b",
+    "paper_a",
+    "paper_b",
+    "ours_a",
+    "ours_a_low",
+    "ours_a_high",
+    "ours_b",
+    "ours_b_low",
+    "ours_b_high",
+    "chance",
+    "difference",
+    "difference_low",
+    "difference_high",
+    "verdict",
+    "reason",
+]
 PAPER_EVIDENCE_PER_ENTRY = 14  # the paper's starring rule: 15 predicates of an argument pair in a window, one the entry's
 THIN_EVIDENCE = 3  # below this median, BoOQA rewards similarity to a piece of evidence more than inference
 
@@ -96,53 +116,163 @@ def _bq(method: str) -> Scores:
 T1, T5 = paper.TABLE1[paper.MAIN_MODEL], BOOQA_TABLES["table5"].paper
 LLM_SOURCE = "McKenna et al. 2023"
 CLAIMS = (
-    Claim("Trained on Directional, S&S ranks Directional test pairs far better than when trained on Symmetric", "Table 1", "greater",
-          _lh("sns", "directional", "directional", "Directional -> Directional"), T1["directional"]["directional"],
-          _lh("sns", "symmetric", "directional", "Symmetric -> Directional"), T1["symmetric"]["directional"]),
-    Claim("Trained on Directional, S&S ranks Directional test pairs better than when trained on Full", "Table 1", "greater",
-          _lh("sns", "directional", "directional", "Directional -> Directional"), T1["directional"]["directional"],
-          _lh("sns", "full", "directional", "Full -> Directional"), T1["full"]["directional"]),
-    Claim("Trained on Symmetric, S&S ranks Symmetric test pairs far better than when trained on Directional", "Table 1", "greater",
-          _lh("sns", "symmetric", "symmetric", "Symmetric -> Symmetric"), T1["symmetric"]["symmetric"],
-          _lh("sns", "directional", "symmetric", "Directional -> Symmetric"), T1["directional"]["symmetric"]),
-    Claim("Trained on Full, S&S ranks Full test pairs better than when trained on Directional", "Table 1", "greater",
-          _lh("sns", "full", "full", "Full -> Full"), T1["full"]["full"], _lh("sns", "directional", "full", "Directional -> Full"),
-          T1["directional"]["full"]),
-    Claim("A model trained on Directional is near chance on Symmetric (within 10 points of random scorers)", "Table 1", "near_chance",
-          _lh("sns", "directional", "symmetric", "Directional -> Symmetric"), T1["directional"]["symmetric"], margin=10.0),
-    Claim("S&S beats 'S&S (symmetric prompts) on Paraphrases-DirTrue", "Table 2", "greater",
-          _lh("sns", "para_dirtrue", "para_dirtrue", "S&S"), paper.TABLE2[paper.MAIN_MODEL]["para_dirtrue"][0],
-          _lh("sns_sym", "para_dirtrue", "para_dirtrue", "'S&S"), paper.TABLE2[paper.MAIN_MODEL]["para_dirtrue"][1]),
-    Claim("S&S beats 'S&S (symmetric prompts) on Paraphrases-DirFalse", "Table 2", "greater",
-          _lh("sns", "para_dirfalse", "para_dirfalse", "S&S"), paper.TABLE2[paper.MAIN_MODEL]["para_dirfalse"][0],
-          _lh("sns_sym", "para_dirfalse", "para_dirfalse", "'S&S"), paper.TABLE2[paper.MAIN_MODEL]["para_dirfalse"][1]),
-    Claim("A hypothesis-only model ranks Directional test pairs well above chance (an artefact of the subset)", "Figure 2",
-          "above_chance", _lh("hyponly", "directional", "directional", "H-only Directional -> Directional"), paper.FIGURE2["directional"]),
-    Claim("The hypothesis-only model trained on LevyHolt Full is near chance on BoOQA (within 5 points)", "Table 3", "near_chance",
-          Scores("robustness", ("en", "full"), "H-only LevyHolt Full on BoOQA EN test"), PAPER_TABLE3[("full", "en")], margin=5.0),
-    Claim("The hypothesis-only model trained on LevyHolt Directional is near chance on BoOQA (within 5 points)", "Table 3", "near_chance",
-          Scores("robustness", ("en", "directional"), "H-only LevyHolt Directional on BoOQA EN test"), PAPER_TABLE3[("directional", "en")],
-          margin=5.0),
-    Claim("'S&S Full and S&S Full do about equally on BoOQA (within 5 points)", "Table 5", "similar", _bq("sym_sns_full"),
-          T5["sym_sns_full"][0], _bq("sns_full"), T5["sns_full"][0], margin=5.0),
-    Claim("S&S Symmetric beats S&S Directional on BoOQA", "Table 5", "greater", _bq("sns_symmetric"), T5["sns_symmetric"][0],
-          _bq("sns_directional"), T5["sns_directional"][0]),
-    Claim("The entailment graph (BInc) beats S&S Full on BoOQA", "Table 5", "greater", _bq("graph_binc"), T5["graph_binc"][0], _bq("sns_full"),
-          T5["sns_full"][0]),
+    Claim(
+        "Trained on Directional, S&S ranks Directional test pairs far better than when trained on Symmetric",
+        "Table 1",
+        "greater",
+        _lh("sns", "directional", "directional", "Directional -> Directional"),
+        T1["directional"]["directional"],
+        _lh("sns", "symmetric", "directional", "Symmetric -> Directional"),
+        T1["symmetric"]["directional"],
+    ),
+    Claim(
+        "Trained on Directional, S&S ranks Directional test pairs better than when trained on Full",
+        "Table 1",
+        "greater",
+        _lh("sns", "directional", "directional", "Directional -> Directional"),
+        T1["directional"]["directional"],
+        _lh("sns", "full", "directional", "Full -> Directional"),
+        T1["full"]["directional"],
+    ),
+    Claim(
+        "Trained on Symmetric, S&S ranks Symmetric test pairs far better than when trained on Directional",
+        "Table 1",
+        "greater",
+        _lh("sns", "symmetric", "symmetric", "Symmetric -> Symmetric"),
+        T1["symmetric"]["symmetric"],
+        _lh("sns", "directional", "symmetric", "Directional -> Symmetric"),
+        T1["directional"]["symmetric"],
+    ),
+    Claim(
+        "Trained on Full, S&S ranks Full test pairs better than when trained on Directional",
+        "Table 1",
+        "greater",
+        _lh("sns", "full", "full", "Full -> Full"),
+        T1["full"]["full"],
+        _lh("sns", "directional", "full", "Directional -> Full"),
+        T1["directional"]["full"],
+    ),
+    Claim(
+        "A model trained on Directional is near chance on Symmetric (within 10 points of random scorers)",
+        "Table 1",
+        "near_chance",
+        _lh("sns", "directional", "symmetric", "Directional -> Symmetric"),
+        T1["directional"]["symmetric"],
+        margin=10.0,
+    ),
+    Claim(
+        "S&S beats 'S&S (symmetric prompts) on Paraphrases-DirTrue",
+        "Table 2",
+        "greater",
+        _lh("sns", "para_dirtrue", "para_dirtrue", "S&S"),
+        paper.TABLE2[paper.MAIN_MODEL]["para_dirtrue"][0],
+        _lh("sns_sym", "para_dirtrue", "para_dirtrue", "'S&S"),
+        paper.TABLE2[paper.MAIN_MODEL]["para_dirtrue"][1],
+    ),
+    Claim(
+        "S&S beats 'S&S (symmetric prompts) on Paraphrases-DirFalse",
+        "Table 2",
+        "greater",
+        _lh("sns", "para_dirfalse", "para_dirfalse", "S&S"),
+        paper.TABLE2[paper.MAIN_MODEL]["para_dirfalse"][0],
+        _lh("sns_sym", "para_dirfalse", "para_dirfalse", "'S&S"),
+        paper.TABLE2[paper.MAIN_MODEL]["para_dirfalse"][1],
+    ),
+    Claim(
+        "A hypothesis-only model ranks Directional test pairs well above chance (an artefact of the subset)",
+        "Figure 2",
+        "above_chance",
+        _lh("hyponly", "directional", "directional", "H-only Directional -> Directional"),
+        paper.FIGURE2["directional"],
+    ),
+    Claim(
+        "The hypothesis-only model trained on LevyHolt Full is near chance on BoOQA (within 5 points)",
+        "Table 3",
+        "near_chance",
+        Scores("robustness", ("en", "full"), "H-only LevyHolt Full on BoOQA EN test"),
+        PAPER_TABLE3[("full", "en")],
+        margin=5.0,
+    ),
+    Claim(
+        "The hypothesis-only model trained on LevyHolt Directional is near chance on BoOQA (within 5 points)",
+        "Table 3",
+        "near_chance",
+        Scores("robustness", ("en", "directional"), "H-only LevyHolt Directional on BoOQA EN test"),
+        PAPER_TABLE3[("directional", "en")],
+        margin=5.0,
+    ),
+    Claim(
+        "'S&S Full and S&S Full do about equally on BoOQA (within 5 points)",
+        "Table 5",
+        "similar",
+        _bq("sym_sns_full"),
+        T5["sym_sns_full"][0],
+        _bq("sns_full"),
+        T5["sns_full"][0],
+        margin=5.0,
+    ),
+    Claim(
+        "S&S Symmetric beats S&S Directional on BoOQA",
+        "Table 5",
+        "greater",
+        _bq("sns_symmetric"),
+        T5["sns_symmetric"][0],
+        _bq("sns_directional"),
+        T5["sns_directional"][0],
+    ),
+    Claim(
+        "The entailment graph (BInc) beats S&S Full on BoOQA",
+        "Table 5",
+        "greater",
+        _bq("graph_binc"),
+        T5["graph_binc"][0],
+        _bq("sns_full"),
+        T5["sns_full"][0],
+    ),
     Claim("S&S Full beats the LM baseline on BoOQA", "Table 5", "greater", _bq("sns_full"), T5["sns_full"][0], _bq("lm_rel"), T5["lm_rel"][0]),
-    Claim("Given a random premise, text-davinci-003 still ranks directional pairs above chance (attestation bias)", LLM_SOURCE, "above_chance",
-          _llm("directional_whole", "text-davinci-003", "randprem-original, few-shot CoT"), None),
-    Claim("text-davinci-003 ranks directional pairs better with their real premise than with a random one", LLM_SOURCE, "greater",
-          _llm("directional_whole", "text-davinci-003", "original, few-shot CoT"), None,
-          _llm("directional_whole", "text-davinci-003", "randprem-original, few-shot CoT"), None),
-    Claim("text-davinci-003 ranks directional pairs better with the entities' names than with their types", LLM_SOURCE, "greater",
-          _llm("directional_whole", "text-davinci-003", "original, few-shot CoT"), None,
-          _llm("directional_whole", "text-davinci-003", "type, few-shot CoT"), None),
-    Claim("GPT-4 ranks directional pairs better than text-davinci-003 (zero-shot)", LLM_SOURCE, "greater",
-          _llm("directional_whole", "gpt-4-0314", "original, zero-shot"), None, _llm("directional_whole", "text-davinci-003", "original, zero-shot"), None),
-    Claim("S&S trained on Directional ranks directional pairs better than GPT-4 zero-shot", "this workflow", "greater",
-          _lh("sns", "directional", "directional", "S&S Directional -> Directional"), T1["directional"]["directional"],
-          _llm("directional_run", "gpt-4-0314", "original, zero-shot"), None),
+    Claim(
+        "Given a random premise, text-davinci-003 still ranks directional pairs above chance (attestation bias)",
+        LLM_SOURCE,
+        "above_chance",
+        _llm("directional_whole", "text-davinci-003", "randprem-original, few-shot CoT"),
+        None,
+    ),
+    Claim(
+        "text-davinci-003 ranks directional pairs better with their real premise than with a random one",
+        LLM_SOURCE,
+        "greater",
+        _llm("directional_whole", "text-davinci-003", "original, few-shot CoT"),
+        None,
+        _llm("directional_whole", "text-davinci-003", "randprem-original, few-shot CoT"),
+        None,
+    ),
+    Claim(
+        "text-davinci-003 ranks directional pairs better with the entities' names than with their types",
+        LLM_SOURCE,
+        "greater",
+        _llm("directional_whole", "text-davinci-003", "original, few-shot CoT"),
+        None,
+        _llm("directional_whole", "text-davinci-003", "type, few-shot CoT"),
+        None,
+    ),
+    Claim(
+        "GPT-4 ranks directional pairs better than text-davinci-003 (zero-shot)",
+        LLM_SOURCE,
+        "greater",
+        _llm("directional_whole", "gpt-4-0314", "original, zero-shot"),
+        None,
+        _llm("directional_whole", "text-davinci-003", "original, zero-shot"),
+        None,
+    ),
+    Claim(
+        "S&S trained on Directional ranks directional pairs better than GPT-4 zero-shot",
+        "this workflow",
+        "greater",
+        _lh("sns", "directional", "directional", "S&S Directional -> Directional"),
+        T1["directional"]["directional"],
+        _llm("directional_run", "gpt-4-0314", "original, zero-shot"),
+        None,
+    ),
 )
 
 
@@ -159,8 +289,9 @@ def verdict(claim: Claim, difference: float, low: float, high: float) -> str:
     return "supported" if high < 0 else "contradicted" if low > 0 else "inconclusive"  # near_chance
 
 
-def claim_row(claim: Claim, frames: dict, evaluation: Evaluation, *, record: Callable[[Scores], ModelRecord | None],
-              evidence_median: float | None, lm: str = "") -> list:
+def claim_row(
+    claim: Claim, frames: dict, evaluation: Evaluation, *, record: Callable[[Scores], ModelRecord | None], evidence_median: float | None, lm: str = ""
+) -> list:
     """One row of ``findings.csv`` for a claim whose score sets are ``frames`` (Scores -> score frame); ``lm``: the
     language model whose fine-tuned models the claims read (the first of training.language_models), named in the rows
     that read one."""
@@ -187,13 +318,32 @@ def claim_row(claim: Claim, frames: dict, evaluation: Evaluation, *, record: Cal
             reasons.append(f"{scores.name}: its model may be undertrained (best dev point = last evaluation)")
     if claim.a.kind in ("booqa", "robustness") and evidence_median is not None and evidence_median < THIN_EVIDENCE:
         pieces = "piece" if evidence_median == 1 else "pieces"
-        reasons.append(f"BoOQA evidence is thin: median {evidence_median:g} {pieces} per entry (the paper's starring rule gives about "
-                       f"{PAPER_EVIDENCE_PER_ENTRY}); with one piece, the benchmark rewards similarity to it more than inference")
+        reasons.append(
+            f"BoOQA evidence is thin: median {evidence_median:g} {pieces} per entry (the paper's starring rule gives about "
+            f"{PAPER_EVIDENCE_PER_ENTRY}); with one piece, the benchmark rewards similarity to it more than inference"
+        )
     ours_b = [pct(b["auc_norm_tie_aware"]), pct(b["auc_norm_tie_aware_low"]), pct(b["auc_norm_tie_aware_high"])] if b else ["", "", ""]
     model = lm if any(scores is not None and scores.fine_tuned for scores in (claim.a, claim.b)) else ""
-    return [claim.text, claim.source, model, claim.kind, claim.a.name, claim.b.name if claim.b else "", _cell(claim.paper_a), _cell(claim.paper_b),
-            pct(a["auc_norm_tie_aware"]), pct(a["auc_norm_tie_aware_low"]), pct(a["auc_norm_tie_aware_high"]), *ours_b, pct(chance),
-            pct(difference), pct(low), pct(high), result, "; ".join(reasons)]
+    return [
+        claim.text,
+        claim.source,
+        model,
+        claim.kind,
+        claim.a.name,
+        claim.b.name if claim.b else "",
+        _cell(claim.paper_a),
+        _cell(claim.paper_b),
+        pct(a["auc_norm_tie_aware"]),
+        pct(a["auc_norm_tie_aware_low"]),
+        pct(a["auc_norm_tie_aware_high"]),
+        *ours_b,
+        pct(chance),
+        pct(difference),
+        pct(low),
+        pct(high),
+        result,
+        "; ".join(reasons),
+    ]
 
 
 def _cell(value: float | None) -> str:
@@ -229,17 +379,22 @@ def runnable_claims(english_methods: list[str], robustness_languages: list[str],
     """Numbers of the claims this config can test: BoOQA claims need their English methods (``english_methods``: the
     runnable English methods; none when English BoOQA is not built), Table 3's the English H-only scores, the LLM claims
     the released predictions of the 2023 paper (``released_llm``)."""
+
     def available(scores: Scores | None) -> bool:
-        return (scores is None or scores.kind == "levyholt" or (scores.kind == "booqa" and scores.key[1] in english_methods)
-                or (scores.kind == "robustness" and scores.key[0] in robustness_languages) or (scores.kind == "llm" and released_llm))
+        return (
+            scores is None
+            or scores.kind == "levyholt"
+            or (scores.kind == "booqa" and scores.key[1] in english_methods)
+            or (scores.kind == "robustness" and scores.key[0] in robustness_languages)
+            or (scores.kind == "llm" and released_llm)
+        )
 
     return [k for k, claim in enumerate(CLAIMS) if available(claim.a) and available(claim.b)]
 
 
 # What the findings' numbers are, said wherever they are shown: ours are the tie-aware AUCnorm, the paper's its published
 # AUCnorm (the authors' straight-line rule, which the tables show beside ours as "authors'")
-METRICS = ("ours: tie-aware AUCnorm %; the paper's: its published AUCnorm % (the authors' rule, the tables' \"authors'\" "
-           "columns)")
+METRICS = "ours: tie-aware AUCnorm %; the paper's: its published AUCnorm % (the authors' rule, the tables' \"authors'\" columns)"
 
 
 def difference_label(kind: str, a: str, b: str) -> str:
@@ -254,17 +409,22 @@ def difference_label(kind: str, a: str, b: str) -> str:
 
 def findings_markdown(header: list[str], rows: list[list], scale: str) -> str:
     """The reading of results (docs/results.md, the report): one line per claim with its verdict, numbers and reason."""
-    lines = [f"Which of the paper's findings hold at the {scale} scale (from `results/findings.csv`; {METRICS}; 95% "
-             f"bootstrap intervals; a difference is paired on the same test entries, in the order it names){_models(header, rows)}.", ""]
+    lines = [
+        f"Which of the paper's findings hold at the {scale} scale (from `results/findings.csv`; {METRICS}; 95% "
+        f"bootstrap intervals; a difference is paired on the same test entries, in the order it names){_models(header, rows)}.",
+        "",
+    ]
     for row in rows:
         r = dict(zip(header, row))
         ours = f"{r['ours_a']} [{r['ours_a_low']}, {r['ours_a_high']}]"
         if r["b"]:
             ours += f" vs {r['ours_b']} [{r['ours_b_low']}, {r['ours_b_high']}]"
         paper_numbers = r["paper_a"] + (f" vs {r['paper_b']}" if r["b"] else "")
-        line = (f"- **{r['verdict']}** ({r['source']}): {r['claim']}. Ours {ours or 'no number'}, difference "
-                f"({difference_label(r['kind'], r['a'], r['b'])}) {r['difference']} [{r['difference_low']}, {r['difference_high']}]; "
-                f"paper {paper_numbers}.")
+        line = (
+            f"- **{r['verdict']}** ({r['source']}): {r['claim']}. Ours {ours or 'no number'}, difference "
+            f"({difference_label(r['kind'], r['a'], r['b'])}) {r['difference']} [{r['difference_low']}, {r['difference_high']}]; "
+            f"paper {paper_numbers}."
+        )
         if r["reason"]:
             line += f" {r['reason'][0].upper()}{r['reason'][1:]}."
         lines.append(line)

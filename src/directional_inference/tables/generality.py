@@ -31,10 +31,30 @@ from ..metrics import group_pairs
 from .booqa import TOO_FEW_TEST
 from .common import pct
 
-HEADER = ["trained_on", "tested_on", "entries", "entries_with_depth", "depth_positives", "depth_negatives",
-          "spearman_score_depth", "spearman_p", "pairs", "depth_pairs", "negative_deeper", "positive_above",
-          "positive_above_p", "shallower_above", "shallower_above_p", "positive_above_if_depth_only", "frequency_pairs",
-          "more_frequent_above", "more_frequent_above_p", "model", "scale", "note"]
+HEADER = [
+    "trained_on",
+    "tested_on",
+    "entries",
+    "entries_with_depth",
+    "depth_positives",
+    "depth_negatives",
+    "spearman_score_depth",
+    "spearman_p",
+    "pairs",
+    "depth_pairs",
+    "negative_deeper",
+    "positive_above",
+    "positive_above_p",
+    "shallower_above",
+    "shallower_above_p",
+    "positive_above_if_depth_only",
+    "frequency_pairs",
+    "more_frequent_above",
+    "more_frequent_above_p",
+    "model",
+    "scale",
+    "note",
+]
 
 
 def predicate_depth(pred: str, wordnet) -> int | None:
@@ -81,32 +101,55 @@ def generality_cells(entries: pd.DataFrame) -> list:
     frequent = scored["frequency_p"] != scored["frequency_n"]
     more_frequent = int((positive_above == (scored["frequency_p"] > scored["frequency_n"]))[frequent].sum())
     n_deep = int(deep.sum())
-    return [len(entries), int(known.sum()), _cell(depth[known & label].mean(), ".2f"), _cell(depth[known & ~label].mean(), ".2f"),
-            _cell(rho, ".3f"), _cell(p, ".3g"), len(scored), n_deep, pct(deeper / n_deep if n_deep else None),
-            *_share(int(positive_above[deep].sum()), n_deep), *_share(shallower, n_deep),
-            pct(_depth_only(shallower / n_deep, deeper / n_deep) if n_deep else None),
-            int(frequent.sum()), *_share(more_frequent, int(frequent.sum()))]
+    return [
+        len(entries),
+        int(known.sum()),
+        _cell(depth[known & label].mean(), ".2f"),
+        _cell(depth[known & ~label].mean(), ".2f"),
+        _cell(rho, ".3f"),
+        _cell(p, ".3g"),
+        len(scored),
+        n_deep,
+        pct(deeper / n_deep if n_deep else None),
+        *_share(int(positive_above[deep].sum()), n_deep),
+        *_share(shallower, n_deep),
+        pct(_depth_only(shallower / n_deep, deeper / n_deep) if n_deep else None),
+        int(frequent.sum()),
+        *_share(more_frequent, int(frequent.sum())),
+    ]
 
 
-def model_entries(hypotheses: Sequence, scores: pd.DataFrame, frequency: dict[tuple[str, str], int],
-                  depth: Callable[[str], int | None], *, where: str) -> pd.DataFrame:
+def model_entries(
+    hypotheses: Sequence, scores: pd.DataFrame, frequency: dict[tuple[str, str], int], depth: Callable[[str], int | None], *, where: str
+) -> pd.DataFrame:
     """One row per test entry of a score file (``entry, label, score, group``), joined with the type-masked test
     entries it scored (same order) for the predicate, its depth and its benchmark frequency ((bundle, pred) -> count)."""
     if len(scores) != len(hypotheses):
-        raise InputFormatError(where, None, "entry", f"{len(scores)} scores for the {len(hypotheses)} entries of the "
-                               "hypothesis-only test set")
+        raise InputFormatError(where, None, "entry", f"{len(scores)} scores for the {len(hypotheses)} entries of the hypothesis-only test set")
     for row, (label, entry) in enumerate(zip(scores["label"], hypotheses)):
         if int(label) != int(entry.label):
-            raise InputFormatError(where, row + 1, "label", f"{int(label)}, but the hypothesis-only test set's entry "
-                                   f"{row} has {int(entry.label)}")
+            raise InputFormatError(where, row + 1, "label", f"{int(label)}, but the hypothesis-only test set's entry {row} has {int(entry.label)}")
     preds = [e.hypothesis[1] for e in hypotheses]
-    return pd.DataFrame({"group": scores["group"].to_numpy(), "label": scores["label"].to_numpy().astype(bool),
-                         "score": scores["score"].to_numpy(dtype=np.float64), "depth": [depth(p) for p in preds],
-                         "frequency": [frequency[(e.subgroup, p)] for e, p in zip(hypotheses, preds)]})
+    return pd.DataFrame(
+        {
+            "group": scores["group"].to_numpy(),
+            "label": scores["label"].to_numpy().astype(bool),
+            "score": scores["score"].to_numpy(dtype=np.float64),
+            "depth": [depth(p) for p in preds],
+            "frequency": [frequency[(e.subgroup, p)] for e, p in zip(hypotheses, preds)],
+        }
+    )
 
 
-def generality_rows(hypotheses: Sequence, score_files: dict[str, str], frequency: dict[tuple[str, str], int],
-                    depth: Callable[[str], int | None], *, model: str, scale: str) -> list[list]:
+def generality_rows(
+    hypotheses: Sequence,
+    score_files: dict[str, str],
+    frequency: dict[tuple[str, str], int],
+    depth: Callable[[str], int | None],
+    *,
+    model: str,
+    scale: str,
+) -> list[list]:
     """One row per H-only model (``score_files``: Table 3's training data -> its score file on English BoOQA test)."""
     rows = []
     for trained_on, path in score_files.items():
@@ -120,5 +163,11 @@ def generality_rows(hypotheses: Sequence, score_files: dict[str, str], frequency
 
 
 def not_run_row(scale: str) -> list:
-    return ["", "BoOQA EN (test)", *[""] * (HEADER.index("model") - 2), "", scale,
-            "not run: English BoOQA has no hypothesis-only models in this config (booqa.languages)"]
+    return [
+        "",
+        "BoOQA EN (test)",
+        *[""] * (HEADER.index("model") - 2),
+        "",
+        scale,
+        "not run: English BoOQA has no hypothesis-only models in this config (booqa.languages)",
+    ]

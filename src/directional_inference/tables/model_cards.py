@@ -14,12 +14,21 @@ from ..sns.epochs import shown_epoch
 from .common import Evaluation, measure, read_scores, with_interval
 
 VARIANTS = {
-    "sns": ("S&S", "prompt fine-tuning (Schmitt & Schütze, 2021): the premise and hypothesis are set in the paper's "
-                   "prompts and the model scores whether the prompt holds"),
-    "sns_sym": ("'S&S", "prompt fine-tuning with symmetric prompts: every prompt is also scored with premise and "
-                        "hypothesis swapped, so the model cannot tell the two directions apart by construction"),
-    "hyponly": ("H-only S&S", "hypothesis-only prompt fine-tuning: the premise is masked, so the model learns what the "
-                              "hypothesis alone gives away (an artefact probe, not an entailment model)"),
+    "sns": (
+        "S&S",
+        "prompt fine-tuning (Schmitt & Schütze, 2021): the premise and hypothesis are set in the paper's "
+        "prompts and the model scores whether the prompt holds",
+    ),
+    "sns_sym": (
+        "'S&S",
+        "prompt fine-tuning with symmetric prompts: every prompt is also scored with premise and "
+        "hypothesis swapped, so the model cannot tell the two directions apart by construction",
+    ),
+    "hyponly": (
+        "H-only S&S",
+        "hypothesis-only prompt fine-tuning: the premise is masked, so the model learns what the "
+        "hypothesis alone gives away (an artefact probe, not an entailment model)",
+    ),
 }
 
 
@@ -38,9 +47,23 @@ def metric_cells(metrics: dict) -> str:
     return "| " + " | ".join(cells + [metrics["signal"]]) + " |"
 
 
-def model_card(*, alias: str, variant: str, trained_on: str, dataset: str, scale: str, source: dict, training: dict,
-               selection: pd.Series, trials: int, dev: dict, tests: dict[str, dict], sanity: str | None, model_dir: str,
-               origin: str | None = None) -> str:
+def model_card(
+    *,
+    alias: str,
+    variant: str,
+    trained_on: str,
+    dataset: str,
+    scale: str,
+    source: dict,
+    training: dict,
+    selection: pd.Series,
+    trials: int,
+    dev: dict,
+    tests: dict[str, dict],
+    sanity: str | None,
+    model_dir: str,
+    origin: str | None = None,
+) -> str:
     """The card's Markdown. ``trained_on``: the training set, in words (Markdown); ``dataset``: its Hugging Face tag;
     ``training``: best/training.json; ``selection``: the selected row of selection.csv, one of ``trials``; ``dev`` and
     ``tests`` (test set -> metrics): ``tables.common.measure`` results; ``sanity``: ``sns.sanity.describe`` (None for
@@ -52,9 +75,15 @@ def model_card(*, alias: str, variant: str, trained_on: str, dataset: str, scale
     best, stopped = training.get("best", {}), training.get("stopped", {})
     undertrained = "**yes: possibly undertrained**" if training.get("still_improving") else "no"
     rows = [
-        ("training data", f"{trained_on}{', the premise replaced by true' if variant == 'hyponly' else ''}: "
-                          f"{training.get('train_pairs')} training pairs, selected on {training.get('dev_pairs')} dev pairs"),
-        ("learning rate / weight decay / gradient accumulation", f"{hp.get('learning_rate')} / {hp.get('weight_decay')} / {hp.get('grad_accumulation')}"),
+        (
+            "training data",
+            f"{trained_on}{', the premise replaced by true' if variant == 'hyponly' else ''}: "
+            f"{training.get('train_pairs')} training pairs, selected on {training.get('dev_pairs')} dev pairs",
+        ),
+        (
+            "learning rate / weight decay / gradient accumulation",
+            f"{hp.get('learning_rate')} / {hp.get('weight_decay')} / {hp.get('grad_accumulation')}",
+        ),
         ("batch size / max length / seed", f"{settings.get('batch_size')} / {settings.get('max_length')} tokens / {settings.get('seed')}"),
         ("epochs (maximum) / dev evaluations per epoch", f"{settings.get('epochs')} / {settings.get('evaluations_per_epoch')}"),
         ("early stopping", f"patience {settings.get('patience')} evaluations, min_delta {settings.get('min_delta')}"),
@@ -62,22 +91,33 @@ def model_card(*, alias: str, variant: str, trained_on: str, dataset: str, scale
         ("best dev point", f"{shown_epoch(best.get('epoch'), settings.get('epochs'))}, batch {best.get('batch')} (step {best.get('step')})"),
         ("stopped", f"{shown_epoch(stopped.get('epoch'), settings.get('epochs'))}, batch {stopped.get('batch')}: {training.get('stop_reason')}"),
         ("still improving at its last evaluation", undertrained),
-        ("hyper-parameter search", f"{origin}, after {int(selection['evaluations'])} dev evaluations" if origin else
-                                   f"{trials} trial(s); trial {int(selection['trial'])} selected by its best dev AUC, "
-                                   f"after {int(selection['evaluations'])} dev evaluations"),
+        (
+            "hyper-parameter search",
+            f"{origin}, after {int(selection['evaluations'])} dev evaluations"
+            if origin
+            else f"{trials} trial(s); trial {int(selection['trial'])} selected by its best dev AUC, "
+            f"after {int(selection['evaluations'])} dev evaluations",
+        ),
     ]
     table = "\n".join(f"| {name} | {value} |" for name, value in rows)
-    provenance = (f"It is the authors' published trial, trained again at the `{scale}` scale (the paper searched 100 trials "
-                  "with RoBERTa and BERT and published the trial it kept)" if selection.get("chosen_by") == "published" else
-                  f"It comes from a hyper-parameter search of {trials}\ntrial(s) at the `{scale}` scale (the paper searched 100 "
-                  "trials with RoBERTa and BERT)")
+    provenance = (
+        f"It is the authors' published trial, trained again at the `{scale}` scale (the paper searched 100 trials "
+        "with RoBERTa and BERT and published the trial it kept)"
+        if selection.get("chosen_by") == "published"
+        else f"It comes from a hyper-parameter search of {trials}\ntrial(s) at the `{scale}` scale (the paper searched 100 "
+        "trials with RoBERTa and BERT)"
+    )
     header = "| set | entries | AUCnorm, tie-aware [95% interval] | AUCnorm, authors' semantics | chance AUCnorm [95% range] | signal |\n|---|---|---|---|---|---|"
     numbers = [f"| dev (selection) | {dev['n']} {metric_cells(dev)}"]
     numbers += [f"| test: {name} | {m['n']} {metric_cells(m)}" for name, m in tests.items()]
-    tested = ("" if tests else "\nThis model is not scored on a test set of its own; its numbers are in the BoOQA tables "
-              "(Table 5 for S&S models, Table 3 for H-only models).\n")
+    tested = (
+        ""
+        if tests
+        else "\nThis model is not scored on a test set of its own; its numbers are in the BoOQA tables "
+        "(Table 5 for S&S models, Table 3 for H-only models).\n"
+    )
     return f"""---
-base_model: {source.get('name', '')}
+base_model: {source.get("name", "")}
 library_name: transformers
 language:
 - {lang}
@@ -116,12 +156,12 @@ entries). Intervals: 95% percentile bootstrap over converse pairs.
 {chr(10).join(numbers)}
 {tested}
 Sanity check (pairs any entailment model must get right: the premise is the hypothesis, paraphrases,
-non-entailments): {sanity if sanity is not None else 'not applicable (a hypothesis-only model never sees the premise)'}.
+non-entailments): {sanity if sanity is not None else "not applicable (a hypothesis-only model never sees the premise)"}.
 
 ## Use
 
 For: reproducing and probing the paper's LevyHolt and BoOQA experiments; scoring typed predicate pairs phrased
-as the paper's prompts, in {'English' if lang == 'en' else 'Chinese'}.
+as the paper's prompts, in {"English" if lang == "en" else "Chinese"}.
 
 Not for: general natural-language inference or textual entailment outside predicate pairs; any language but its
 own; decisions about people; claims beyond the numbers above. {provenance}, so it shows what this base
@@ -129,8 +169,19 @@ model learns from this data at this budget, not the best the method can do.
 """
 
 
-def write_model_card(path: str | Path, *, alias: str, variant: str, trained_on: str, dataset: str, scale: str, model_dir: str | Path,
-                     base_dir: str | Path, score_files: dict[str, str | Path], evaluation: Evaluation) -> None:
+def write_model_card(
+    path: str | Path,
+    *,
+    alias: str,
+    variant: str,
+    trained_on: str,
+    dataset: str,
+    scale: str,
+    model_dir: str | Path,
+    base_dir: str | Path,
+    score_files: dict[str, str | Path],
+    evaluation: Evaluation,
+) -> None:
     """Read a selected model's record and scores and write its card atomically. ``base_dir``: the base model's copy in
     resources/models/, whose SOURCE.json says where it came from (a tiny model built offline for the tests has none)."""
     from ..resources.models import SOURCE_FILE
@@ -143,12 +194,31 @@ def write_model_card(path: str | Path, *, alias: str, variant: str, trained_on: 
     row = selection[selection["selected"] == 1].iloc[0]
     training = json.loads((model_dir / "best" / "training.json").read_text(encoding="utf-8"))
     source_file = Path(base_dir) / SOURCE_FILE
-    source = (json.loads(source_file.read_text(encoding="utf-8")) if source_file.is_file()
-              else {"name": alias, "source": "randomly initialised, built offline for the tests"})
+    source = (
+        json.loads(source_file.read_text(encoding="utf-8"))
+        if source_file.is_file()
+        else {"name": alias, "source": "randomly initialised, built offline for the tests"}
+    )
     dev = measure(read_scores(model_dir / f"trial-{int(row['trial'])}" / "dev_scores.parquet"), evaluation)
     tests = {name: measure(read_scores(path), evaluation) for name, path in score_files.items()}
     sanity_file = model_dir / "sanity.csv"
     sanity = describe(read_summary(sanity_file)) if sanity_file.is_file() else None
-    write_text_atomic(path, model_card(alias=alias, variant=variant, trained_on=trained_on, dataset=dataset, scale=scale, source=source, training=training,
-                                       selection=row, trials=len(selection), dev=dev, tests=tests, sanity=sanity, model_dir=str(model_dir),
-                                       origin=describe_selection(row, list(selection["trial"]))))
+    write_text_atomic(
+        path,
+        model_card(
+            alias=alias,
+            variant=variant,
+            trained_on=trained_on,
+            dataset=dataset,
+            scale=scale,
+            source=source,
+            training=training,
+            selection=row,
+            trials=len(selection),
+            dev=dev,
+            tests=tests,
+            sanity=sanity,
+            model_dir=str(model_dir),
+            origin=describe_selection(row, list(selection["trial"])),
+        ),
+    )

@@ -17,8 +17,13 @@ PAPER_MODELS = {
 
 # Figure 1: S&S (RoBERTa-base) trained and tested on each edge of the mesh, AUCnorm; full LevyHolt 77.7.
 FIGURE1 = {
-    "directional": 82.9, "para_dirtrue": 26.9, "para_dirfalse": 45.8, "symmetric": 79.1,
-    "dirtrue_unrel": 55.9, "dirfalse_unrel": 58.6, "full": 77.7,
+    "directional": 82.9,
+    "para_dirtrue": 26.9,
+    "para_dirfalse": 45.8,
+    "symmetric": 79.1,
+    "dirtrue_unrel": 55.9,
+    "dirfalse_unrel": 58.6,
+    "full": 77.7,
 }
 # Figure 2: hypothesis-only; the text gives one value and the S&S / H-only ratios of three edges.
 FIGURE2 = {"directional": 48.9}
@@ -26,18 +31,26 @@ FIGURE2_RATIOS = {"para_dirfalse": 1.55, "directional": 1.70, "dirfalse_unrel": 
 
 # Tables 1, 8, 10, 12: rows = train subset, columns = test subset, AUCnorm.
 TABLE1 = {
-    "roberta-base": {"directional": {"directional": 82.9, "symmetric": 9.9, "full": 24.7},
-                     "symmetric": {"directional": 0.2, "symmetric": 79.1, "full": 61.3},
-                     "full": {"directional": 46.4, "symmetric": 84.8, "full": 77.7}},
-    "roberta-large": {"directional": {"directional": 71.1, "symmetric": 2.6, "full": 11.6},
-                      "symmetric": {"directional": 2.1, "symmetric": 90.1, "full": 70.9},
-                      "full": {"directional": 52.4, "symmetric": 90.7, "full": 83.7}},
-    "bert-base": {"directional": {"directional": 75.7, "symmetric": 4.4, "full": 15.4},
-                  "symmetric": {"directional": 0.3, "symmetric": 67.5, "full": 53.0},
-                  "full": {"directional": 30.1, "symmetric": 69.5, "full": 62.4}},
-    "bert-large": {"directional": {"directional": 71.7, "symmetric": 2.7, "full": 9.1},
-                   "symmetric": {"directional": 0.0, "symmetric": 77.1, "full": 58.2},
-                   "full": {"directional": 49.4, "symmetric": 80.9, "full": 75.4}},
+    "roberta-base": {
+        "directional": {"directional": 82.9, "symmetric": 9.9, "full": 24.7},
+        "symmetric": {"directional": 0.2, "symmetric": 79.1, "full": 61.3},
+        "full": {"directional": 46.4, "symmetric": 84.8, "full": 77.7},
+    },
+    "roberta-large": {
+        "directional": {"directional": 71.1, "symmetric": 2.6, "full": 11.6},
+        "symmetric": {"directional": 2.1, "symmetric": 90.1, "full": 70.9},
+        "full": {"directional": 52.4, "symmetric": 90.7, "full": 83.7},
+    },
+    "bert-base": {
+        "directional": {"directional": 75.7, "symmetric": 4.4, "full": 15.4},
+        "symmetric": {"directional": 0.3, "symmetric": 67.5, "full": 53.0},
+        "full": {"directional": 30.1, "symmetric": 69.5, "full": 62.4},
+    },
+    "bert-large": {
+        "directional": {"directional": 71.7, "symmetric": 2.7, "full": 9.1},
+        "symmetric": {"directional": 0.0, "symmetric": 77.1, "full": 58.2},
+        "full": {"directional": 49.4, "symmetric": 80.9, "full": 75.4},
+    },
 }
 TABLE1_NUMBERS = {"roberta-base": 1, "roberta-large": 8, "bert-base": 10, "bert-large": 12}
 

@@ -10,14 +10,39 @@ import pandas as pd
 
 # table -> the columns that name a row (joined with "/")
 ROW_KEYS = {
-    "table1": ("model", "train", "test"), "table2": ("model", "subset"), "table6": ("model", "train", "test"),
-    "figure1": ("model", "subset"), "figure2": ("model", "subset"), "table3": ("trained_on", "tested_on"),
-    "table4": ("language", "split"), "table5": ("method",), "table15": ("method",), "table16": ("method",), "table17": ("graph",),
-    "table3_generality": ("model", "trained_on", "tested_on"), "table_llm": ("test", "model", "setting", "source"),
+    "table1": ("model", "train", "test"),
+    "table2": ("model", "subset"),
+    "table6": ("model", "train", "test"),
+    "figure1": ("model", "subset"),
+    "figure2": ("model", "subset"),
+    "table3": ("trained_on", "tested_on"),
+    "table4": ("language", "split"),
+    "table5": ("method",),
+    "table15": ("method",),
+    "table16": ("method",),
+    "table17": ("graph",),
+    "table3_generality": ("model", "trained_on", "tested_on"),
+    "table_llm": ("test", "model", "setting", "source"),
 }
 # the columns of numbers a table reports (its own, not the paper's)
-METRIC_WORDS = ("auc", "difference", "positives", "negatives", "positive_rate", "coverage", "tied", "within_bundle", "entries", "n_test", "evidence",
-                "rows", "spearman", "pairs", "above", "deeper")
+METRIC_WORDS = (
+    "auc",
+    "difference",
+    "positives",
+    "negatives",
+    "positive_rate",
+    "coverage",
+    "tied",
+    "within_bundle",
+    "entries",
+    "n_test",
+    "evidence",
+    "rows",
+    "spearman",
+    "pairs",
+    "above",
+    "deeper",
+)
 
 
 def metric_columns(frame: pd.DataFrame) -> list[str]:
@@ -32,8 +57,7 @@ def metrics_summary(tables: Mapping[str, str | Path]) -> dict:
         columns = metric_columns(frame)
         for row in frame.to_dict("records"):
             key = "/".join(str(row[k]) for k in ROW_KEYS[name])
-            values = {c: (int(row[c]) if float(row[c]).is_integer() and "auc" not in c else float(row[c]))
-                      for c in columns if pd.notna(row[c])}
+            values = {c: (int(row[c]) if float(row[c]).is_integer() and "auc" not in c else float(row[c])) for c in columns if pd.notna(row[c])}
             if values:
                 summary.setdefault(name, {})[key] = values
     return summary

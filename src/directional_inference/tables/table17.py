@@ -53,14 +53,16 @@ def read_directional_subset(s_path: str | Path, rels_path: str | Path) -> pd.Dat
             types.append(hypothesis or ("thing", "thing"))
     if len(types) != len(entries):
         raise InputFormatError(str(rels_path), len(types), None, f"{len(types)} entries, but {s_path} has {len(entries)}")
-    return pd.DataFrame({
-        "id": range(len(entries)),
-        "premise": [e.premise for e in entries],
-        "hypothesis": [e.hypothesis for e in entries],
-        "label": [e.label for e in entries],
-        "subj_type": [t[0] for t in types],
-        "obj_type": [t[1] for t in types],
-    })
+    return pd.DataFrame(
+        {
+            "id": range(len(entries)),
+            "premise": [e.premise for e in entries],
+            "hypothesis": [e.hypothesis for e in entries],
+            "label": [e.label for e in entries],
+            "subj_type": [t[0] for t in types],
+            "obj_type": [t[1] for t in types],
+        }
+    )
 
 
 def graph_predicates(triples: list[tuple[str, str, str]], nlp) -> list[str | None]:
@@ -101,8 +103,10 @@ def graph_reach(engine, subset: pd.DataFrame, graph) -> dict[str, int]:
 
 def reach_note(reach: dict[str, int], covered: float) -> str:
     """What the graph can show on the subset, with the counts of ``graph_reach`` and the share the typed lookup scores."""
-    counts = (f"the local graph has both predicates of an entry as nodes for {reach['nodes']:,} of the {reach['entries']:,} entries and "
-              f"an edge between them (any typing) for {reach['edges']:,}")
+    counts = (
+        f"the local graph has both predicates of an entry as nodes for {reach['nodes']:,} of the {reach['entries']:,} entries and "
+        f"an edge between them (any typing) for {reach['edges']:,}"
+    )
     if reach["edges"] < 0.1 * reach["entries"]:
         return counts + ": the corpus is too small for this test, whatever the typing"
     if covered * reach["entries"] < reach["edges"]:
@@ -122,8 +126,9 @@ def score_subset(engine, subset: pd.DataFrame, graph, measure: str, **lookup) ->
     return scores
 
 
-def table17_rows(engine, subset: pd.DataFrame, graph, measures: list[str], nlp, *, lookup: dict,
-                 graph_name: str, scale: str, evaluation, why_not: str = "") -> tuple[list[str], list[list]]:
+def table17_rows(
+    engine, subset: pd.DataFrame, graph, measures: list[str], nlp, *, lookup: dict, graph_name: str, scale: str, evaluation, why_not: str = ""
+) -> tuple[list[str], list[list]]:
     """AUC50 with its bootstrap interval (a pair and its converse resampled together) of each local graph measure on
     the subset (parsed with ``nlp`` unless it has the graph-form predicates already) beside the paper's, with the
     share of entries the graph scores at all; the paper's published graphs get a note. ``evaluation``:
@@ -143,14 +148,33 @@ def table17_rows(engine, subset: pd.DataFrame, graph, measures: list[str], nlp, 
         paper = PAPER_TABLE17.get(name, "")
         label = f"{MEASURE_LABELS[name]} (local, this corpus)"
         if graph is None or name not in measures:
-            rows.append([name, label, "", "", "", paper, len(subset), graph_name, scale, why_not or "not run: measure not in graphs.measures", *blank])
+            rows.append(
+                [name, label, "", "", "", paper, len(subset), graph_name, scale, why_not or "not run: measure not in graphs.measures", *blank]
+            )
             continue
         scores = score_subset(engine, subset, graph, name, **lookup)
-        m = measure(pd.DataFrame({"entry": subset["id"], "label": subset["label"].astype("int8"), "score": scores, "group": groups,
-                                  "covered": graph_covered(scores)}), evaluation)
+        m = measure(
+            pd.DataFrame(
+                {"entry": subset["id"], "label": subset["label"].astype("int8"), "score": scores, "group": groups, "covered": graph_covered(scores)}
+            ),
+            evaluation,
+        )
         note = "; ".join(part for part in (m["no_number"], reach_note(graph_reach(engine, subset, graph), m["coverage"])) if part)
         rows.append([name, label, *with_interval(m, "auc50"), paper, len(subset), graph_name, scale, note, *signal_cells(m)])
     for key, label, paper in PAPER_ONLY:
-        rows.append([key, label, "", "", "", paper, len(subset), "", scale,
-                     "not run: the published graph is not reachable offline (graphs.graph_from_files reads its files)", *blank])
+        rows.append(
+            [
+                key,
+                label,
+                "",
+                "",
+                "",
+                paper,
+                len(subset),
+                "",
+                scale,
+                "not run: the published graph is not reachable offline (graphs.graph_from_files reads its files)",
+                *blank,
+            ]
+        )
     return header, rows

@@ -15,13 +15,22 @@ def benchmark_summary(logs_dir: str | Path) -> pd.DataFrame:
     for path in sorted(Path(logs_dir).rglob("*.benchmark.tsv")):
         relative = path.relative_to(logs_dir).parts
         frame = pd.read_csv(path, sep="\t")
-        rows.append({"phase": relative[0], "rule": relative[1] if len(relative) > 2 else path.name.split(".")[0],
-                     "s": frame["s"].iloc[-1], "cpu_time": frame.get("cpu_time", pd.Series([0.0])).iloc[-1],
-                     "max_rss": pd.to_numeric(frame["max_rss"], errors="coerce").iloc[-1]})
+        rows.append(
+            {
+                "phase": relative[0],
+                "rule": relative[1] if len(relative) > 2 else path.name.split(".")[0],
+                "s": frame["s"].iloc[-1],
+                "cpu_time": frame.get("cpu_time", pd.Series([0.0])).iloc[-1],
+                "max_rss": pd.to_numeric(frame["max_rss"], errors="coerce").iloc[-1],
+            }
+        )
     table = pd.DataFrame(rows, columns=["phase", "rule", "s", "cpu_time", "max_rss"])
-    summary = (table.groupby(["phase", "rule"], sort=True)
-               .agg(jobs=("s", "size"), total_s=("s", "sum"), longest_s=("s", "max"), cpu_s=("cpu_time", "sum"), peak_rss_mb=("max_rss", "max"))
-               .reset_index().round(2))
+    summary = (
+        table.groupby(["phase", "rule"], sort=True)
+        .agg(jobs=("s", "size"), total_s=("s", "sum"), longest_s=("s", "max"), cpu_s=("cpu_time", "sum"), peak_rss_mb=("max_rss", "max"))
+        .reset_index()
+        .round(2)
+    )
     return summary
 
 

@@ -16,8 +16,7 @@ from pathlib import Path
 from .config_tree import MODEL_ALIAS_KEYS, dotted_value
 
 # [low, high] pairs; equal ends are allowed (a fixed value).
-RANGE_KEYS = ("training.learning_rate_range", "training.weight_decay_range", "training.grad_accumulation_range",
-              "corpus.en.years", "corpus.zh.years")
+RANGE_KEYS = ("training.learning_rate_range", "training.weight_decay_range", "training.grad_accumulation_range", "corpus.en.years", "corpus.zh.years")
 NON_EMPTY_KEYS = ("booqa.languages", "training.language_models")
 INCREASING_KEYS = ("booqa.frequency_buckets",)
 
@@ -31,8 +30,10 @@ def config_problems(config: Mapping) -> list[str]:
         aliases = value if isinstance(value, list) else [value] if value is not None else []
         unknown = [alias for alias in aliases if alias not in models]
         if unknown:
-            problems.append(f"config key {key} names model alias{'es' if len(unknown) > 1 else ''} "
-                            f"{', '.join(repr(a) for a in unknown)}, not defined under 'models' (known aliases: {', '.join(models) or 'none'})")
+            problems.append(
+                f"config key {key} names model alias{'es' if len(unknown) > 1 else ''} "
+                f"{', '.join(repr(a) for a in unknown)}, not defined under 'models' (known aliases: {', '.join(models) or 'none'})"
+            )
     for key in RANGE_KEYS:
         value = dotted_value(config, key)
         if isinstance(value, list) and len(value) == 2 and value[0] > value[1]:
@@ -45,28 +46,39 @@ def config_problems(config: Mapping) -> list[str]:
         if isinstance(value, list):
             bad = [(a, b) for a, b in zip(value, value[1:]) if b <= a]
             if bad:
-                problems.append(f"config key {key} must be strictly increasing: {bad[0][1]} follows {bad[0][0]} "
-                                f"(sorted without repeats: {sorted(set(value))})")
+                problems.append(
+                    f"config key {key} must be strictly increasing: {bad[0][1]} follows {bad[0][0]} (sorted without repeats: {sorted(set(value))})"
+                )
     for index, budget in enumerate(dotted_value(config, "training.budgets") or []):
         for size in ("max_train", "max_dev"):
             cap = dotted_value(config, f"levyholt.{size}")
             if budget.get(size) is not None and cap is not None and budget[size] > cap:
-                problems.append(f"config key training.budgets[{index}].{size} is {budget[size]}, above levyholt.{size} ({cap}), "
-                                f"which caps the subset files it samples from: raise levyholt.{size} or set it to null")
+                problems.append(
+                    f"config key training.budgets[{index}].{size} is {budget[size]}, above levyholt.{size} ({cap}), "
+                    f"which caps the subset files it samples from: raise levyholt.{size} or set it to null"
+                )
     english = dotted_value(config, "training.language_models") or []
     if stray := [a for a in dotted_value(config, "training.booqa_language_models") or [] if a not in english]:
-        problems.append(f"config key training.booqa_language_models names {', '.join(repr(a) for a in stray)}, not in "
-                        f"training.language_models ({', '.join(english)}): only a model fine-tuned there has S&S models to "
-                        "answer BoOQA; add it to training.language_models")
+        problems.append(
+            f"config key training.booqa_language_models names {', '.join(repr(a) for a in stray)}, not in "
+            f"training.language_models ({', '.join(english)}): only a model fine-tuned there has S&S models to "
+            "answer BoOQA; add it to training.language_models"
+        )
     if dotted_value(config, "llm.released_predictions") and "llm-nli-analysis" not in (dotted_value(config, "resources.datasets") or []):
-        problems.append("config key llm.released_predictions is true, but resources.datasets does not list llm-nli-analysis, the input "
-                        "that holds them: add it, or set llm.released_predictions to false")
+        problems.append(
+            "config key llm.released_predictions is true, but resources.datasets does not list llm-nli-analysis, the input "
+            "that holds them: add it, or set llm.released_predictions to false"
+        )
     problems += authors_trial_problems(config)
     for index, item in enumerate(dotted_value(config, "llm.predictions") or []):
         if isinstance(item, Mapping) and item.get("path") and not Path(item["path"]).is_file():
             problems.append(f"config key llm.predictions[{index}].path is {item['path']}, which is not a file")
     training = dotted_value(config, "training")
-    if isinstance(training, Mapping) and {"trials", "epochs", "evaluations_per_epoch"} <= set(training) and isinstance(dotted_value(config, "levyholt"), Mapping):
+    if (
+        isinstance(training, Mapping)
+        and {"trials", "epochs", "evaluations_per_epoch"} <= set(training)
+        and isinstance(dotted_value(config, "levyholt"), Mapping)
+    ):
         from ..levyholt.experiments import unequal_budgets
 
         problems += [f"config key training.budgets: {problem}" for problem in unequal_budgets(config["training"], config["levyholt"])]
@@ -80,17 +92,25 @@ def authors_trial_problems(config: Mapping) -> list[str]:
 
     source, problems = dotted_value(config, "training.trial_source"), []
     if dotted_value(config, "training.search") == "published" and source != "authors":
-        problems.append(f"config key training.search is published, but training.trial_source is {source}: the published trials are the "
-                        "authors' (their trial k is the k-th set of their scripts); set training.trial_source: authors")
+        problems.append(
+            f"config key training.search is published, but training.trial_source is {source}: the published trials are the "
+            "authors' (their trial k is the k-th set of their scripts); set training.trial_source: authors"
+        )
     if source != "authors":
         return problems
     if DATASET not in (dotted_value(config, "resources.datasets") or []):
-        problems.append(f"config key training.trial_source is authors, but resources.datasets does not list {DATASET}, the input that "
-                        "holds the authors' training scripts: add it, or set training.trial_source: seeded")
+        problems.append(
+            f"config key training.trial_source is authors, but resources.datasets does not list {DATASET}, the input that "
+            "holds the authors' training scripts: add it, or set training.trial_source: seeded"
+        )
     counts = [("training.trials", dotted_value(config, "training.trials"))]
     counts += [(f"training.budgets[{i}].trials", b.get("trials")) for i, b in enumerate(dotted_value(config, "training.budgets") or [])]
-    problems += [f"config key {key} is {count}, but the authors' scripts hold {SETS} hyper-parameter sets (training.trial_source: "
-                 f"authors): ask for at most {SETS}" for key, count in counts if isinstance(count, int) and count > SETS]
+    problems += [
+        f"config key {key} is {count}, but the authors' scripts hold {SETS} hyper-parameter sets (training.trial_source: "
+        f"authors): ask for at most {SETS}"
+        for key, count in counts
+        if isinstance(count, int) and count > SETS
+    ]
     return problems
 
 
@@ -104,38 +124,55 @@ def user_input_problems(config: Mapping) -> list[str]:
     languages = dotted_value(config, "booqa.languages") or []
     needs = []
     if chinese_models:
-        needs.append(("resources.levyholt_zh", CHINESE_LEVYHOLT_FILES,
-                      f"training.language_models_zh ({', '.join(chinese_models)}) fine-tunes S&S models on the Chinese LevyHolt, "
-                      "which is not published (docs/inputs.md, 'Inputs and the mirror')",
-                      "training: {language_models_zh: []}"))
-    if ("zh" in languages and dotted_value(config, "corpus.zh.source") == "clue"
-            and not dotted_value(config, "relations.imported.zh")):
-        needs.append(("resources.clue_news2016zh", CLUE_FILES,
-                      "the Chinese BoOQA (booqa.languages) is built from CLUE news2016zh (corpus.zh.source: clue), which has "
-                      "no direct download URL (https://github.com/brightmart/nlp_chinese_corpus, 'news2016zh')",
-                      "booqa: {languages: [en]}"))
+        needs.append(
+            (
+                "resources.levyholt_zh",
+                CHINESE_LEVYHOLT_FILES,
+                f"training.language_models_zh ({', '.join(chinese_models)}) fine-tunes S&S models on the Chinese LevyHolt, "
+                "which is not published (docs/inputs.md, 'Inputs and the mirror')",
+                "training: {language_models_zh: []}",
+            )
+        )
+    if "zh" in languages and dotted_value(config, "corpus.zh.source") == "clue" and not dotted_value(config, "relations.imported.zh"):
+        needs.append(
+            (
+                "resources.clue_news2016zh",
+                CLUE_FILES,
+                "the Chinese BoOQA (booqa.languages) is built from CLUE news2016zh (corpus.zh.source: clue), which has "
+                "no direct download URL (https://github.com/brightmart/nlp_chinese_corpus, 'news2016zh')",
+                "booqa: {languages: [en]}",
+            )
+        )
     from ..graphs.published import graph_file_paths
 
     for name, spec in sorted((dotted_value(config, "graphs.from_files") or {}).items()):
         directory = Path(spec.get("directory", "")) if isinstance(spec, Mapping) else None
         if directory is not None and not (directory.is_dir() and graph_file_paths(directory)):
-            problems.append(f"config key graphs.from_files.{name}.directory is {str(directory)!r}, which "
-                            f"{'holds no <types>_sim.txt or <types>_gsim.txt file' if directory.is_dir() else 'is not a directory'}: "
-                            "give the directory of the graph's files (one per type pair, as Hosseini et al. release them)")
+            problems.append(
+                f"config key graphs.from_files.{name}.directory is {str(directory)!r}, which "
+                f"{'holds no <types>_sim.txt or <types>_gsim.txt file' if directory.is_dir() else 'is not a directory'}: "
+                "give the directory of the graph's files (one per type pair, as Hosseini et al. release them)"
+            )
     for name, spec in sorted((dotted_value(config, "evaluation.booqa_predictions") or {}).items()):
         file = Path(spec.get("file", "")) if isinstance(spec, Mapping) else None
         if file is not None and not file.is_file():
-            problems.append(f"config key evaluation.booqa_predictions.{name}.file is {str(file)!r}, which is not a file: give the "
-                            "tab-separated file of per-entry scores (columns id, score; docs/inputs.md)")
+            problems.append(
+                f"config key evaluation.booqa_predictions.{name}.file is {str(file)!r}, which is not a file: give the "
+                "tab-separated file of per-entry scores (columns id, score; docs/inputs.md)"
+            )
     for key, files, why, drop in needs:
         where = dotted_value(config, key)
         if not where:
-            problems.append(f"config key {key} is not set, but {why}: set {key} to the directory holding "
-                            f"{', '.join(files)}, or drop what needs it with a file laid over the config "
-                            f"(--configfile), e.g. {drop!r}")
+            problems.append(
+                f"config key {key} is not set, but {why}: set {key} to the directory holding "
+                f"{', '.join(files)}, or drop what needs it with a file laid over the config "
+                f"(--configfile), e.g. {drop!r}"
+            )
         elif missing := [name for name in files if not (Path(where) / name).is_file()]:
-            problems.append(f"config key {key} is {where}, which lacks {', '.join(missing)}: {why}; give the directory "
-                            f"holding {', '.join(files)}, or drop what needs it, e.g. {drop!r}")
+            problems.append(
+                f"config key {key} is {where}, which lacks {', '.join(missing)}: {why}; give the directory "
+                f"holding {', '.join(files)}, or drop what needs it, e.g. {drop!r}"
+            )
     return problems
 
 
@@ -148,11 +185,13 @@ def pin_problems(config: Mapping) -> list[str]:
 
     unpinned = {f"models.{alias}": name for alias, name in unpinned_models(config).items()}
     unpinned |= {f"llm.models.{alias}": name for alias, name in unpinned_llms(config).items()}
-    return [f"config key {key} is the hub model {name!r} without a commit, so the run would take whatever the "
-            f"hub's main is on the day: pin it as {name}@<40-hex commit> (on a machine that reaches the hub, "
-            f"'python -m directional_inference.resources.pins --configfile <your configs>' prints the pins to lay over "
-            f"the config), or give a local directory"
-            for key, name in unpinned.items()]
+    return [
+        f"config key {key} is the hub model {name!r} without a commit, so the run would take whatever the "
+        f"hub's main is on the day: pin it as {name}@<40-hex commit> (on a machine that reaches the hub, "
+        f"'python -m directional_inference.resources.pins --configfile <your configs>' prints the pins to lay over "
+        f"the config), or give a local directory"
+        for key, name in unpinned.items()
+    ]
 
 
 def _where(path: Iterable) -> str:

@@ -65,10 +65,12 @@ def config_reference(schema: dict, scales: dict[str, dict]) -> str:
         section = key.split(".")[0] if "." in key else "top level"
         values = " | ".join(cell(dotted_value(config, key, UNSET)) for config in scales.values())
         sections.setdefault(section, []).append(
-            f"| `{key}` | {type_name(node)} | {cell(node.get('default', UNSET))} | {values} | {description(node)} |")
+            f"| `{key}` | {type_name(node)} | {cell(node.get('default', UNSET))} | {values} | {description(node)} |"
+        )
     header = "| key | type | schema default | " + " | ".join(f"`{name}`" for name in scales) + " | description |"
     rule = "|" + "---|" * (4 + len(scales))
-    parts = [f"""# Configuration reference
+    parts = [
+        f"""# Configuration reference
 
 Generated from `config/schema.yaml` by `python -m directional_inference.workflow.config_reference`; do not edit by hand
 (a test fails when this file is stale). {description(schema)}
@@ -77,7 +79,8 @@ A scale file sets only the keys it lists; a key it leaves empty takes the value 
 `smoke.yaml` and `paper.yaml`, which are laid over it with `--configfile`) or else the schema default.
 Any key can also be set on the command line, e.g. `snakemake --config seed=1`, or through DVC:
 `dvc exp run -S config/config.yaml:training.epochs=4`.
-"""]
+"""
+    ]
     for section, rows in sections.items():
         parts.append(f"## {section if section == 'top level' else f'`{section}`'}\n\n{header}\n{rule}\n" + "\n".join(rows) + "\n")
     return "\n".join(parts)

@@ -6,8 +6,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 # Every config key whose value is a model alias (or a list of them) from config['models'].
-MODEL_ALIAS_KEYS = ("training.language_models", "training.language_models_zh", "training.booqa_language_models", "evaluation.lm_encoder",
-                    "evaluation.lm_encoder_zh", "booqa.wsd_encoder")
+MODEL_ALIAS_KEYS = (
+    "training.language_models",
+    "training.language_models_zh",
+    "training.booqa_language_models",
+    "evaluation.lm_encoder",
+    "evaluation.lm_encoder_zh",
+    "booqa.wsd_encoder",
+)
 
 
 def dotted_value(config: Mapping, dotted: str, missing=None):

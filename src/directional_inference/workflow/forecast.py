@@ -44,13 +44,28 @@ BENCHMARKED_AS = {"smollm2": "smollm2-135m"}  # an llm.models alias -> its archi
 # (training pairs, dev pairs) of the authors' files (the paper's subsets); BoOQA H-only trains on the first 1,600
 # positives of BoOQA dev with their negatives (about as many) and selects on the next 400; SherLIiC's split and the
 # Chinese LevyHolt are taken at Full's size (the Chinese one is not published)
-SUBSET_PAIRS = {"full": (4388, 1098), "directional": (502, 128), "symmetric": (3870, 986), "para_dirtrue": (815, 203),
-                "para_dirfalse": (866, 219), "dirtrue_unrel": (3506, 895), "dirfalse_unrel": (3520, 881), "sherliic": (4388, 1098),
-                "booqa": (3200, 800)}
+SUBSET_PAIRS = {
+    "full": (4388, 1098),
+    "directional": (502, 128),
+    "symmetric": (3870, 986),
+    "para_dirtrue": (815, 203),
+    "para_dirfalse": (866, 219),
+    "dirtrue_unrel": (3506, 895),
+    "dirfalse_unrel": (3520, 881),
+    "sherliic": (4388, 1098),
+    "booqa": (3200, 800),
+}
 SENTENCES_PER_PAIR = {"sns": 8, "hyponly": 8, "sns_sym": 16}
 LARGE = ("large",)  # an alias whose model name holds one of these is a large model
-APPENDIX_F = {"trial_minutes_full": 40.0, "trial_minutes_small": 15.0, "booqa_lm_gpu_hours": 10.0, "booqa_sns_base_gpu_hours": 40.0,
-              "booqa_sns_large_gpu_hours": 100.0, "table5_gpu_hours": 485.0, "paper_positives": 40_000}
+APPENDIX_F = {
+    "trial_minutes_full": 40.0,
+    "trial_minutes_small": 15.0,
+    "booqa_lm_gpu_hours": 10.0,
+    "booqa_sns_base_gpu_hours": 40.0,
+    "booqa_sns_large_gpu_hours": 100.0,
+    "table5_gpu_hours": 485.0,
+    "paper_positives": 40_000,
+}
 # Table 5 as the paper ran it (Appendix F): searches on Full, 'S&S Full, Symmetric (about 60 GPU-hours each),
 # Directional (25), the Chinese Full (60); BoOQA scoring of five S&S models (40 each) and the LM in two languages (10 each)
 
@@ -98,8 +113,10 @@ def rtx2080ti_rates(speedup: float) -> list[DeviceRate]:
     overhead = APPENDIX_F["trial_minutes_small"] * 60 - work[1] / rate
     large = APPENDIX_F["booqa_sns_base_gpu_hours"] / APPENDIX_F["booqa_sns_large_gpu_hours"]
     source = "derived from the paper's Appendix F (RTX 2080Ti)"
-    return [DeviceRate("rtx2080ti", "base", rate, speedup, overhead, source),
-            DeviceRate("rtx2080ti", "large", rate * large, speedup, overhead, source + "; large = base x 0.4 (Appendix F's scoring)")]
+    return [
+        DeviceRate("rtx2080ti", "base", rate, speedup, overhead, source),
+        DeviceRate("rtx2080ti", "large", rate * large, speedup, overhead, source + "; large = base x 0.4 (Appendix F's scoring)"),
+    ]
 
 
 def measured_rates(path: Path = MEASURED) -> list[DeviceRate]:
@@ -107,9 +124,18 @@ def measured_rates(path: Path = MEASURED) -> list[DeviceRate]:
     if not path.is_file():
         return []
     rows = json.loads(path.read_text(encoding="utf-8"))["rows"]
-    return [DeviceRate(r["device"], r["size"], r["train_sentences_per_s"], r["score_sentences_per_s"] / r["train_sentences_per_s"], 0.0,
-                       f"measured: {r['device_name']}, {r['architecture']}, {r['precision']}, batch {r['batch_sentences']} x "
-                       f"{r['tokens']} tokens, {measured_with(r)} ({r['date']})") for r in rows]
+    return [
+        DeviceRate(
+            r["device"],
+            r["size"],
+            r["train_sentences_per_s"],
+            r["score_sentences_per_s"] / r["train_sentences_per_s"],
+            0.0,
+            f"measured: {r['device_name']}, {r['architecture']}, {r['precision']}, batch {r['batch_sentences']} x "
+            f"{r['tokens']} tokens, {measured_with(r)} ({r['date']})",
+        )
+        for r in rows
+    ]
 
 
 def measured_with(row: Mapping) -> str:
@@ -176,8 +202,10 @@ def job_forecast(rule: str, wildcards: Mapping, threads: int, resources: Mapping
         family = method_spec(wildcards["method"])[0]
         lang = wildcards["lang"]
         if family == "lm":
-            alias, hours = (config["evaluation"].get("lm_encoder_zh") if lang == "zh" else None) or config["evaluation"]["lm_encoder"], \
-                APPENDIX_F["booqa_lm_gpu_hours"] / 3  # the LM figure covers its three retrieval variants
+            alias, hours = (
+                (config["evaluation"].get("lm_encoder_zh") if lang == "zh" else None) or config["evaluation"]["lm_encoder"],
+                APPENDIX_F["booqa_lm_gpu_hours"] / 3,
+            )  # the LM figure covers its three retrieval variants
         else:
             alias = method_alias(wildcards["method"]) or (training["language_models_zh"] if lang == "zh" else training["language_models"])[0]
             hours = APPENDIX_F[f"booqa_sns_{model_size(alias, models)}_gpu_hours"]

@@ -69,8 +69,9 @@ DEMANDS = {
 }
 
 
-def resource_function(rule: str, key: str, expected_input_mb: Callable[[object], float],
-                      input_share: Callable[[object], float] | None = None) -> Callable:
+def resource_function(
+    rule: str, key: str, expected_input_mb: Callable[[object], float], input_share: Callable[[object], float] | None = None
+) -> Callable:
     """The Snakemake resource callable of ``key`` (mem_mb, disk_mb, runtime) of ``rule``: from the job's input size (times
     ``input_share(wildcards)``, the part of it the job reads: an extraction shard's block of the corpus), or, before its
     input exists, from ``expected_input_mb(wildcards)`` (already the job's part)."""

@@ -83,7 +83,7 @@ def local_rules(workdir: str | os.PathLike) -> set[str]:
         for index, line in enumerate(lines):
             if line.startswith("localrules:"):
                 block = [line.removeprefix("localrules:")]
-                for following in lines[index + 1:]:
+                for following in lines[index + 1 :]:
                     if following.strip() and not following[0].isspace():
                         break
                     block.append(following)
@@ -110,8 +110,9 @@ def planned_job_details(dry_run: str, local: set[str] = frozenset()) -> list[dic
     jobs: list[dict] = []
     for line in dry_run.splitlines():
         if header := JOB_HEADER.match(line):
-            jobs.append({"rule": header.group(2), "local": bool(header.group(1)) or header.group(2) in local, "threads": 1,
-                         "resources": {}, "wildcards": {}})
+            jobs.append(
+                {"rule": header.group(2), "local": bool(header.group(1)) or header.group(2) in local, "threads": 1, "resources": {}, "wildcards": {}}
+            )
         elif jobs and (found := FIELD.match(line)):
             if found.group(1) == "threads":
                 jobs[-1]["threads"] = int(found.group(2))
@@ -140,18 +141,26 @@ def format_plan(costs: list[RuleCost]) -> str:
     lines = [header, "-" * len(header)]
     for cost in sorted(costs, key=lambda c: -(c.cpu_hours + c.gpu_hours)):
         name = cost.rule + (" (local)" if cost.local else "")
-        lines.append(f"{name:<34} {cost.jobs:>6} {cost.threads:>7} {cost.gpus:>4} {cost.mem_mb / 1000:>7.1f} "
-                     f"{max(cost.runtimes, default=0):>9.1f} {cost.cpu_hours:>9.1f} {cost.gpu_hours:>9.1f} {cost.disk_mb / 1000:>8.1f}")
+        lines.append(
+            f"{name:<34} {cost.jobs:>6} {cost.threads:>7} {cost.gpus:>4} {cost.mem_mb / 1000:>7.1f} "
+            f"{max(cost.runtimes, default=0):>9.1f} {cost.cpu_hours:>9.1f} {cost.gpu_hours:>9.1f} {cost.disk_mb / 1000:>8.1f}"
+        )
     lines.append("-" * len(header))
-    lines.append(f"{'in all':<34} {sum(c.jobs for c in costs):>6} {max((c.threads for c in costs), default=0):>7} "
-                 f"{max((c.gpus for c in costs), default=0):>4} {max((c.mem_mb for c in costs), default=0) / 1000:>7.1f} "
-                 f"{max((max(c.runtimes, default=0) for c in costs), default=0):>9.1f} {sum(c.cpu_hours for c in costs):>9.1f} "
-                 f"{sum(c.gpu_hours for c in costs):>9.1f} {max((c.disk_mb for c in costs), default=0) / 1000:>8.1f}")
-    lines.append("Requests, not forecasts: hours are each job's time limit; mem and disk are a job's largest request "
-                 "(src/directional_inference/workflow/plan.py).")
+    lines.append(
+        f"{'in all':<34} {sum(c.jobs for c in costs):>6} {max((c.threads for c in costs), default=0):>7} "
+        f"{max((c.gpus for c in costs), default=0):>4} {max((c.mem_mb for c in costs), default=0) / 1000:>7.1f} "
+        f"{max((max(c.runtimes, default=0) for c in costs), default=0):>9.1f} {sum(c.cpu_hours for c in costs):>9.1f} "
+        f"{sum(c.gpu_hours for c in costs):>9.1f} {max((c.disk_mb for c in costs), default=0) / 1000:>8.1f}"
+    )
+    lines.append(
+        "Requests, not forecasts: hours are each job's time limit; mem and disk are a job's largest request "
+        "(src/directional_inference/workflow/plan.py)."
+    )
     if local := [c for c in costs if c.local]:
-        lines.append(f"Of these, {sum(c.jobs for c in local)} jobs of local rules (marked) run where Snakemake runs, on no cluster "
-                     f"allocation: {sum(c.cpu_hours for c in local):.1f} of the CPU-hours are their time limits.")
+        lines.append(
+            f"Of these, {sum(c.jobs for c in local)} jobs of local rules (marked) run where Snakemake runs, on no cluster "
+            f"allocation: {sum(c.cpu_hours for c in local):.1f} of the CPU-hours are their time limits."
+        )
     if unknown := sum(c.unknown for c in costs):
         lines.append(f"{unknown} jobs have a request Snakemake cannot compute before their input exists (<TBD>), counted as 0.")
     return "\n".join(lines)
@@ -186,8 +195,10 @@ def job_forecasts(jobs: list[dict], config: dict, device: str) -> list[tuple[str
 
     rates = device_rates()
     if device not in rates:
-        raise SystemExit(f"bin/plan: no throughput for device {device!r}; known: {', '.join(sorted(rates))} "
-                         "(benchmarks/device_throughput.py measures the machine it runs on)")
+        raise SystemExit(
+            f"bin/plan: no throughput for device {device!r}; known: {', '.join(sorted(rates))} "
+            "(benchmarks/device_throughput.py measures the machine it runs on)"
+        )
     forecasts = []
     for job in jobs:
         forecast = job_forecast(job["rule"], job["wildcards"], job["threads"], job["resources"], config, rates[device])
@@ -213,18 +224,25 @@ def format_forecast(jobs: list[dict], config: dict, device: str, gpus: int, conc
         entry = per_rule.setdefault(rule, [0, 0.0, 0.0, how])
         entry[0] += 1
         entry[1 if gpu else 2] += hours
-    lines = [f"Forecast on {device}:", *(f"  {size} models: {rate.train_sentences_per_s:.0f} prompt sentences trained a second, scoring "
-                                         f"{rate.scoring_speedup:.1f} times as fast, {rate.overhead_s:.0f} s a trial; {rate.source}"
-                                         for size, rate in sorted(device_rates()[device].items())),
-             *llm_rate_lines(config, device),
-             f"{'rule':<34} {'jobs':>6} {'GPU-h':>9} {'CPU-h':>9}  from"]
+    lines = [
+        f"Forecast on {device}:",
+        *(
+            f"  {size} models: {rate.train_sentences_per_s:.0f} prompt sentences trained a second, scoring "
+            f"{rate.scoring_speedup:.1f} times as fast, {rate.overhead_s:.0f} s a trial; {rate.source}"
+            for size, rate in sorted(device_rates()[device].items())
+        ),
+        *llm_rate_lines(config, device),
+        f"{'rule':<34} {'jobs':>6} {'GPU-h':>9} {'CPU-h':>9}  from",
+    ]
     for rule, (count, gpu_h, cpu_h, how) in sorted(per_rule.items(), key=lambda kv: -(kv[1][1] + kv[1][2])):
         lines.append(f"{rule:<34} {count:>6} {gpu_h:>9.1f} {cpu_h:>9.1f}  {how}")
     total_gpu, total_cpu = sum(v[1] for v in per_rule.values()), sum(v[2] for v in per_rule.values())
     lines.append(f"{'in all':<34} {len(jobs):>6} {total_gpu:>9.1f} {total_cpu:>9.1f}")
     if (wall_clock := wall_clock_hours(forecasts, gpus)) is not None:
-        lines.append(f"Wall-clock on {gpus} GPUs: at least {wall_clock:.1f} h (the GPU-hours spread over "
-                     f"{gpus} GPUs, or the longest GPU job, whichever is longer; the corpus-wide CPU jobs run before the BoOQA scoring).")
+        lines.append(
+            f"Wall-clock on {gpus} GPUs: at least {wall_clock:.1f} h (the GPU-hours spread over "
+            f"{gpus} GPUs, or the longest GPU job, whichever is longer; the corpus-wide CPU jobs run before the BoOQA scoring)."
+        )
     lines.append(storage_peak(jobs, config, concurrency))
     lines.append(download_volume(config))
     if any(Path(t).name == "table5.csv" for t in targets):
@@ -241,9 +259,15 @@ def llm_rate_lines(config: dict, device: str) -> list[str]:
     lines = []
     for alias in llm["scorers"]:
         rates = {shots: llm_pairs_per_s(device, alias, shots, int(llm["batch_size"])) for shots in llm["prompts"]}
-        lines.append(f"  LLM {alias}: " + (", ".join(f"{rate:,.0f} pairs a second {shots}" for shots, rate in rates.items())
-                                           + f" (benchmarks/results/llm_scoring.json, batch nearest {llm['batch_size']})"
-                                           if rates and None not in rates.values() else "not measured on this device: its request"))
+        lines.append(
+            f"  LLM {alias}: "
+            + (
+                ", ".join(f"{rate:,.0f} pairs a second {shots}" for shots, rate in rates.items())
+                + f" (benchmarks/results/llm_scoring.json, batch nearest {llm['batch_size']})"
+                if rates and None not in rates.values()
+                else "not measured on this device: its request"
+            )
+        )
     return lines
 
 
@@ -281,8 +305,12 @@ def storage_peak_gb(jobs: list[dict], config: dict, concurrency: int) -> dict | 
     searches = training_searches(jobs)
     largest = max(weights(lm) for lm, _, _ in searches)
     in_flight = min(concurrency, len(trials))
-    return {"gb": sum(weights(lm) for lm, _, _ in searches) + in_flight * 5 * largest, "searches": len(searches),
-            "in_flight": in_flight, "largest_gb": largest}
+    return {
+        "gb": sum(weights(lm) for lm, _, _ in searches) + in_flight * 5 * largest,
+        "searches": len(searches),
+        "in_flight": in_flight,
+        "largest_gb": largest,
+    }
 
 
 def storage_peak(jobs: list[dict], config: dict, concurrency: int) -> str:
@@ -290,8 +318,10 @@ def storage_peak(jobs: list[dict], config: dict, concurrency: int) -> str:
     peak = storage_peak_gb(jobs, config, concurrency)
     if peak is None:
         return "Storage peak of the searches: no training trial planned."
-    return (f"Storage peak of the searches: about {peak['gb']:,.0f} GB ({peak['searches']} searches' best weights, and {peak['in_flight']} "
-            f"trials in flight at 5 x {peak['largest_gb']} GB: the profile's jobs = {concurrency}; fewer at once, less).")
+    return (
+        f"Storage peak of the searches: about {peak['gb']:,.0f} GB ({peak['searches']} searches' best weights, and {peak['in_flight']} "
+        f"trials in flight at 5 x {peak['largest_gb']} GB: the profile's jobs = {concurrency}; fewer at once, less)."
+    )
 
 
 def download_volume(config: dict) -> str:
@@ -303,8 +333,11 @@ def download_volume(config: dict) -> str:
     files = [item for item in input_table() if item.dataset in wanted]
     known = sum(item.size for item in files if item.size is not None)
     unknown = sum(item.size is None for item in files)
-    return (f"Downloads: {known / 1e6:,.0f} MB in {len(files)} files of {', '.join(sorted(wanted))}"
-            + (f", and {unknown} files whose size their source does not publish" if unknown else "") + ", plus the hub models.")
+    return (
+        f"Downloads: {known / 1e6:,.0f} MB in {len(files)} files of {', '.join(sorted(wanted))}"
+        + (f", and {unknown} files whose size their source does not publish" if unknown else "")
+        + ", plus the hub models."
+    )
 
 
 class PlanError(Exception):
@@ -339,7 +372,7 @@ def with_configfile(args: list[str], path: str | os.PathLike) -> list[str]:
     end = at + 1  # --configfile=a takes that one file; --configfile a b ... every word up to the next option
     while not value and end < len(args) and not args[end].startswith("-"):
         end += 1
-    return head + args[at + 1:end] + [str(path)] + args[end:]
+    return head + args[at + 1 : end] + [str(path)] + args[end:]
 
 
 def search_totals(jobs: list[dict], config: dict, device: str | None) -> dict:
@@ -349,9 +382,13 @@ def search_totals(jobs: list[dict], config: dict, device: str | None) -> dict:
     per_search: dict[tuple[str, str, str], int] = {}
     for job in trials:
         per_search[search_of(job)] = per_search.get(search_of(job), 0) + 1
-    totals = {"trials": len(trials), "searches": len(per_search), "one_trial": sum(n == 1 for n in per_search.values()),
-              "trial_gpu_hours": sum(c.gpu_hours for c in cost_by_rule((j["rule"], j["local"], j["threads"], j["resources"]) for j in trials)),
-              "gpu_hours": sum(c.gpu_hours for c in cost_by_rule((j["rule"], j["local"], j["threads"], j["resources"]) for j in jobs))}
+    totals = {
+        "trials": len(trials),
+        "searches": len(per_search),
+        "one_trial": sum(n == 1 for n in per_search.values()),
+        "trial_gpu_hours": sum(c.gpu_hours for c in cost_by_rule((j["rule"], j["local"], j["threads"], j["resources"]) for j in trials)),
+        "gpu_hours": sum(c.gpu_hours for c in cost_by_rule((j["rule"], j["local"], j["threads"], j["resources"]) for j in jobs)),
+    }
     if device:
         forecasts = job_forecasts(jobs, config, device)
         totals["forecast_gpu_hours"] = sum(hours for _, _, gpu, hours in forecasts if gpu)
@@ -361,14 +398,22 @@ def search_totals(jobs: list[dict], config: dict, device: str | None) -> dict:
 
 def format_search_comparison(published: dict, full: dict, device: str | None) -> str:
     """The published choices' plan beside the full search's (``search_totals`` of each), for the same targets."""
-    rows = [("training trials", "trials", "{:,}"), ("searches cut to the published trial", "one_trial", "{:,}"),
-            ("GPU-hours requested, training trials", "trial_gpu_hours", "{:,.1f}"), ("GPU-hours requested, every job", "gpu_hours", "{:,.1f}")]
+    rows = [
+        ("training trials", "trials", "{:,}"),
+        ("searches cut to the published trial", "one_trial", "{:,}"),
+        ("GPU-hours requested, training trials", "trial_gpu_hours", "{:,.1f}"),
+        ("GPU-hours requested, every job", "gpu_hours", "{:,.1f}"),
+    ]
     if device:
-        rows += [(f"forecast GPU-hours on {device}, training trials", "forecast_trial_gpu_hours", "{:,.1f}"),
-                 (f"forecast GPU-hours on {device}, every job", "forecast_gpu_hours", "{:,.1f}")]
+        rows += [
+            (f"forecast GPU-hours on {device}, training trials", "forecast_trial_gpu_hours", "{:,.1f}"),
+            (f"forecast GPU-hours on {device}, every job", "forecast_gpu_hours", "{:,.1f}"),
+        ]
     width = max(len(label) for label, _, _ in rows)
-    lines = ["The published choices (training.search: published) beside the full search (training.search: full), the same targets:",
-             f"{'':<{width}} {'published':>10} {'full':>10}"]
+    lines = [
+        "The published choices (training.search: published) beside the full search (training.search: full), the same targets:",
+        f"{'':<{width}} {'published':>10} {'full':>10}",
+    ]
     lines += [f"{label:<{width}} {form.format(published[key]):>10} {form.format(full[key]):>10}" for label, key, form in rows]
     return "\n".join(lines)
 
@@ -381,7 +426,7 @@ def main(argv: list[str] | None = None) -> int:
         while name in args:
             at = args.index(name)
             options[name] = args[at + 1]
-            del args[at:at + 2]
+            del args[at : at + 2]
     try:
         jobs = dry_run_jobs(args, Path.cwd())
     except PlanError as error:
@@ -411,8 +456,11 @@ def main(argv: list[str] | None = None) -> int:
                 return error.returncode
             full_config = run_config(full_args, Path.cwd())
         print()
-        print(format_search_comparison(search_totals(jobs, config, options["--device"]), search_totals(full_jobs, full_config, options["--device"]),
-                                       options["--device"]))
+        print(
+            format_search_comparison(
+                search_totals(jobs, config, options["--device"]), search_totals(full_jobs, full_config, options["--device"]), options["--device"]
+            )
+        )
     return 0
 
 

@@ -28,10 +28,27 @@ SNAPSHOT = REPO / "docs" / "default-run"
 # page reads Tables 4-5 and the findings at both densities
 SPARSE_SNAPSHOT = REPO / "docs" / "default-run-sparse"
 RESULTS_PAGE, README = REPO / "docs" / "results.md", REPO / "README.md"
-SNAPSHOT_FILES = ("table1.csv", "table2.csv", "table3.csv", "table3_generality.csv", "table4.csv", "table5.csv", "table6.csv", "table15.csv", "table_llm.csv", "findings.csv")
+SNAPSHOT_FILES = (
+    "table1.csv",
+    "table2.csv",
+    "table3.csv",
+    "table3_generality.csv",
+    "table4.csv",
+    "table5.csv",
+    "table6.csv",
+    "table15.csv",
+    "table_llm.csv",
+    "findings.csv",
+)
 TABLE1_SETS = ("directional", "symmetric", "full")
-SUBSET_NAMES = {"directional": "Directional", "symmetric": "Symmetric", "full": "Full", "sherliic": "SherLIiC",
-                "para_dirtrue": "Para-DirTrue", "para_dirfalse": "Para-DirFalse"}
+SUBSET_NAMES = {
+    "directional": "Directional",
+    "symmetric": "Symmetric",
+    "full": "Full",
+    "sherliic": "SherLIiC",
+    "para_dirtrue": "Para-DirTrue",
+    "para_dirfalse": "Para-DirFalse",
+}
 
 
 def read_rows(path: Path) -> list[dict[str, str]]:
@@ -64,9 +81,12 @@ def table1_markdown(table1: list[dict], table6: list[dict]) -> str:
     cells.update({(r["train"], r["test"]): r for r in table6 if r["model"] == main and "sherliic" in (r["train"], r["test"])})
     tests = [*TABLE1_SETS, "sherliic"]
     sizes = {t: next((r["n_test"] for (_, test), r in cells.items() if test == t), "") for t in tests}
-    lines = [f"Model `{main}` ({table1[0]['model_name']}); AUCnorm % [95% interval]; bold: trained and tested on one subset.", "",
-             "| train \\ test | " + " | ".join(f"{SUBSET_NAMES[t]} ({int(sizes[t]):,} pairs)" if sizes[t] else SUBSET_NAMES[t] for t in tests) + " |",
-             "|---|" + "---|" * len(tests)]
+    lines = [
+        f"Model `{main}` ({table1[0]['model_name']}); AUCnorm % [95% interval]; bold: trained and tested on one subset.",
+        "",
+        "| train \\ test | " + " | ".join(f"{SUBSET_NAMES[t]} ({int(sizes[t]):,} pairs)" if sizes[t] else SUBSET_NAMES[t] for t in tests) + " |",
+        "|---|" + "---|" * len(tests),
+    ]
     for train in tests:
         if not any((train, t) in cells for t in tests):
             continue
@@ -85,16 +105,22 @@ def table2_markdown(table2: list[dict]) -> str:
     """Table 2 of the main model: each model's authors' AUCnorm and tie-aware AUCnorm (the findings' metric; ``no
     signal`` where its interval reaches into the chance range), and the paired difference in both, its order named."""
     main = table2[0]["model"]
-    lines = [f"AUCnorm % [95% interval]: \"authors'\" is the authors' rule (the paper's metric), \"tie-aware\" the expectation "
-             f"over every order of tied entries (the findings' metric); the difference is {TABLE2_DIFFERENCE}, paired on the same "
-             "test entries, as `table2.csv` stores it (the findings name theirs: S&S minus 'S&S).", "",
-             f"| subset (test pairs) | S&S, authors' | S&S, tie-aware | 'S&S, authors' | 'S&S, tie-aware | {TABLE2_DIFFERENCE}, authors' | "
-             f"{TABLE2_DIFFERENCE}, tie-aware | paper (S&S / 'S&S) |", "|---|---|---|---|---|---|---|---|"]
+    lines = [
+        f'AUCnorm % [95% interval]: "authors\'" is the authors\' rule (the paper\'s metric), "tie-aware" the expectation '
+        f"over every order of tied entries (the findings' metric); the difference is {TABLE2_DIFFERENCE}, paired on the same "
+        "test entries, as `table2.csv` stores it (the findings name theirs: S&S minus 'S&S).",
+        "",
+        f"| subset (test pairs) | S&S, authors' | S&S, tie-aware | 'S&S, authors' | 'S&S, tie-aware | {TABLE2_DIFFERENCE}, authors' | "
+        f"{TABLE2_DIFFERENCE}, tie-aware | paper (S&S / 'S&S) |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
     for r in (r for r in table2 if r["model"] == main):
-        lines.append(f"| {SUBSET_NAMES[r['subset']]} ({int(r['n_test']):,}) | {cell(r, 'sns_auc_norm')} | "
-                     f"{cell(r, 'sns_auc_norm_tie_aware', signal='sns_signal')} | {cell(r, 'sym_sns_auc_norm')} | "
-                     f"{cell(r, 'sym_sns_auc_norm_tie_aware', signal='sym_sns_signal')} | {cell(r, 'difference')} | "
-                     f"{cell(r, 'difference_tie_aware')} | {r['sns_auc_norm_paper']} / {r['sym_sns_auc_norm_paper']} |")
+        lines.append(
+            f"| {SUBSET_NAMES[r['subset']]} ({int(r['n_test']):,}) | {cell(r, 'sns_auc_norm')} | "
+            f"{cell(r, 'sns_auc_norm_tie_aware', signal='sns_signal')} | {cell(r, 'sym_sns_auc_norm')} | "
+            f"{cell(r, 'sym_sns_auc_norm_tie_aware', signal='sym_sns_signal')} | {cell(r, 'difference')} | "
+            f"{cell(r, 'difference_tie_aware')} | {r['sns_auc_norm_paper']} / {r['sym_sns_auc_norm_paper']} |"
+        )
     return "\n".join(lines) + "\n"
 
 
@@ -104,7 +130,7 @@ def _not_run(row: dict, lang: str) -> str:
     clauses = re.split(r"; (?=(?:en|zh): )", row.get("note", ""))
     for clause in clauses:
         if clause.startswith(f"{lang}: "):
-            return clause[len(lang) + 2:]
+            return clause[len(lang) + 2 :]
     return row.get("note", "") if lang == "en" else ""
 
 
@@ -112,8 +138,10 @@ def table5_markdown(table5: list[dict]) -> str:
     """Every method of Table 5 with its English and Chinese numbers: the authors' AUCnorm, the tie-aware one (with
     ``no signal`` where its interval reaches into the chance range), the share of bundles whose positive is ranked above
     their negatives (English), the paper's; a note where a method could not run."""
-    lines = ["| method | English, authors' | English, tie-aware | within bundle | paper | Chinese, authors' | Chinese, tie-aware | paper |",
-             "|---|---|---|---|---|---|---|---|"]
+    lines = [
+        "| method | English, authors' | English, tie-aware | within bundle | paper | Chinese, authors' | Chinese, tie-aware | paper |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
     for r in table5:
         row = [r["label"]]
         for lang in ("en", "zh"):
@@ -132,8 +160,11 @@ def table3_markdown(table3: list[dict], generality: list[dict]) -> str:
     """Table 3's English rows (the hypothesis-only models and the BoOQA-trained one on BoOQA English test) beside their
     generality checks: how a model's score follows the predicate's WordNet depth and frequency within a bundle."""
     checks = {(r["trained_on"], r["tested_on"]): r for r in generality}
-    lines = ["| trained on | AUCnorm, authors' | tie-aware | within bundle | paper | positive above its negative | shallower above deeper | "
-             "more frequent above | score against depth (Spearman) |", "|---|---|---|---|---|---|---|---|---|"]
+    lines = [
+        "| trained on | AUCnorm, authors' | tie-aware | within bundle | paper | positive above its negative | shallower above deeper | "
+        "more frequent above | score against depth (Spearman) |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
 
     def share(row: dict, column: str) -> str:
         return f"{row[column]}% (p {row[column + '_p']})" if row.get(column, "") != "" else ""
@@ -142,10 +173,12 @@ def table3_markdown(table3: list[dict], generality: list[dict]) -> str:
         if r["auc_norm"] == "" or not r["tested_on"].endswith("EN (test)"):
             continue
         check = checks.get((r["trained_on"], r["tested_on"]), {})
-        lines.append(f"| {r['trained_on']} | {cell(r, 'auc_norm')} | {cell(r, 'auc_norm_tie_aware', signal='signal')} | "
-                     f"{cell(r, 'within_bundle')}% | {r['auc_norm_paper']} | {share(check, 'positive_above')} | "
-                     f"{share(check, 'shallower_above')} | {share(check, 'more_frequent_above')} | "
-                     f"{check.get('spearman_score_depth', '')} (p {check.get('spearman_p', '')}) |")
+        lines.append(
+            f"| {r['trained_on']} | {cell(r, 'auc_norm')} | {cell(r, 'auc_norm_tie_aware', signal='signal')} | "
+            f"{cell(r, 'within_bundle')}% | {r['auc_norm_paper']} | {share(check, 'positive_above')} | "
+            f"{share(check, 'shallower_above')} | {share(check, 'more_frequent_above')} | "
+            f"{check.get('spearman_score_depth', '')} (p {check.get('spearman_p', '')}) |"
+        )
     return "\n".join(lines) + "\n"
 
 
@@ -154,9 +187,11 @@ def llm_markdown(table: list[dict]) -> str:
     lines = ["| test | model | setting | AUCnorm | tie-aware [95%] | chance | ties | entries |", "|---|---|---|---|---|---|---|---|"]
     for r in table:
         tied = f"{float(r['tied']):.0%}" if r.get("tied", "") != "" else ""
-        lines.append(f"| {r['test']} | {r['model']} | {r['setting']} | {r['auc_norm'] or 'no number'} | "
-                     f"{cell(r, 'auc_norm_tie_aware', signal='signal')} | {r.get('chance_auc_norm', '')} | {tied} | "
-                     f"{int(r['entries']):,} of {int(r['test_entries']):,} |")
+        lines.append(
+            f"| {r['test']} | {r['model']} | {r['setting']} | {r['auc_norm'] or 'no number'} | "
+            f"{cell(r, 'auc_norm_tie_aware', signal='signal')} | {r.get('chance_auc_norm', '')} | {tied} | "
+            f"{int(r['entries']):,} of {int(r['test_entries']):,} |"
+        )
     return "\n".join(lines) + "\n"
 
 
@@ -173,9 +208,11 @@ def pairs_unit(table1: list[dict]) -> str:
     if counted:
         train, dev = (int(n) for n in counted.groups())
         same = (train // 2, dev // 2) == paper[:2]
-        line += (f" Directional holds a pair and its converse (DirTrue and DirFalse) for each of its converse pairs: its "
-                 f"{train:,} / {dev:,} premise-hypothesis pairs are {train // 2:,} / {dev // 2:,} converse pairs"
-                 + (", as the paper counts them." if same else f" (the paper's: {paper[0]:,} / {paper[1]:,} converse pairs)."))
+        line += (
+            f" Directional holds a pair and its converse (DirTrue and DirFalse) for each of its converse pairs: its "
+            f"{train:,} / {dev:,} premise-hypothesis pairs are {train // 2:,} / {dev // 2:,} converse pairs"
+            + (", as the paper counts them." if same else f" (the paper's: {paper[0]:,} / {paper[1]:,} converse pairs).")
+        )
     return line
 
 
@@ -191,16 +228,21 @@ def models_markdown(table1: list[dict], table2: list[dict], table5: list[dict], 
     for r in (r for r in table2 if r["model"] == main):
         models.append((f"S&S {SUBSET_NAMES[r['subset']]} (Table 2)", r["precision"].split(" / ")[0], r["sns_training"], r["sns_sanity"]))
         models.append((f"'S&S {SUBSET_NAMES[r['subset']]} (Table 2)", r["precision"].split(" / ")[-1], r["sym_sns_training"], r["sym_sns_sanity"]))
-    models += [("S&S SherLIiC (Table 6)", r["precision"], r["training"], r["sanity"]) for r in table6
-               if r["model"] == main and r["train"] == r["test"] == "sherliic"]
+    models += [
+        ("S&S SherLIiC (Table 6)", r["precision"], r["training"], r["sanity"])
+        for r in table6
+        if r["model"] == main and r["train"] == r["test"] == "sherliic"
+    ]
     lines = [pairs_unit(table1), "", "| model | format | training | sanity: identity / paraphrase / non-entailment |", "|---|---|---|---|"]
     lines += [f"| {name} | {fmt} | {training} | {sanity} |" for name, fmt, training, sanity in models]
     return "\n".join(lines) + "\n"
 
 
 def run_line(run: dict) -> str:
-    return (f"From `docs/default-run/` (the result files of a clean clone of commit {run['commit']} at the default configuration, "
-            f"run on {run['date']} on {run['cpu']}).\n\n")
+    return (
+        f"From `docs/default-run/` (the result files of a clean clone of commit {run['commit']} at the default configuration, "
+        f"run on {run['date']} on {run['cpu']}).\n\n"
+    )
 
 
 def density_markdown(sparse: Path, dense: Path) -> str:
@@ -208,21 +250,36 @@ def density_markdown(sparse: Path, dense: Path) -> str:
     Table 4's test splits, Table 5's tie-aware rows per language, and the verdicts of the findings that read BoOQA."""
     snapshots = {"sparse": sparse, "dense": dense}
     runs = {name: json.loads((path / "RUN.json").read_text(encoding="utf-8")) for name, path in snapshots.items()}
-    lines = [f"From `docs/{sparse.name}/` (commit {runs['sparse']['commit']}, {runs['sparse']['cpu']}, {runs['sparse']['date']}; "
-             f"the settings of `config/booqa-sparse.yaml`) and `docs/{dense.name}/` (commit {runs['dense']['commit']}, "
-             f"{runs['dense']['cpu']}, {runs['dense']['date']}; the default settings{'; ' + runs['dense']['made'] if 'made' in runs['dense'] else ''})."]
-    lines += ["", "| Table 4, test split | sparse: entries (positives) | sparse: evidence median / mean | default: entries (positives) | default: evidence median / mean |",
-              "|---|---|---|---|---|"]
+    lines = [
+        f"From `docs/{sparse.name}/` (commit {runs['sparse']['commit']}, {runs['sparse']['cpu']}, {runs['sparse']['date']}; "
+        f"the settings of `config/booqa-sparse.yaml`) and `docs/{dense.name}/` (commit {runs['dense']['commit']}, "
+        f"{runs['dense']['cpu']}, {runs['dense']['date']}; the default settings{'; ' + runs['dense']['made'] if 'made' in runs['dense'] else ''})."
+    ]
+    lines += [
+        "",
+        "| Table 4, test split | sparse: entries (positives) | sparse: evidence median / mean | default: entries (positives) | default: evidence median / mean |",
+        "|---|---|---|---|---|",
+    ]
     table4 = {name: {r["language"]: r for r in read_rows(path / "table4.csv") if r["split"] == "test"} for name, path in snapshots.items()}
     for lang in table4["dense"]:
         cells = []
         for name in ("sparse", "dense"):
             r = table4[name].get(lang)
-            cells += (["", ""] if r is None else
-                      [f"{int(r['positives']) + int(r['negatives']):,} ({int(r['positives']):,})", f"{float(r['evidence_median']):g} / {float(r['evidence_mean']):.2f}"])
+            cells += (
+                ["", ""]
+                if r is None
+                else [
+                    f"{int(r['positives']) + int(r['negatives']):,} ({int(r['positives']):,})",
+                    f"{float(r['evidence_median']):g} / {float(r['evidence_mean']):.2f}",
+                ]
+            )
         lines.append(f"| {lang} | " + " | ".join(cells) + " |")
     table5 = {name: {r["method"]: r for r in read_rows(path / "table5.csv")} for name, path in snapshots.items()}
-    lines += ["", "| Table 5 method (tie-aware AUCnorm %) | English, sparse | English, default | Chinese, sparse | Chinese, default |", "|---|---|---|---|---|"]
+    lines += [
+        "",
+        "| Table 5 method (tie-aware AUCnorm %) | English, sparse | English, default | Chinese, sparse | Chinese, default |",
+        "|---|---|---|---|---|",
+    ]
     for method, row in table5["dense"].items():
         cells = []
         for lang in ("en", "zh"):
@@ -231,11 +288,21 @@ def density_markdown(sparse: Path, dense: Path) -> str:
                 cells.append("" if r.get(f"{lang}_auc_norm_tie_aware", "") == "" else cell(r, f"{lang}_auc_norm_tie_aware", signal=f"{lang}_signal"))
         if any(cells):
             lines.append(f"| {row['label']} | " + " | ".join(cells) + " |")
-    chance = {name: next((f"{r['en_chance_auc_norm_low']}-{r['en_chance_auc_norm_high']}" for r in table5[name].values()
-                          if r.get("en_chance_auc_norm_high", "") != ""), "") for name in snapshots}
+    chance = {
+        name: next(
+            (
+                f"{r['en_chance_auc_norm_low']}-{r['en_chance_auc_norm_high']}"
+                for r in table5[name].values()
+                if r.get("en_chance_auc_norm_high", "") != ""
+            ),
+            "",
+        )
+        for name in snapshots
+    }
     lines += ["", f"English chance range (random scorers' AUCnorm, 95%): sparse {chance['sparse']}, default {chance['dense']}."]
-    findings = {name: {r["claim"]: r for r in read_rows(path / "findings.csv") if r["source"] in ("Table 3", "Table 5")}
-                for name, path in snapshots.items()}
+    findings = {
+        name: {r["claim"]: r for r in read_rows(path / "findings.csv") if r["source"] in ("Table 3", "Table 5")} for name, path in snapshots.items()
+    }
     lines += ["", "| finding (BoOQA) | sparse | default |", "|---|---|---|"]
     for claim, row in findings["dense"].items():
         before = findings["sparse"].get(claim, {}).get("verdict", "")

@@ -40,8 +40,9 @@ def snakemake_rulegraph(workflow_dir: str | Path, config: dict, target: str, scr
     definition under ``scratch`` (an empty folder)."""
     copy = copy_definition(workflow_dir, Path(scratch) / "definition")
     (copy / "run-config.yaml").write_text(yaml.safe_dump(config, sort_keys=True), encoding="utf-8")
-    result = subprocess.run([snakemake, target, "--rulegraph", "--nolock", "--quiet", "--configfile", "run-config.yaml"],
-                            cwd=copy, capture_output=True, text=True)
+    result = subprocess.run(
+        [snakemake, target, "--rulegraph", "--nolock", "--quiet", "--configfile", "run-config.yaml"], cwd=copy, capture_output=True, text=True
+    )
     if result.returncode != 0:
         raise RuntimeError(f"snakemake --rulegraph {target} failed ({result.returncode}):\n{result.stderr[-4000:]}")
     return result.stdout
@@ -78,9 +79,11 @@ def layer_order(names: Sequence[str], edges: Sequence[tuple[str, str]], sweeps: 
     for _ in range(sweeps):
         row = {name: i for col in columns for i, name in enumerate(col)}
         for k in range(1, len(columns)):
+
             def centre(name: str) -> float:
                 rows = [row[p] for p in inputs[name]]
                 return sum(rows) / len(rows) if rows else row[name]
+
             columns[k].sort(key=lambda name: (centre(name), name))
             row.update({name: i for i, name in enumerate(columns[k])})
     return columns
@@ -105,11 +108,24 @@ def draw_rulegraph(names: Sequence[str], edges: Sequence[tuple[str, str]], outpu
     for k, row in enumerate(rows):
         for i, name in enumerate(row):
             colour = colours.get(phase_of.get(name), (0.85, 0.85, 0.85, 1.0))
-            boxes[name] = axes.text(i + (widest - len(row)) / 2, -k, name, ha="center", va="center", fontsize=7,
-                                    bbox={"boxstyle": "round,pad=0.3", "facecolor": colour, "edgecolor": "0.3", "linewidth": 0.5})
+            boxes[name] = axes.text(
+                i + (widest - len(row)) / 2,
+                -k,
+                name,
+                ha="center",
+                va="center",
+                fontsize=7,
+                bbox={"boxstyle": "round,pad=0.3", "facecolor": colour, "edgecolor": "0.3", "linewidth": 0.5},
+            )
     for producer, consumer in edges:  # from the producer's bottom edge to the consumer's top edge
-        axes.annotate("", xy=(0.5, 1.0), xycoords=boxes[consumer], xytext=(0.5, 0.0), textcoords=boxes[producer],
-                      arrowprops={"arrowstyle": "->", "color": "0.6", "lw": 0.5, "shrinkA": 3, "shrinkB": 3})
+        axes.annotate(
+            "",
+            xy=(0.5, 1.0),
+            xycoords=boxes[consumer],
+            xytext=(0.5, 0.0),
+            textcoords=boxes[producer],
+            arrowprops={"arrowstyle": "->", "color": "0.6", "lw": 0.5, "shrinkA": 3, "shrinkB": 3},
+        )
     handles = [plt.Rectangle((0, 0), 1, 1, facecolor=colours[p], edgecolor="0.3", linewidth=0.5) for p in phases]
     axes.legend(handles, phases, loc="lower left", bbox_to_anchor=(0, 1.0), fontsize=7, ncol=min(len(phases), 7), frameon=False)
     axes.set_xlim(-0.6, widest - 0.4)
