@@ -7,14 +7,16 @@ from directional_inference.atomic import atomic_file
 from directional_inference.compute import set_threads
 from directional_inference.engine import job_engine
 from directional_inference.evaluation.resume import ScoringProgress, input_signature
-from directional_inference.evaluation.scoring import entry_chunk, score_split
+from directional_inference.evaluation.scoring import BATCH_ROWS, entry_chunk, score_split
 from directional_inference.workflow.rulelog import start_job
 
 start_job(snakemake)
 set_threads(snakemake.params.torch_threads)
 inputs = snakemake.input
 entries = entry_chunk(pd.read_parquet(inputs.split), snakemake.params.part, snakemake.params.parts)
-signature = input_signature({**snakemake.params.settings, "part": snakemake.params.part, "parts": snakemake.params.parts}, list(inputs))
+# the batches' size is in it: saved batches are skipped by number, so progress saved with other batches is not resumed
+settings = {**snakemake.params.settings, "part": snakemake.params.part, "parts": snakemake.params.parts, "batch_rows": BATCH_ROWS}
+signature = input_signature(settings, list(inputs))
 progress = ScoringProgress(snakemake.params.progress, signature)  # a job stopped at its time limit resumes from it
 known_ids = [entry for path in inputs.get("splits", []) for entry in pd.read_parquet(path, columns=["id"])["id"]]
 with job_engine(snakemake, threads=1) as engine:

@@ -148,8 +148,17 @@ def smoke_repo(tmp_path_factory, mirrors) -> Path:
     downloaded from its URL (a local stand-in serves them, from the mirror's files; canonical_urls.py). It runs in two
     steps, as on a cluster: the resources phase (every download, each a local rule, and the cheap rules that build on
     them) where the URLs are reached, then every other job with no network at all (a proxy that refuses and records
-    every request, and no mirror; canonical_urls.NoNetwork)."""
+    every request, and no mirror; canonical_urls.NoNetwork).
+
+    ``DI_SMOKE_REPO`` names a finished smoke run to use instead (one this fixture made, with the same code: tests
+    work in copies of it); tests/mutate.py runs each deliberate break on one such run."""
     from canonical_urls import CanonicalURLs, NoNetwork
+
+    if os.environ.get("DI_SMOKE_REPO"):
+        reused = Path(os.environ["DI_SMOKE_REPO"]).resolve()
+        if not (reused.parent / SMOKE_STEPS).is_file():
+            pytest.fail(f"DI_SMOKE_REPO={reused} is not a finished smoke run of this fixture (no {SMOKE_STEPS} beside it)")
+        return reused
 
     workdir = copy_workflow(tmp_path_factory.mktemp("smoke") / "repo")
     remote = tmp_path_factory.mktemp("dvc-remote")

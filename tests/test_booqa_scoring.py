@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import math
 
+import os
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -353,6 +355,33 @@ def test_a_scoring_stopped_midway_resumes_after_its_saved_batches_with_the_same_
     scored = []
     run(ScoringProgress(path, "inputs-b", every_s=0))
     assert len(scored) == 6  # another signature: every batch again
+
+
+def test_a_changed_input_file_changes_the_signature_and_its_saved_progress_is_not_resumed(tmp_path):
+    """The signature reads the files: the same settings and paths give another signature once a file under an input
+    is rewritten (another size), touched (same bytes, another time) or added to an input folder; progress saved under
+    the old one is then not resumed."""
+    from directional_inference.evaluation.resume import ScoringProgress, ScoringState, input_signature
+
+    evidence, model = tmp_path / "evidence.parquet", tmp_path / "model"
+    evidence.write_bytes(b"rows")
+    model.mkdir()
+    (model / "weights.bin").write_bytes(b"w")
+    settings, inputs = {"lm_pooling": "cls"}, [evidence, model]
+    before = input_signature(settings, inputs)
+    assert input_signature(settings, inputs) == before
+    path = tmp_path / "progress.npz"
+    ScoringProgress(path, before).save(ScoringState(2, np.zeros(3), np.zeros(3, dtype=bool), 4.0, 2.0), force=True)
+    assert ScoringProgress(path, before).load(3).batches == 2
+    stat = evidence.stat()
+    os.utime(evidence, ns=(stat.st_atime_ns, stat.st_mtime_ns - 10**9))  # touched: same bytes
+    touched = input_signature(settings, inputs)
+    evidence.write_bytes(b"other rows")
+    rewritten = input_signature(settings, inputs)
+    (model / "tokenizer.json").write_text("{}")
+    added = input_signature(settings, inputs)
+    assert len({before, touched, rewritten, added}) == 4
+    assert ScoringProgress(path, added).load(3) is None
 
 
 def test_an_llm_scores_each_entry_by_its_best_piece_of_evidence(tmp_path):

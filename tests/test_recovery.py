@@ -1,12 +1,14 @@
-"""Crashes and neighbours: after SIGKILL of Snakemake (during a download, a relation extraction, a training trial), of
-each kind of out-of-core job (with or without Snakemake), and after a config change whose first job is killed, the
-same command completes and gives the artefacts of an uninterrupted run, byte for byte, and leaves no scratch; two runs
+"""Crashes and neighbours: after SIGKILL of Snakemake (during a download, a training trial, an LLM's scoring), of a
+relation extraction and each kind of out-of-core job inside its work (with or without Snakemake), of a scoring after a
+saved batch, and after a config change whose first job is killed, the same command completes, reruns what the kill
+lost and nothing else, and gives the artefacts of an uninterrupted run, byte for byte, leaving no scratch; two runs
 side by side in different directories share no state. Each test works in a copy of the finished smoke run."""
 
 from __future__ import annotations
 
 import contextlib
 import hashlib
+import json
 import os
 import re
 import shutil
@@ -14,11 +16,14 @@ import signal
 import subprocess
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from conftest import SMOKE, SMOKE_THREADS, copy_run, run_snakemake, tool_environment
+from directional_inference.workflow.plan import JOB_HEADER
 
 pytestmark = pytest.mark.workflow
 
@@ -57,8 +62,7 @@ def _log_says(path: Path, text: str = ""):
 SCENARIOS = {
     # zh-news: 4,924 files copied from the mirror into resources/.zh-news.<random>.part/ (about 4 s)
     "download": ("resources/zh-news", lambda w: any(w.glob("resources/.zh-news.*.part/cctv_xwlb/2014"))),
-    # spaCy on 500 Reuters articles (about 15 s); killed once the job has opened its log
-    "relation extraction": ("results/en/relations/0.parquet", lambda w: _log_says(w / "logs/relations/extract_relations/en/0.log")()),
+    # (relation extraction is killed inside its work with the chain it starts: CHAIN_KILLS)
     # one epoch of the tiny S&S model; killed after its first batch
     "training trial": (
         "results/models/tiny/sns/directional/trial-0/dev_scores.parquet",
@@ -120,91 +124,179 @@ def test_two_runs_side_by_side_share_no_state(smoke_repo, tmp_path):
     assert left == []
 
 
-HOLD_HOOK = Path(__file__).resolve().parent / "hold"  # its sitecustomize holds an engine job before its first query
+HOLD_HOOK = Path(__file__).resolve().parent / "hold"  # its sitecustomize holds every atomic write before its rename
 
 
-def _run_and_kill(workdir: Path, args: list[str], jobs: dict[str, bool], timeout: float = 600) -> str | None:
-    """Run Snakemake with ``args``, every out-of-core job held right before its first query (tests/hold): the first
-    job of ``jobs`` (``<rule>@<wildcards>`` -> whole run) to get there is SIGKILLed there, and every other job let go.
-    The kill takes the job's process alone, as an out-of-memory kill or a time limit ends it (Snakemake lives on, sees a
-    failed job and ends when its other jobs have), or, where ``jobs`` says so, Snakemake's whole process group, as a
-    power loss ends it. Returns the job killed, or None when the run ended without reaching one."""
+def _run_and_kill(workdir: Path, args: list[str], kills: dict[str, bool], *, at_write: int = 1, env: dict | None = None, timeout: float = 600):
+    """Run Snakemake with ``args``, every atomic write of every job held once its ``.part`` is written, before the
+    rename (tests/hold): a job writing a target of ``kills`` (output -> whole run) is SIGKILLed at its ``at_write``-th
+    write of it, every other write let go. The kill takes the job's process alone, as an out-of-memory kill or a time
+    limit ends it (Snakemake lives on, sees a failed job and ends when its other jobs have), or, where ``kills`` says
+    so, Snakemake's whole process group, as a power loss ends it. Every job of ``kills`` that gets there is killed (a
+    whole-run kill ends the run). Returns the targets killed, each with its ``.part``'s size at the kill, and the run's
+    log."""
     holds = workdir.parent / f"{workdir.name}-holds"
     holds.mkdir(exist_ok=True)
-    env = tool_environment() | {"DI_HOLD_JOBS": str(holds), "PYTHONPATH": str(HOLD_HOOK)}
+    env = tool_environment() | (env or {}) | {"DI_HOLD_JOBS": str(holds), "PYTHONPATH": str(HOLD_HOOK)}
     with open(workdir / "killed-run.log", "w") as output:
         process = subprocess.Popen([SNAKEMAKE, *args], cwd=workdir, env=env, stdout=output, stderr=subprocess.STDOUT, start_new_session=True)
-    deadline, killed = time.monotonic() + timeout, None
+    deadline, killed, writes = time.monotonic() + timeout, {}, {}
     try:
         while process.poll() is None:
             assert time.monotonic() < deadline, "the run took too long"
             for flag in sorted(holds.glob("*.held")):
-                job = flag.name.removesuffix(".held")
-                if killed is None and job in jobs:
-                    killed = job
-                    if jobs[job]:
+                hold = json.loads(flag.read_text())
+                writes[hold["target"]] = writes.get(hold["target"], 0) + 1
+                if hold["target"] in kills and writes[hold["target"]] == at_write:
+                    killed[hold["target"]] = Path(hold["part"]).stat().st_size
+                    if kills[hold["target"]]:
                         os.killpg(process.pid, signal.SIGKILL)
-                    else:
-                        with contextlib.suppress(ProcessLookupError, ValueError):
-                            os.kill(int(flag.read_text()), signal.SIGKILL)
-                flag.unlink(missing_ok=True)  # the killed job's flag, or another job let go
+                        break
+                    with contextlib.suppress(ProcessLookupError):
+                        os.kill(hold["pid"], signal.SIGKILL)
+                flag.unlink(missing_ok=True)  # the killed job's flag, or a write let go
             time.sleep(0.02)
     finally:
         if process.poll() is None:
             os.killpg(process.pid, signal.SIGKILL)
         process.wait(timeout=timeout)
         shutil.rmtree(holds, ignore_errors=True)
-    log = (workdir / "killed-run.log").read_text()[-3000:]
-    assert (process.returncode != 0) if killed else (process.returncode == 0), log
-    return killed
+    log = (workdir / "killed-run.log").read_text()
+    assert (process.returncode != 0) if killed else (process.returncode == 0), log[-3000:]
+    return killed, log
 
 
 def _results(workdir: Path) -> dict[str, str]:
     return _digests(workdir / "results")
 
 
-# Every kind of out-of-core job of the English Table 5 chain: the job (``<rule>@<wildcards>``), its output, and whether
-# the kill takes Snakemake with it.
-ENGINE_KILLS = {
-    "merge_relations@lang=en": ("results/en/relations/merged.parquet", False),
-    "select_booqa_positives@lang=en": ("results/en/booqa/positives.parquet", True),
-    "generate_booqa_negatives@lang=en": ("results/en/booqa/negatives.parquet", False),
-    "build_entailment_graph@lang=en,split=test,part=0": ("results/en/graphs/for_test.part-0.parquet", True),
-    "retrieve_booqa_evidence@lang=en,split=test": ("results/en/evidence/test.parquet", False),
-    "score_booqa@lang=en,split=test,method=graph_binc": ("results/booqa_scores/en/test/graph_binc.parquet", True),
+JOB_STATS_ROW = re.compile(r"^(\w+)\s+(\d+)$")
+
+
+def _jobs(log: str) -> tuple[Counter, Counter, set[tuple[str, str]]]:
+    """What a Snakemake run's log says of its jobs: the jobs it planned (per rule, from its "Job stats" table), the
+    jobs that finished (per rule), and each finished job's (rule, wildcards)."""
+    planned = Counter()
+    lines = log.splitlines()
+    if "Job stats:" in lines:
+        for line in lines[lines.index("Job stats:") + 1 :]:
+            if not line.strip():
+                break
+            if (row := JOB_STATS_ROW.match(line)) and row.group(1) not in ("job", "total"):
+                planned[row.group(1)] = int(row.group(2))
+    blocks: list[dict] = []  # one per job the log shows starting: its rule, jobid and wildcards
+    for line in lines:
+        if header := JOB_HEADER.match(line):
+            blocks.append({"rule": header.group(2), "wildcards": ""})
+        elif blocks and (field := re.match(r"^\s+(jobid|wildcards): (.*)$", line)):
+            blocks[-1][field.group(1)] = field.group(2)
+    started = {block["jobid"]: (block["rule"], block["wildcards"]) for block in blocks}
+    finished = {started[done.group(1)] for line in lines if (done := re.match(r"^Finished jobid: (\d+)", line))}
+    return planned, Counter(job[0] for job in finished), finished
+
+
+# Every kind of out-of-core job of the English Table 5 chain, and the relation extraction it starts from: each output,
+# and whether the kill takes Snakemake with it. Each job is killed at its output's write: every query run, the .part
+# written, the rename to come.
+CHAIN_KILLS = {
+    "results/en/relations/0.parquet": True,
+    "results/en/relations/merged.parquet": False,
+    "results/en/booqa/positives.parquet": True,
+    "results/en/booqa/negatives.parquet": False,
+    "results/en/graphs/for_test.part-0.parquet": True,
+    "results/en/evidence/test.parquet": False,
+    "results/booqa_scores/en/test/graph_binc.parquet": True,
 }
 
 
-def test_each_engine_job_killed_in_turn_then_the_same_command_gives_an_undisturbed_runs_bytes(smoke_repo, tmp_path):
-    """The English relations are merged again (forced), and the out-of-core jobs of the chain are killed at their first
-    query one after another, each in a rerun of the same command: the merge, positives, negatives, a graph part,
-    evidence and a graph's scoring. A rerun only gets past a kill if it re-makes what the kill lost and what was made
-    from it: without that, Snakemake plans nothing and the next job is never reached. (A job that ran beside a killed
-    one and finished is forced once more, to be killed in its turn.) The run after the last kill completes with every
-    artefact byte-identical to the undisturbed smoke run's, and no scratch folder or temporary file is left."""
+def test_each_job_of_the_chain_killed_inside_its_work_then_the_same_command_reruns_what_it_lost_and_gives_the_same_bytes(smoke_repo, tmp_path):
+    """The English relations of one shard are extracted again (forced), and every job of the chain to Table 5 that a
+    target of CHAIN_KILLS names is killed once its output's ``.part`` is written: in each run of the same command,
+    every such job that gets there. Each run must plan exactly what the run before left undone (its jobs less those
+    that finished: the killed jobs, the jobs downstream of them, any job the kill interrupted) and never redo a job
+    that finished; each run kills at least one job, so the loop ends within one run per target. The run after the
+    last kill completes with every artefact byte-identical to the undisturbed smoke run's, and leaves no scratch
+    folder and no temporary file."""
     work = copy_run(smoke_repo, tmp_path / "run")
     scratch = tmp_path / "scratch"
     command = ["results/table5.csv", "--cores", "2", *SMOKE, *SMOKE_THREADS, "--config", f"scratch_root={scratch}"]
     # the finished run has nothing stale: a dry run marks nothing and plans nothing
     assert "Nothing to be done" in run_snakemake(work, *command, "-n").stdout
     assert not any((work / ".snakemake" / "incomplete").rglob("*"))
-    pending = {job: whole_run for job, (_, whole_run) in ENGINE_KILLS.items()}
-    force = ["--forcerun", "results/en/relations/merged.parquet"]
-    while pending:
-        killed = _run_and_kill(work, [*command, *force], pending)
-        if killed is None:  # what is left finished beside a killed job: force the first of it
-            force = ["--forcerun", ENGINE_KILLS[next(iter(pending))][0]]
-            continue
-        del pending[killed]
+    pending, force, left = dict(CHAIN_KILLS), ["--forcerun", "results/en/relations/0.parquet"], None
+    scratch_left, runs_leaving_scratch, swept = False, 0, 0  # the run after one that left scratch must remove it
+    for _ in range(len(CHAIN_KILLS)):
+        killed, log = _run_and_kill(work, [*command, *force], pending)
+        swept += scratch_left and bool(re.search(r"Removed \d+ scratch folder\(s\) that killed jobs left", log))
+        assert killed, f"no job of {sorted(pending)} was reached: the run redid nothing of what the last kill lost"
+        assert all(size > 0 for size in killed.values()), f"a job was killed before it wrote anything: {killed}"
+        planned, finished, finished_jobs = _jobs(log)
+        if left is not None:
+            assert planned == left[0], f"planned {planned}, but the run before left {left[0]} undone"
+            assert not finished_jobs & left[1], f"redone after they finished: {finished_jobs & left[1]}"
+        left = (planned - finished, finished_jobs)
+        scratch_left = any(scratch.rglob("*"))
+        runs_leaving_scratch += scratch_left
+        for target in killed:
+            del pending[target]
         force = []
-        assert any(scratch.rglob("*")), f"{killed}: the kill left no scratch (the sweep's check would prove nothing)"
+        if not pending:
+            break
+    assert not pending, f"never reached: {sorted(pending)}"
     result = run_snakemake(work, *command)
+    planned, finished, _ = _jobs(result.stdout + result.stderr)
+    assert planned == finished == left[0]
     assert _results(work) == _results(smoke_repo)
     assert "no longer follow their inputs" in result.stderr
-    assert re.search(r"Removed \d+ scratch folder\(s\) that killed jobs left", result.stderr)
+    swept += scratch_left and bool(re.search(r"Removed \d+ scratch folder\(s\) that killed jobs left", result.stderr))
+    assert runs_leaving_scratch >= 3 and swept == runs_leaving_scratch, (runs_leaving_scratch, swept)  # killed in their engines
     assert not any(scratch.rglob("*")), sorted(scratch.rglob("*"))
     assert not list(work.glob("results/**/.*.part"))
     assert "Nothing to be done" in run_snakemake(work, *command, "-n").stdout
+
+
+SCORES = "results/booqa_scores/en/test/lm_rel.parquet"
+PROGRESS = ".checkpoints/booqa_scores/en/test/lm_rel.npz"  # rule score_booqa's progress file
+SCORING_LOG = "logs/booqa_evaluation/score_booqa/en/test/lm_rel.log"
+BATCHES = {"DI_SCORING_BATCH_ROWS": "8"}  # the split's evidence in batches of 8 rows, the progress saved after each (tests/hold)
+
+
+def test_a_scoring_killed_after_saved_batches_resumes_from_them_and_a_changed_input_file_starts_it_over(smoke_repo, tmp_path):
+    """The LM scoring of English BoOQA's test split is killed with Snakemake at its third save of progress (two batches
+    saved, the third's ``.part`` written); the README's command then resumes it after batch 2, writes the scores of an
+    undisturbed run and removes the progress file. Killed there once more, the command with the default batches starts
+    the scoring over (saved batches are skipped by number: progress saved with other batches would score too little);
+    and once more, with the evidence file touched after the kill (same bytes, another time), it starts over too: the
+    file is part of the signature."""
+    work = copy_run(smoke_repo, tmp_path / "run")
+    readme = ["results/table5.csv", "--cores", "2", *SMOKE]
+    scoring = [SCORES, "--cores", "1", *SMOKE]  # the scoring alone, for the cases after the README's
+    hooked = tool_environment() | BATCHES | {"PYTHONPATH": str(HOLD_HOOK)}
+
+    def kill_after_two_batches(command):
+        (work / SCORES).unlink()
+        killed, _ = _run_and_kill(work, command, {PROGRESS: True}, at_write=3, env=BATCHES)
+        assert PROGRESS in killed, "the scoring saved fewer than three batches"
+        with np.load(work / PROGRESS) as saved:
+            assert int(saved["batches"]) == 2
+
+    def rerun(command, env) -> str:
+        run_snakemake(work, *command, env=env)
+        assert _digests(work / SCORES) == _digests(smoke_repo / SCORES)
+        assert not (work / PROGRESS).exists() and not list((work / PROGRESS).parent.glob(".*.part"))
+        return (work / SCORING_LOG).read_text()
+
+    kill_after_two_batches(readme)
+    assert "resuming the scoring after batch 2 of evidence" in rerun(readme, hooked)
+    assert _digests(work / "results/table5.csv") == _digests(smoke_repo / "results/table5.csv")
+    kill_after_two_batches(scoring)  # then run with the default batches (20,000 rows: one), not those it saved with
+    assert "of other inputs or settings: starting over" in rerun(scoring, tool_environment())
+    kill_after_two_batches(scoring)
+    evidence = work / "results/en/evidence/test.parquet"
+    stat = evidence.stat()
+    os.utime(evidence, ns=(stat.st_atime_ns, stat.st_mtime_ns - 10**9))  # older: nothing else is out of date
+    log = rerun(scoring, hooked)
+    assert "of other inputs or settings: starting over" in log and "resuming" not in log
 
 
 CHANGED_NEGATIVES = "booqa:\n  wsd: gloss_similarity\n  wsd_encoder: tiny\n"  # read by generate_booqa_negatives alone (English)
@@ -219,7 +311,7 @@ def test_a_config_change_whose_first_job_is_killed_ends_as_a_clean_run_of_the_ne
         (runs[name] / "config" / "changed.yaml").write_text(CHANGED_NEGATIVES)
     command = ["results/table5.csv", "--cores", "2", "--configfile", "config/smoke.yaml", "config/changed.yaml", *SMOKE_THREADS]
     run_snakemake(runs["clean"], *command)
-    assert _run_and_kill(runs["killed"], command, {"generate_booqa_negatives@lang=en": False})
+    assert _run_and_kill(runs["killed"], command, {"results/en/booqa/negatives.parquet": False})[0]
     run_snakemake(runs["killed"], *command)
     clean, killed, old = _results(runs["clean"]), _results(runs["killed"]), _results(smoke_repo)
     assert killed == clean

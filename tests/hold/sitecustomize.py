@@ -1,36 +1,111 @@
-"""Test hook of tests/test_recovery.py, loaded by every Python process of a test run whose PYTHONPATH names this folder:
-an out-of-core job stops right before its first query until the test kills it there or lets it go.
+"""Test hook of tests/test_recovery.py, loaded by every Python process of a test run whose PYTHONPATH names this folder.
 
-Active only where DI_HOLD_JOBS names a folder: when a job's engine is set up, the job writes
-``<folder>/<rule>@<wildcards>.held`` (its scratch folder's last two names; the file holds its pid) and waits until the
-file is gone. Nothing of the workflow is changed: the hook wraps ``Engine.__init__`` as the module is imported.
+* ``DI_HOLD_JOBS=<folder>``: every atomic write of the package (``atomic.atomic_file``) stops once its block has
+  written the temporary ``.part`` file and before the rename that publishes it: the process writes
+  ``<folder>/<pid>-<n>.held`` (JSON: ``target``, the file being written, relative to the working directory; ``part``,
+  the temporary file; ``pid``) and waits until the test removes it (let go) or kills the process there. A job killed
+  at its hold has done its work: its ``.part`` is written and, for an out-of-core job that writes inside its engine,
+  its scratch folder holds what it staged.
+* ``DI_SCORING_BATCH_ROWS=<n>``: BoOQA's LM, S&S and LLM scorings read their evidence in batches of ``n`` rows and save
+  their progress after every batch (``evaluation.resume.ScoringProgress`` with ``every_s`` 0), so that a small split
+  has several batches to resume between. The scores do not depend on the batches (a maximum over them).
+
+* ``DI_MUTATION=<name>``: one deliberate break of a guarantee (``MUTATIONS``), for tests/mutate.py, which shows that
+  the tests of the guarantee fail with it.
+
+Nothing of the workflow is changed on disk: the hook patches the modules as they are imported.
 """
 
+import contextlib
+import itertools
+import json
 import os
 import sys
+import time
 
 _HOLD = os.environ.get("DI_HOLD_JOBS")
+_BATCH_ROWS = os.environ.get("DI_SCORING_BATCH_ROWS")
+_MUTATION = os.environ.get("DI_MUTATION")
+_COUNT = itertools.count()
 
 
-def _hold_after(init):
-    def held_init(self, *args, **kwargs):
-        import time
-        from pathlib import Path
-
-        init(self, *args, **kwargs)
-        flag = Path(_HOLD) / f"{self.spill.parent.name}@{self.spill.name}.held"
-        flag.write_text(str(os.getpid()))
-        while flag.exists():
-            time.sleep(0.02)
-
-    return held_init
+def _hold(target, part) -> None:
+    flag = os.path.join(_HOLD, f"{os.getpid()}-{next(_COUNT)}.held")
+    record = {"target": os.path.relpath(os.path.abspath(target)), "part": os.path.abspath(part), "pid": os.getpid()}
+    with open(flag + ".tmp", "w") as out:
+        json.dump(record, out)
+    os.replace(flag + ".tmp", flag)
+    while os.path.exists(flag):
+        time.sleep(0.02)
 
 
-class _EngineHold:
-    """A meta path finder that lets the real finders find the engine module and wraps its Engine once it has run."""
+def _patch_atomic(module) -> None:
+    write = module.atomic_file
+
+    @contextlib.contextmanager
+    def held_atomic_file(path):
+        with write(path) as part:
+            yield part
+            _hold(path, part)  # the block has written the .part; the rename comes after
+
+    module.atomic_file = held_atomic_file
+
+
+def _patch_scoring(module) -> None:
+    for family in module.BATCH_ROWS:
+        module.BATCH_ROWS[family] = int(_BATCH_ROWS)
+
+
+def _patch_resume(module) -> None:
+    start = module.ScoringProgress.__init__
+
+    def every_batch(self, *args, **kwargs):
+        start(self, *args, **kwargs)
+        self.every_s = 0.0
+
+    module.ScoringProgress.__init__ = every_batch
+
+
+def _path_signature(settings, inputs):
+    import hashlib
+
+    return hashlib.sha256(
+        json.dumps({"settings": settings, "files": [str(item) for item in inputs]}, sort_keys=True, default=str).encode()
+    ).hexdigest()
+
+
+# name -> (module, what is replaced in it by what), each the break of one guarantee
+MUTATIONS = {
+    # a run no longer removes the scratch folders that killed jobs left
+    "keep-scratch": ("directional_inference.recovery.start", lambda module: setattr(module, "sweep_scratch", lambda root, workdir=None: [])),
+    # a writer no longer removes the .part files that an interrupted writer of its output left
+    "keep-part-files": ("directional_inference.atomic", lambda module: setattr(module, "remove_stale_temporaries", lambda target: [])),
+    # a run no longer marks the outputs made from what a killed job took with it
+    "no-stale-marking": ("directional_inference.recovery.start", lambda module: setattr(module, "mark_stale_outputs", lambda *a, **k: {})),
+    # a scoring never resumes its saved progress
+    "never-resume": ("directional_inference.evaluation.resume", lambda module: setattr(module.ScoringProgress, "load", lambda self, entries: None)),
+    # the signature of a scoring's inputs reads their paths, not the files
+    "signature-of-paths": ("directional_inference.evaluation.resume", lambda module: setattr(module, "input_signature", _path_signature)),
+    # a scoring leaves its progress file after it has written its scores
+    "keep-progress": ("directional_inference.evaluation.resume", lambda module: setattr(module.ScoringProgress, "remove", lambda self: None)),
+}
+
+PATCHES: dict = {}  # module -> the patches to apply once it has run
+if _MUTATION:
+    _module, _patch = MUTATIONS[_MUTATION]
+    PATCHES.setdefault(_module, []).append(_patch)
+if _HOLD:
+    PATCHES.setdefault("directional_inference.atomic", []).append(_patch_atomic)
+if _BATCH_ROWS:
+    PATCHES.setdefault("directional_inference.evaluation.scoring", []).append(_patch_scoring)
+    PATCHES.setdefault("directional_inference.evaluation.resume", []).append(_patch_resume)
+
+
+class _PatchOnImport:
+    """A meta path finder that lets the real finders find a module of PATCHES and patches it once it has run."""
 
     def find_spec(self, name, path=None, target=None):
-        if name != "directional_inference.engine":
+        if name not in PATCHES:
             return None
         for finder in sys.meta_path:
             spec = None if finder is self else getattr(finder, "find_spec", lambda *a: None)(name, path, target)
@@ -42,11 +117,12 @@ class _EngineHold:
 
         def exec_module(module):
             run_module(module)
-            module.Engine.__init__ = _hold_after(module.Engine.__init__)
+            for patch in PATCHES[name]:
+                patch(module)
 
         spec.loader.exec_module = exec_module
         return spec
 
 
-if _HOLD:
-    sys.meta_path.insert(0, _EngineHold())
+if PATCHES:
+    sys.meta_path.insert(0, _PatchOnImport())

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..atomic import atomic_file
+from ..atomic import atomic_file, remove_stale_temporaries
 
 log = logging.getLogger(__name__)
 
@@ -98,4 +98,6 @@ class ScoringProgress:
         self._saved_at = time.monotonic()
 
     def remove(self) -> None:
+        """Remove the progress file, and any ``.part`` of it that a save interrupted by a kill left."""
         self.path.unlink(missing_ok=True)
+        remove_stale_temporaries(self.path)
