@@ -454,6 +454,34 @@ def test_auto_precision_is_resolved_and_recorded(tiny_model, tmp_path):
         assert chosen == "fp32"
 
 
+def test_auto_precision_of_a_training_job_is_measured_on_any_host(tiny_model, tmp_path, monkeypatch, caplog):
+    """The measured path of a training job on any host: bf16 declared native (the CPU's flags), the real timing code
+    times the job's own model, and the job's log and record show both figures and the choice they give."""
+    import logging
+    import re
+
+    from directional_inference import compute
+
+    monkeypatch.setattr(compute, "cpu_flags", lambda: {"amx_bf16"})
+    monkeypatch.setenv("DI_PRECISION_CACHE", str(tmp_path / "precision"))  # nothing measured before: it times now
+    with caplog.at_level(logging.INFO):
+        result = train_prompt_model(
+            tiny_model,
+            ENTRIES,
+            ENTRIES[:8],
+            Hyperparameters(0, 1e-3, 0.0, 1),
+            settings(epochs=1, precision="auto"),
+            tmp_path / "out",
+            tmp_path / "ckpt",
+        )
+    reason = result.record["precision_reason"]
+    figures = re.search(r"took ([0-9.]+) ms in fp32, ([0-9.]+) ms in bf16: (bf16|fp32)", reason)
+    assert figures and float(figures[1]) > 0 and float(figures[2]) > 0, reason
+    assert figures[3] == result.record["precision"] == result.scorer.precision
+    assert f"number format {figures[3]} ({reason})" in caplog.text
+    assert len(list((tmp_path / "precision").glob("*.json"))) == 1
+
+
 def test_chinese_prompts_train_a_model_with_a_chinese_tokenizer(tmp_path):
     """The Chinese code path offline: a tiny random model whose tokenizer is trained on Chinese text."""
     from conftest import write_chinese_levyholt
