@@ -21,6 +21,7 @@ os.environ.setdefault("DVC_NO_ANALYTICS", "1")
 os.environ.setdefault("DI_PRECISION_CACHE", tempfile.mkdtemp(prefix="di-precision-"))
 
 REPO = Path(__file__).resolve().parents[1]
+HOOKS = REPO / "tests" / "hooks"  # test hooks (its sitecustomize), for the runs whose PYTHONPATH names it
 # Workflow tests run Snakemake in other directories: make the mirror paths absolute first.
 if os.environ.get("BOOQA_MIRROR"):
     os.environ["BOOQA_MIRROR"] = os.pathsep.join(

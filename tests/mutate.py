@@ -1,26 +1,32 @@
-"""Deliberate breaks of the guarantees that the recovery and resume tests hold, each re-runnable: a mutation
-(``MUTATIONS`` of tests/hold/sitecustomize.py, applied in memory as the package is imported, in the test process and
-every Snakemake and job process under it) breaks one guarantee; the tests that hold it must then fail.
+"""Deliberate breaks of the guarantees that the recovery, resume, engine and recomputation tests hold, each
+re-runnable; the tests that hold the guarantee must then fail. A break is either
+
+* a mutation of the code (``MUTATIONS`` of tests/hooks/sitecustomize.py, applied in memory as the package is
+  imported, in the test process and every Snakemake and job process under it), or
+* an edit of a copy of a finished smoke run (``RUN_EDITS`` here: a table cell that is not what its scores give, a
+  label that is not its test set's, a score file gone), as a table-writing bug would leave it.
 
     .venv/bin/python tests/mutate.py --list
     .venv/bin/python tests/mutate.py [--smoke-repo DIR] NAME [NAME ...]   # exit 0 when every break was caught
 
-The tests work in copies of a finished smoke run: ``--smoke-repo`` names one (the smoke fixture's ``repo`` folder of
-an earlier pytest run of this code); without it one is made first, without any mutation (about 10 minutes). Set
-BOOQA_MIRROR as for bin/test. The code on disk is never changed, so the smoke run stays valid for every mutation.
+The smoke-run tests work in copies of a finished smoke run: ``--smoke-repo`` names one (the smoke fixture's ``repo``
+folder of an earlier pytest run of this code); without it, and where a named break needs one, one is made first,
+without any break (about 10 minutes). Set BOOQA_MIRROR as for bin/test. The code on disk is never changed, and an edit
+is made in a copy, so the smoke run stays valid for every break.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-HOOK = REPO / "tests" / "hold"
+HOOK = REPO / "tests" / "hooks"
 
 
 def _hook_mutations() -> dict:
@@ -37,6 +43,9 @@ RECOVERY = "tests/test_recovery.py"
 CHAIN = f"{RECOVERY}::test_each_job_of_the_chain_killed_inside_its_work_then_the_same_command_reruns_what_it_lost_and_gives_the_same_bytes"
 RESUME = f"{RECOVERY}::test_a_scoring_killed_after_saved_batches_resumes_from_them_and_a_changed_input_file_starts_it_over"
 SIGNATURE = "tests/test_booqa_scoring.py::test_a_changed_input_file_changes_the_signature_and_its_saved_progress_is_not_resumed"
+MERGE_SPILL = "tests/test_engine.py::test_the_merge_spills_within_its_bound_and_gives_the_same_bytes_at_one_two_and_four_threads"
+ENGINE_STEPS = "tests/test_engine_steps.py::test_every_engine_step_gives_the_same_bytes_at_one_two_and_four_threads_and_when_the_merge_spills"
+RECOMPUTE = "tests/test_workflow.py::test_every_tables_aucnorm_is_recomputed_from_its_score_files_by_an_independent_implementation"
 
 # the tests that must fail under each mutation
 CATCHERS = {
@@ -46,7 +55,57 @@ CATCHERS = {
     "never-resume": (RESUME,),
     "signature-of-paths": (SIGNATURE, RESUME),
     "keep-progress": (RESUME,),
+    "pool-ignored": (MERGE_SPILL, ENGINE_STEPS),
+    "unordered-writes": (MERGE_SPILL, ENGINE_STEPS),
 }
+SMOKE_RUN_TESTS = (CHAIN, RESUME, RECOMPUTE)  # the tests that read the smoke run
+
+
+def _move_cell(run: Path, table: str, column: str) -> None:
+    """The first number of ``column`` of a table, one point higher (a table-writing bug)."""
+    import pandas as pd
+
+    path = run / "results" / f"{table}.csv"
+    frame = pd.read_csv(path)
+    row = frame[column].first_valid_index()
+    frame.loc[row, column] += 1.0
+    frame.to_csv(path, index=False)
+
+
+def _flip_split_label(run: Path) -> None:
+    """One label of English BoOQA's test split flipped: the tables were made from labels that are not the split's."""
+    import pandas as pd
+
+    path = run / "results" / "en" / "booqa" / "test.parquet"
+    split = pd.read_parquet(path)
+    split.loc[0, "label"] = not bool(split.loc[0, "label"])
+    split.to_parquet(path, index=False)
+
+
+def _remove_score_file(run: Path) -> None:
+    """The score file behind Table 5's LM row gone: a number that nothing can check."""
+    (run / "results" / "booqa_scores" / "en" / "test" / "lm_rel.parquet").unlink()
+
+
+# name -> (the edit of a copy of the smoke run, the tests that must fail on it)
+RUN_EDITS = {
+    "table5-cell-moved": (lambda run: _move_cell(run, "table5", "en_auc_norm"), (RECOMPUTE,)),
+    "tie-aware-cell-moved": (lambda run: _move_cell(run, "table1", "auc_norm_tie_aware"), (RECOMPUTE,)),
+    "split-label-flipped": (_flip_split_label, (RECOMPUTE,)),
+    "score-file-removed": (_remove_score_file, (RECOMPUTE,)),
+}
+
+
+def edited_copy(smoke: Path, name: str) -> Path:
+    """A copy of the smoke run (with the fixture's record beside it) with the edit ``name`` made."""
+    sys.path.insert(0, str(REPO / "tests"))
+    from conftest import SMOKE_STEPS, copy_run
+
+    copy = Path(tempfile.mkdtemp(prefix=f"di-{name}-")) / "repo"
+    copy_run(smoke, copy)
+    shutil.copy2(smoke.parent / SMOKE_STEPS, copy.parent / SMOKE_STEPS)
+    RUN_EDITS[name][0](copy)
+    return copy
 
 
 def pytest(tests, env: dict, *extra: str) -> int:
@@ -63,31 +122,34 @@ def smoke_run(env: dict) -> Path:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("names", nargs="*", metavar="NAME", help=f"one of {', '.join(CATCHERS)}")
+    parser.add_argument("names", nargs="*", metavar="NAME", help=f"one of {', '.join([*CATCHERS, *RUN_EDITS])}")
     parser.add_argument("--smoke-repo", type=Path, help="a finished smoke run (the fixture's repo folder) to test in copies of")
     parser.add_argument("--list", action="store_true", help="name each mutation and the tests that must catch it")
     args = parser.parse_args()
     assert set(CATCHERS) == set(_hook_mutations()), "every mutation of the hook has its tests here"
+    catchers = CATCHERS | {name: tests for name, (_, tests) in RUN_EDITS.items()}
     if args.list or not args.names:
-        for name, tests in CATCHERS.items():
+        for name, tests in catchers.items():
             print(f"{name}: caught by {', '.join(test.split('::')[-1] for test in tests)}")
         return
-    unknown = [name for name in args.names if name not in CATCHERS]
+    unknown = [name for name in args.names if name not in catchers]
     if unknown:
-        parser.error(f"no mutation {', '.join(unknown)}: see --list")
+        parser.error(f"no break {', '.join(unknown)}: see --list")
     env = os.environ.copy()
     env.pop("DI_MUTATION", None)
-    smoke = args.smoke_repo or smoke_run(env)
+    needs_smoke = any(test in SMOKE_RUN_TESTS for name in args.names for test in catchers[name])
+    smoke = args.smoke_repo or (smoke_run(env) if needs_smoke else None)
     caught = {}
     for name in args.names:
-        mutated = env | {
-            "DI_MUTATION": name,
-            "DI_SMOKE_REPO": str(smoke),
-            "PYTHONPATH": os.pathsep.join(filter(None, [str(HOOK), env.get("PYTHONPATH")])),
-        }
-        caught[name] = pytest(CATCHERS[name], mutated, "-x") != 0
+        if name in RUN_EDITS:
+            broken = env | {"DI_SMOKE_REPO": str(edited_copy(smoke, name))}
+        else:
+            broken = env | {"DI_MUTATION": name, "PYTHONPATH": os.pathsep.join(filter(None, [str(HOOK), env.get("PYTHONPATH")]))}
+            if smoke:
+                broken["DI_SMOKE_REPO"] = str(smoke)
+        caught[name] = pytest(catchers[name], broken, "-x") != 0
     for name, was_caught in caught.items():
-        print(f"{name}: {'caught' if was_caught else 'NOT CAUGHT'} by {', '.join(test.split('::')[-1] for test in CATCHERS[name])}")
+        print(f"{name}: {'caught' if was_caught else 'NOT CAUGHT'} by {', '.join(test.split('::')[-1] for test in catchers[name])}")
     sys.exit(0 if all(caught.values()) else 1)
 
 

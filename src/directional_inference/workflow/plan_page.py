@@ -18,9 +18,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import tempfile
 from collections import Counter
 from collections.abc import Mapping
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import yaml
@@ -177,11 +179,17 @@ def record(workdir: Path = REPO) -> dict:
         definition = copy_definition(workdir, root / "definition")
         paper = run_config(["--configfile", "config/paper.yaml"], definition)
         (root / "planning.yaml").write_text(yaml.safe_dump(planning_overlay(root / "inputs", paper)), encoding="utf-8")
-        plans = {}
-        for name, (targets, overlay) in PLANS.items():
+
+        def plan(name: str) -> dict:
+            """One target's plan, in a copy of the definition of its own (the dry runs run side by side)."""
+            targets, overlay = PLANS[name]
             (root / f"{name}.yaml").write_text(yaml.safe_dump(overlay), encoding="utf-8")
             args = [*targets, "--configfile", "config/paper.yaml", str(root / "planning.yaml"), str(root / f"{name}.yaml")]
-            plans[name] = plan_record(dry_run_jobs(args, definition), run_config(args, definition))
+            own = copy_definition(definition, root / f"definition-{name}")
+            return plan_record(dry_run_jobs(args, own), run_config(args, own))
+
+        with ThreadPoolExecutor(max_workers=min(len(PLANS), os.cpu_count() or 1)) as pool:
+            plans = dict(zip(PLANS, pool.map(plan, PLANS)))
     rates = {
         device: {
             size: {

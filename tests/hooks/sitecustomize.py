@@ -1,4 +1,5 @@
-"""Test hook of tests/test_recovery.py, loaded by every Python process of a test run whose PYTHONPATH names this folder.
+"""Test hooks, loaded by every Python process of a test run whose PYTHONPATH names this folder (tests/test_recovery.py,
+tests/mutate.py, tests/test_slurm.py).
 
 * ``DI_HOLD_JOBS=<folder>``: every atomic write of the package (``atomic.atomic_file``) stops once its block has
   written the temporary ``.part`` file and before the rename that publishes it: the process writes
@@ -10,6 +11,9 @@
   their progress after every batch (``evaluation.resume.ScoringProgress`` with ``every_s`` 0), so that a small split
   has several batches to resume between. The scores do not depend on the batches (a maximum over them).
 
+* ``DI_SLURM_MAX_POLL_S=<s>``: the SLURM executor waits at most ``s`` seconds between its status checks. Its own rule
+  adds 10 s to the wait after every check that finds no job finished, up to 180 s (MinJobAge on a real cluster), so
+  that on a one-node test cluster most of a run was spent waiting to see that short jobs had ended.
 * ``DI_MUTATION=<name>``: one deliberate break of a guarantee (``MUTATIONS``), for tests/mutate.py, which shows that
   the tests of the guarantee fail with it.
 
@@ -26,6 +30,7 @@ import time
 _HOLD = os.environ.get("DI_HOLD_JOBS")
 _BATCH_ROWS = os.environ.get("DI_SCORING_BATCH_ROWS")
 _MUTATION = os.environ.get("DI_MUTATION")
+_SLURM_MAX_POLL_S = os.environ.get("DI_SLURM_MAX_POLL_S")
 _COUNT = itertools.count()
 
 
@@ -74,6 +79,36 @@ def _path_signature(settings, inputs):
     ).hexdigest()
 
 
+def _patch_status_checks(module) -> None:
+    interval = module.RemoteExecutor.next_seconds_between_status_checks
+
+    def capped(self, value):
+        interval.fset(self, value if value is None else min(value, float(_SLURM_MAX_POLL_S)))
+
+    module.RemoteExecutor.next_seconds_between_status_checks = interval.setter(capped)
+
+
+def _pool_ignored(module) -> None:
+    start = module.Engine.__init__
+
+    def roomy(self, *args, **kwargs):
+        kwargs["pool_mb"] = 8000
+        start(self, *args, **kwargs)
+
+    module.Engine.__init__ = roomy
+
+
+def _unordered_writes(module) -> None:
+    import re
+
+    def unordered(sql: str) -> str:
+        return re.sub(r"\s+ORDER BY\s+[^()]*$", "", sql, flags=re.IGNORECASE | re.DOTALL)
+
+    write, write_all = module.Engine.write, module.Engine.write_all
+    module.Engine.write = lambda self, sql, *args, **kwargs: write(self, unordered(sql), *args, **kwargs)
+    module.Engine.write_all = lambda self, queries, *args, **kwargs: write_all(self, (unordered(sql) for sql in queries), *args, **kwargs)
+
+
 # name -> (module, what is replaced in it by what), each the break of one guarantee
 MUTATIONS = {
     # a run no longer removes the scratch folders that killed jobs left
@@ -88,6 +123,10 @@ MUTATIONS = {
     "signature-of-paths": ("directional_inference.evaluation.resume", lambda module: setattr(module, "input_signature", _path_signature)),
     # a scoring leaves its progress file after it has written its scores
     "keep-progress": ("directional_inference.evaluation.resume", lambda module: setattr(module.ScoringProgress, "remove", lambda self: None)),
+    # an engine job's buffer pool is 8 GB whatever it was given: a job never spills, its memory is unbounded
+    "pool-ignored": ("directional_inference.engine", _pool_ignored),
+    # the engine writes the rows of a query in the order its threads produce them (its final ORDER BY dropped)
+    "unordered-writes": ("directional_inference.engine", _unordered_writes),
 }
 
 PATCHES: dict = {}  # module -> the patches to apply once it has run
@@ -96,6 +135,8 @@ if _MUTATION:
     PATCHES.setdefault(_module, []).append(_patch)
 if _HOLD:
     PATCHES.setdefault("directional_inference.atomic", []).append(_patch_atomic)
+if _SLURM_MAX_POLL_S:
+    PATCHES.setdefault("snakemake_interface_executor_plugins.executors.remote", []).append(_patch_status_checks)
 if _BATCH_ROWS:
     PATCHES.setdefault("directional_inference.evaluation.scoring", []).append(_patch_scoring)
     PATCHES.setdefault("directional_inference.evaluation.resume", []).append(_patch_resume)
