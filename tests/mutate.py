@@ -98,8 +98,7 @@ RUN_EDITS = {
 
 def edited_copy(smoke: Path, name: str) -> Path:
     """A copy of the smoke run (with the fixture's record beside it) with the edit ``name`` made."""
-    sys.path.insert(0, str(REPO / "tests"))
-    from conftest import SMOKE_STEPS, copy_run
+    from conftest import SMOKE_STEPS, copy_run  # this script's folder is first on sys.path
 
     copy = Path(tempfile.mkdtemp(prefix=f"di-{name}-")) / "repo"
     copy_run(smoke, copy)

@@ -54,7 +54,7 @@ def slurm_cluster():
 SLURM_TARGETS = ("results/table1.csv", "results/en/booqa/test.parquet", "resources/models/minilm")
 
 
-def test_jobs_of_every_kind_run_through_the_slurm_profile_and_so_do_dvcs(slurm_cluster, smoke_repo, tmp_path, mirrors, monkeypatch):
+def test_jobs_of_every_kind_and_a_dvc_repro_run_through_the_slurm_profile(slurm_cluster, smoke_repo, tmp_path, mirrors, monkeypatch):
     monkeypatch.setenv("SLURM_CONF", str(slurm_cluster / "slurm.conf"))
     monkeypatch.setenv("PATH", f"{slurm_cluster / 'bin'}{os.pathsep}{os.environ['PATH']}")
     # status checks at most 5 s apart (the executor's own back-off reaches 180 s: most of the run was waiting)
