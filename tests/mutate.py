@@ -25,15 +25,14 @@ import sys
 import tempfile
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
-HOOK = REPO / "tests" / "hooks"
+from conftest import HOOKS, REPO, SMOKE_STEPS, copy_run  # this script's folder is first on sys.path
 
 
 def _hook_mutations() -> dict:
     """The hook's own table of mutations (loaded from its file: another ``sitecustomize`` may be imported already)."""
     import importlib.util
 
-    spec = importlib.util.spec_from_file_location("di_test_hook", HOOK / "sitecustomize.py")
+    spec = importlib.util.spec_from_file_location("di_test_hook", HOOKS / "sitecustomize.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module.MUTATIONS
@@ -98,8 +97,6 @@ RUN_EDITS = {
 
 def edited_copy(smoke: Path, name: str) -> Path:
     """A copy of the smoke run (with the fixture's record beside it) with the edit ``name`` made."""
-    from conftest import SMOKE_STEPS, copy_run  # this script's folder is first on sys.path
-
     copy = Path(tempfile.mkdtemp(prefix=f"di-{name}-")) / "repo"
     copy_run(smoke, copy)
     shutil.copy2(smoke.parent / SMOKE_STEPS, copy.parent / SMOKE_STEPS)
@@ -143,7 +140,7 @@ def main() -> None:
         if name in RUN_EDITS:
             broken = env | {"DI_SMOKE_REPO": str(edited_copy(smoke, name))}
         else:
-            broken = env | {"DI_MUTATION": name, "PYTHONPATH": os.pathsep.join(filter(None, [str(HOOK), env.get("PYTHONPATH")]))}
+            broken = env | {"DI_MUTATION": name, "PYTHONPATH": os.pathsep.join(filter(None, [str(HOOKS), env.get("PYTHONPATH")]))}
             if smoke:
                 broken["DI_SMOKE_REPO"] = str(smoke)
         caught[name] = pytest(catchers[name], broken, "-x") != 0

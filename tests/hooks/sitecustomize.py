@@ -10,7 +10,6 @@ tests/mutate.py, tests/test_slurm.py).
 * ``DI_SCORING_BATCH_ROWS=<n>``: BoOQA's LM, S&S and LLM scorings read their evidence in batches of ``n`` rows and save
   their progress after every batch (``evaluation.resume.ScoringProgress`` with ``every_s`` 0), so that a small split
   has several batches to resume between. The scores do not depend on the batches (a maximum over them).
-
 * ``DI_SLURM_MAX_POLL_S=<s>``: the SLURM executor waits at most ``s`` seconds between its status checks. Its own rule
   adds 10 s to the wait after every check that finds no job finished, up to 180 s (MinJobAge on a real cluster), so
   that on a one-node test cluster most of a run was spent waiting to see that short jobs had ended.
