@@ -1,7 +1,8 @@
 """What a finished run took, per scale: time, memory and disk, read from the run's own files, the CPU named.
 
     .venv/bin/python benchmarks/run_footprint.py record --workdir RUN --scale default --cores 2 --wall-clock 5400 [--commit C] [--note TEXT]
-        [--snakemake-log "results/table5.csv=table5.log" ...]
+        [--snakemake-log "results/table5.csv=table5.log" ...] [--target "results/table1.csv results/table2.csv" ...]
+    .venv/bin/python benchmarks/run_footprint.py record-tests --seconds 2985 --where "CI" --commit C --date D [--cpu NAME]
     .venv/bin/python benchmarks/run_footprint.py markdown [--markdown docs/run-times.md] [--readme README.md]
 
 ``record`` reads the run's Snakemake benchmark files (``logs/**/*.benchmark.tsv``: every job's wall-clock, CPU time and
@@ -11,6 +12,9 @@ row of the same scale and CPU). The wall-clock of the whole run is not in those 
 With ``--snakemake-log TARGET=LOG`` (an invocation's Snakemake output) it also records how busy that invocation kept
 the cores: the threads of each job times its duration (from the log's start and "Finished jobid" stamps), summed, over
 the cores times the invocation's wall-clock (``busy_share``; issue 45: Table 5 keeps both cores busy).
+With ``--target "T1 T2 ..."`` (repeatable) it records, per target set, the jobs Snakemake plans for it from scratch
+(a dry run with ``--forceall`` in the run's folder, with ``--snakemake-args``) and their time in this run (each job's
+benchmark file): the time a run of that target alone spends in jobs, so at least that over the cores of wall-clock.
 ``markdown`` renders the rows as the block of docs/run-times.md and a line per scale in the README (a test fails when
 either is stale).
 """
@@ -91,8 +95,38 @@ def busy_share(log_text: str, cores: int) -> dict:
     return {"jobs": len(done), "wall_s": wall, "core_s": core_s, "busy_share": round(core_s / (cores * wall), 4) if wall else None}
 
 
+BENCHMARK_LINE = re.compile(r"^\s+benchmark: (\S+)$")
+
+
+def target_job_time(workdir: Path, target: str, dry_run: str) -> dict:
+    """The jobs of ``target`` (one or several targets, space-separated) as ``dry_run`` (a ``--forceall`` dry run's
+    output) lists them, and their seconds in this run, each from its benchmark file; ``unmeasured``: the planned jobs
+    without one (local rules and jobs this run did not make)."""
+    from directional_inference.workflow.plan import JOB_HEADER
+
+    jobs = sum(1 for line in dry_run.splitlines() if JOB_HEADER.match(line))
+    files = [workdir / found.group(1) for line in dry_run.splitlines() if (found := BENCHMARK_LINE.match(line))]
+    measured = [float(path.read_text(encoding="utf-8").splitlines()[-1].split("\t")[0]) for path in files if path.is_file()]
+    return {"target": target, "jobs": jobs, "job_s": round(sum(measured), 1), "unmeasured": jobs - len(measured)}
+
+
+def planned_from_scratch(workdir: Path, target: str, snakemake_args: str = "") -> str:
+    """The output of a dry run of ``target`` with every job forced, in the run's folder, by this environment's Snakemake."""
+    snakemake = Path(sys.executable).with_name("snakemake")
+    command = [str(snakemake), *target.split(), "--forceall", "--dry-run", "--cores", "2", *snakemake_args.split()]
+    return subprocess.run(command, cwd=workdir, capture_output=True, text=True, check=True).stdout
+
+
 def record(
-    workdir: Path, scale: str, cores: int, wall_clock_s: float | None, note: str, commit: str | None = None, logs: dict[str, Path] | None = None
+    workdir: Path,
+    scale: str,
+    cores: int,
+    wall_clock_s: float | None,
+    note: str,
+    commit: str | None = None,
+    logs: dict[str, Path] | None = None,
+    targets: list[str] = (),
+    snakemake_args: str = "",
 ) -> dict:
     from directional_inference.compute import cpu_name
 
@@ -111,6 +145,7 @@ def record(
         "disk_total_mb": round(sum(disk.values()), 1),
         "note": note,
         **({"invocations": {target: busy_share(Path(log).read_text(encoding="utf-8"), cores) for target, log in logs.items()}} if logs else {}),
+        **({"targets": [target_job_time(workdir, t, planned_from_scratch(workdir, t, snakemake_args)) for t in targets]} if targets else {}),
     }
 
 
@@ -150,7 +185,27 @@ def footprint_markdown(rows: list[dict]) -> str:
         + "\n".join(lines)
         + "\n"
         + ("\n" + "\n".join(notes) + "\n" if notes else "")
+        + "".join(targets_markdown(r) for r in rows if r.get("targets"))
     )
+
+
+def targets_markdown(row: dict) -> str:
+    """Per target of a row: the jobs a run of it alone makes, their time in the recorded run, that time over the cores
+    (no run of the target alone can take less wall-clock), and its wall-clock where it was run alone."""
+    alone = row.get("invocations", {})
+    lines = [
+        f"\nPer target, {row['scale']} scale ({row['cpu']}, {row['cores']} cores, commit {row['commit']}): the jobs a run of the target "
+        "alone from scratch makes (a `--forceall` dry run), their time in this run (each job's benchmark file), and so the "
+        "least wall-clock it can take on these cores; measured alone where the run made it alone.\n",
+        f"| target | jobs | job time | at least, on {row['cores']} cores | alone (measured) |",
+        "|---|---|---|---|---|",
+    ]
+    for t in row["targets"]:
+        jobs = f"{t['jobs']} ({t['unmeasured']} without a benchmark file)" if t["unmeasured"] else str(t["jobs"])
+        measured = alone.get(t["target"])
+        wall = f"{_duration(measured['wall_s'])} ({measured['busy_share']:.0%} busy)" if measured else "-"
+        lines.append(f"| `{t['target']}` | {jobs} | {_duration(t['job_s'])} | {_duration(t['job_s'] / row['cores'])} | {wall} |")
+    return "\n".join(lines) + "\n"
 
 
 def summary_markdown(rows: list[dict]) -> str:
@@ -168,12 +223,28 @@ def summary_markdown(rows: list[dict]) -> str:
     )
 
 
+def suite_markdown(runs: list[dict]) -> str:
+    """The test suite's recorded runs (``bin/test``, the README's test command): where, which commit, the time."""
+    lines = [
+        "\nThe test suite (`bin/test`, the README's test command, every test):\n",
+        "| where | CPU | commit, date | wall-clock |",
+        "|---|---|---|---|",
+    ]
+    lines += [f"| {r['where']} | {r['cpu']} | {r['commit']}, {r['date']} | {_duration(r['seconds'])} |" for r in runs]
+    return "\n".join(lines) + "\n"
+
+
+def current_records() -> dict:
+    return json.loads(RECORDS.read_text(encoding="utf-8")) if RECORDS.is_file() else {"rows": []}
+
+
 def current_rows() -> list[dict]:
-    return json.loads(RECORDS.read_text(encoding="utf-8"))["rows"] if RECORDS.is_file() else []
+    return current_records()["rows"]
 
 
 def current_block() -> str:
-    return footprint_markdown(current_rows())
+    suite = current_records().get("test_suite", [])
+    return footprint_markdown(current_rows()) + (suite_markdown(suite) if suite else "")
 
 
 def splice(document: str, block: str, markers: tuple[str, str] = (BLOCK_START, BLOCK_END)) -> str:
@@ -192,6 +263,8 @@ def main(argv: list[str] | None = None) -> int:
     add.add_argument("--wall-clock", type=float, default=None, help="the whole run's wall-clock in seconds, as measured")
     add.add_argument("--note", default="", help="what else a reader must know (shared cores, the target)")
     add.add_argument("--commit", default=None, help="the workflow's commit (default: the run directory's HEAD)")
+    add.add_argument("--target", action="append", default=[], help="a target (several: space-separated) whose jobs' time to record")
+    add.add_argument("--snakemake-args", default="", help="what the run gave Snakemake besides its targets (e.g. --configfile config/smoke.yaml)")
     add.add_argument(
         "--snakemake-log",
         action="append",
@@ -199,18 +272,31 @@ def main(argv: list[str] | None = None) -> int:
         metavar="TARGET=LOG",
         help="an invocation's Snakemake output: record how busy it kept the cores",
     )
+    suite = commands.add_parser("record-tests", help="add a run of the test suite (bin/test) as measured")
+    suite.add_argument("--seconds", type=float, required=True, help="its wall-clock, as measured")
+    suite.add_argument("--where", required=True, help="where it ran (CI, or this machine and how)")
+    suite.add_argument("--commit", required=True)
+    suite.add_argument("--date", required=True)
+    suite.add_argument("--cpu", default=None, help="the CPU it ran on (default: this machine's; 'not recorded' where unknown)")
     show = commands.add_parser("markdown", help="print the block, or write it into a document")
     show.add_argument("--markdown", type=Path, default=None, help="a document with the footprint:start/end markers")
     show.add_argument("--readme", type=Path, default=None, help="a document with the footprint-summary:start/end markers (README.md)")
     args = parser.parse_args(argv)
+    records = current_records()
+    if args.command == "record-tests":
+        from directional_inference.compute import cpu_name
+
+        run = {"where": args.where, "cpu": args.cpu or cpu_name(), "commit": args.commit, "date": args.date, "seconds": args.seconds}
+        records["test_suite"] = [r for r in records.get("test_suite", []) if (r["where"], r["commit"]) != (run["where"], run["commit"])] + [run]
+        RECORDS.write_text(json.dumps(records, indent=1) + "\n", encoding="utf-8")
+        return 0
     if args.command == "record":
         logs = dict(item.split("=", 1) for item in args.snakemake_log)
-        row = record(args.workdir, args.scale, args.cores, args.wall_clock, args.note, args.commit, logs)
-        rows = json.loads(RECORDS.read_text(encoding="utf-8"))["rows"] if RECORDS.is_file() else []
-        rows = [r for r in rows if (r["scale"], r["cpu"]) != (row["scale"], row["cpu"])] + [row]
+        row = record(args.workdir, args.scale, args.cores, args.wall_clock, args.note, args.commit, logs, args.target, args.snakemake_args)
+        rows = [r for r in records["rows"] if (r["scale"], r["cpu"]) != (row["scale"], row["cpu"])] + [row]
         order = {"smoke": 0, "default": 1, "paper": 2}
-        rows.sort(key=lambda r: (order.get(r["scale"], 3), r["scale"], r["cpu"]))
-        RECORDS.write_text(json.dumps({"rows": rows}, indent=1) + "\n", encoding="utf-8")
+        records["rows"] = sorted(rows, key=lambda r: (order.get(r["scale"], 3), r["scale"], r["cpu"]))
+        RECORDS.write_text(json.dumps(records, indent=1) + "\n", encoding="utf-8")
         print(json.dumps(row, indent=1))
         return 0
     block = current_block()

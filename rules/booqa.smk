@@ -14,7 +14,6 @@ rule select_booqa_positives:
         phase_log("booqa", "select_booqa_positives", "{lang}"),
     benchmark:
         phase_benchmark("booqa", "select_booqa_positives", "{lang}")
-    priority: CHAIN_PRIORITY
     conda:
         "../envs/workflow.yaml"
     threads: engine_threads
@@ -43,7 +42,6 @@ rule generate_booqa_negatives:
         phase_log("booqa", "generate_booqa_negatives", "{lang}"),
     benchmark:
         phase_benchmark("booqa", "generate_booqa_negatives", "{lang}")
-    priority: CHAIN_PRIORITY
     conda:
         "../envs/workflow.yaml"
     threads: engine_threads
@@ -73,7 +71,6 @@ rule sample_booqa:
         phase_log("booqa", "sample_booqa", "{lang}"),
     benchmark:
         phase_benchmark("booqa", "sample_booqa", "{lang}")
-    priority: CHAIN_PRIORITY
     conda:
         "../envs/workflow.yaml"
     threads: 1

@@ -29,6 +29,7 @@ from directional_inference.levyholt.experiments import (
     data_directory,
     language_subset,
     trained_models,
+    training_size_rank,
 )
 from directional_inference.resources.inputs import datasets as downloadable_datasets
 from directional_inference.tables.findings import CLAIMS, runnable_claims
@@ -214,12 +215,11 @@ def demand(rule_name, key):
     return resource_function(rule_name, key, expected, share)
 
 
-# The inputs and the chain from the corpus to BoOQA and its graphs run before ordinary trials whenever both are ready:
-# the trials fill the other cores, and the chain's work (and the scoring that waits on it) is not left until the last
-# trial ends. Only the longest trials ('S&S, S&S Full: training_priority) and the small jobs they wait for (the LevyHolt
-# subsets, the drawn hyper-parameters) come before it, so that the longest job starts first.
-CHAIN_PRIORITY = 1
-LONGEST_FIRST = CHAIN_PRIORITY + 1
+# Jobs start longest first (training_priority), the short ones fill the cores at the end: the inputs (downloads,
+# models, the LevyHolt subsets, the drawn hyper-parameters) and the 'S&S trials first, then the other trials, more
+# training pairs first (priorities len(ALL_SUBSETS) ... 1), then the chain from the corpus to BoOQA, its graphs and
+# scores (priority 0: many jobs of a few minutes each, which the two cores share).
+TOP_PRIORITY = len(ALL_SUBSETS) + 1
 
 
 def engine_threads(wildcards):

@@ -17,7 +17,6 @@ rule build_corpus:
         phase_benchmark("corpus", "build_corpus", "{lang}")
     wildcard_constraints:
         lang=EXTRACTED_LANGUAGE,
-    priority: CHAIN_PRIORITY
     conda:
         "../envs/workflow.yaml"
     threads: 1

@@ -21,7 +21,6 @@ rule build_entailment_graph:
         phase_log("graphs", "build_entailment_graph", "{lang}/{split}.part-{part}"),
     benchmark:
         phase_benchmark("graphs", "build_entailment_graph", "{lang}/{split}.part-{part}")
-    priority: CHAIN_PRIORITY
     conda:
         "../envs/workflow.yaml"
     threads: engine_threads
@@ -47,7 +46,6 @@ rule gather_entailment_graph:
         phase_log("graphs", "gather_entailment_graph", "{lang}/{split}"),
     benchmark:
         phase_benchmark("graphs", "gather_entailment_graph", "{lang}/{split}")
-    priority: CHAIN_PRIORITY
     conda:
         "../envs/workflow.yaml"
     threads: 1

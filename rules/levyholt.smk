@@ -16,7 +16,7 @@ rule build_levyholt_subsets:
         phase_log("levyholt", "build_levyholt_subsets", "all"),
     benchmark:
         phase_benchmark("levyholt", "build_levyholt_subsets", "all")
-    priority: LONGEST_FIRST
+    priority: TOP_PRIORITY
     conda:
         "../envs/workflow.yaml"
     threads: 1
@@ -77,7 +77,7 @@ rule build_chinese_levyholt_subsets:
         phase_log("levyholt", "build_chinese_levyholt_subsets", "all"),
     benchmark:
         phase_benchmark("levyholt", "build_chinese_levyholt_subsets", "all")
-    priority: LONGEST_FIRST
+    priority: TOP_PRIORITY
     conda:
         "../envs/workflow.yaml"
     threads: 1

@@ -16,7 +16,6 @@ rule extract_relations:
         phase_benchmark("relations", "extract_relations", "{lang}/{shard}")
     wildcard_constraints:
         lang=EXTRACTED_LANGUAGE,
-    priority: CHAIN_PRIORITY
     conda:
         "../envs/workflow.yaml"
     threads: 1
@@ -70,7 +69,6 @@ rule merge_relations:
         phase_log("relations", "merge_relations", "{lang}"),
     benchmark:
         phase_benchmark("relations", "merge_relations", "{lang}")
-    priority: CHAIN_PRIORITY
     conda:
         "../envs/workflow.yaml"
     threads: engine_threads

@@ -28,7 +28,7 @@ rule fetch_dataset:
         phase_benchmark("resources", "fetch_dataset", "{dataset}")
     wildcard_constraints:
         dataset=DATASETS_IN_ONE_JOB,
-    priority: CHAIN_PRIORITY
+    priority: TOP_PRIORITY
     conda:
         "../envs/workflow.yaml"
     threads: 1
@@ -49,7 +49,7 @@ rule fetch_newscrawl_year:
         phase_benchmark("resources", "fetch_newscrawl_year", "{year}")
     wildcard_constraints:
         year=r"\d{4}",
-    priority: CHAIN_PRIORITY
+    priority: TOP_PRIORITY
     conda:
         "../envs/workflow.yaml"
     threads: 1
@@ -69,7 +69,7 @@ rule gather_newscrawl:
         phase_log("resources", "gather_newscrawl", "newscrawl"),
     benchmark:
         phase_benchmark("resources", "gather_newscrawl", "newscrawl")
-    priority: CHAIN_PRIORITY
+    priority: TOP_PRIORITY
     conda:
         "../envs/workflow.yaml"
     threads: 1
@@ -90,7 +90,7 @@ rule build_wordnet:
         phase_log("resources", "build_wordnet", "nltk_data"),
     benchmark:
         phase_benchmark("resources", "build_wordnet", "nltk_data")
-    priority: CHAIN_PRIORITY
+    priority: TOP_PRIORITY
     conda:
         "../envs/workflow.yaml"
     threads: 1
@@ -108,7 +108,7 @@ rule collect_clue_news:
         phase_log("resources", "collect_clue_news", "clue-news2016zh"),
     benchmark:
         phase_benchmark("resources", "collect_clue_news", "clue-news2016zh")
-    priority: CHAIN_PRIORITY
+    priority: TOP_PRIORITY
     conda:
         "../envs/workflow.yaml"
     threads: 1
@@ -128,7 +128,7 @@ rule collect_chinese_levyholt:
         phase_log("resources", "collect_chinese_levyholt", "levyholt-zh"),
     benchmark:
         phase_benchmark("resources", "collect_chinese_levyholt", "levyholt-zh")
-    priority: CHAIN_PRIORITY
+    priority: TOP_PRIORITY
     conda:
         "../envs/workflow.yaml"
     threads: 1
@@ -150,7 +150,7 @@ rule fetch_model:
         phase_benchmark("resources", "fetch_model", "{model}")
     wildcard_constraints:
         model="|".join(PRETRAINED_MODELS) or "NO_MODEL",
-    priority: CHAIN_PRIORITY
+    priority: TOP_PRIORITY
     conda:
         "../envs/workflow.yaml"
     threads: 1
@@ -174,7 +174,7 @@ rule fetch_llm:
         phase_benchmark("resources", "fetch_llm", "{llm}")
     wildcard_constraints:
         llm=alias_pattern(HUB_LLMS),
-    priority: CHAIN_PRIORITY
+    priority: TOP_PRIORITY
     conda:
         "../envs/workflow.yaml"
     threads: 1
@@ -198,7 +198,7 @@ rule build_tiny_model:
         phase_benchmark("resources", "build_tiny_model", "{model}")
     wildcard_constraints:
         model="|".join(TINY_MODELS) or "NO_MODEL",
-    priority: CHAIN_PRIORITY
+    priority: TOP_PRIORITY
     conda:
         "../envs/workflow.yaml"
     threads: 1

@@ -12,7 +12,7 @@ rule draw_hyperparameters:
         phase_log("training", "draw_hyperparameters", "all"),
     benchmark:
         phase_benchmark("training", "draw_hyperparameters", "all")
-    priority: LONGEST_FIRST
+    priority: TOP_PRIORITY
     conda:
         "../envs/workflow.yaml"
     threads: 1

@@ -1,9 +1,9 @@
-"""Rule plot_figure3: precision-recall curves on BoOQA test of the representative LM, S&S and graph methods, and their
-points as DVC plots."""
+"""Rule plot_figure3: precision-recall curves on BoOQA test of the representative LM, S&S and graph methods (S&S Full of
+every language model of training.booqa_language_models), and their points as DVC plots."""
 
 import pandas as pd
 
-from directional_inference.evaluation.methods import FIGURE3_METHODS, booqa_score_path
+from directional_inference.evaluation.methods import booqa_score_path, figure3_methods
 from directional_inference.workflow.rulelog import start_job
 from directional_inference.tables.common import write_csv
 from directional_inference.tables.figures import plot_figure3
@@ -12,8 +12,7 @@ from directional_inference.tables.summary import booqa_pr_points
 start_job(snakemake)
 params = snakemake.params
 curves = {
-    lang: {m: pd.read_parquet(booqa_score_path(lang, "test", m)) for m in FIGURE3_METHODS if m in methods}
-    for lang, methods in params.runnable.items()
+    lang: {m: pd.read_parquet(booqa_score_path(lang, "test", m)) for m in figure3_methods(methods)} for lang, methods in params.runnable.items()
 }
 plot_figure3(curves, f"model {params.model}, {params.scale} scale", snakemake.output.png, snakemake.output.svg)
 write_csv(snakemake.output.points, ["curve", "recall", "precision"], booqa_pr_points(curves))

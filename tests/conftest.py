@@ -132,6 +132,8 @@ SERVED_URLS, REFUSED_URLS = "canonical-urls-served.txt", "canonical-urls-refused
 # Where it records its two steps (beside its repository): the rule of each job each step ran, and what the jobs of the
 # second step asked of the network
 SMOKE_STEPS = "smoke-steps.json"
+# and the number-format figures its jobs measured (compute.PrecisionCache), for a later session that reuses the run
+PRECISION_FIGURES = "precision"
 
 
 def rules_run(output: str) -> list[str]:
@@ -152,13 +154,17 @@ def smoke_repo(tmp_path_factory, mirrors) -> Path:
     every request, and no mirror; canonical_urls.NoNetwork).
 
     ``DI_SMOKE_REPO`` names a finished smoke run to use instead (one this fixture made, with the same code: tests
-    work in copies of it); tests/mutate.py runs each deliberate break on one such run."""
+    work in copies of it); tests/mutate.py runs each deliberate break on one such run. Its number-format figures
+    (``PRECISION_FIGURES``, beside it) become this session's: measured again under another load, ``precision: auto``
+    could choose another format and the tests' reruns would score in it."""
     from canonical_urls import CanonicalURLs, NoNetwork
 
     if os.environ.get("DI_SMOKE_REPO"):
         reused = Path(os.environ["DI_SMOKE_REPO"]).resolve()
         if not (reused.parent / SMOKE_STEPS).is_file():
             pytest.fail(f"DI_SMOKE_REPO={reused} is not a finished smoke run of this fixture (no {SMOKE_STEPS} beside it)")
+        if (reused.parent / PRECISION_FIGURES).is_dir():
+            shutil.copytree(reused.parent / PRECISION_FIGURES, os.environ["DI_PRECISION_CACHE"], dirs_exist_ok=True)
         return reused
 
     workdir = copy_workflow(tmp_path_factory.mktemp("smoke") / "repo")
@@ -182,6 +188,7 @@ def smoke_repo(tmp_path_factory, mirrors) -> Path:
         "asked_without_network": network.asked,
     }
     (workdir.parent / SMOKE_STEPS).write_text(json.dumps(steps, indent=1) + "\n", encoding="utf-8")
+    shutil.copytree(os.environ["DI_PRECISION_CACHE"], workdir.parent / PRECISION_FIGURES, ignore=shutil.ignore_patterns("*.lock"))
     run(workdir, "dvc", "commit", "-f", "-q")
     run(workdir, "git", "add", "-A")
     run(workdir, "git", "commit", "-q", "-m", "smoke run")

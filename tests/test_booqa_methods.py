@@ -275,3 +275,24 @@ def test_a_score_file_that_is_not_there_stops_the_run_before_any_job_naming_the_
         f"config key evaluation.booqa_predictions.gone.file is '{tmp_path / 'gone.tsv'}', which is not a file: give the tab-separated "
         "file of per-entry scores (columns id, score; docs/inputs.md)"
     ]
+
+
+def test_figure3_draws_the_representative_methods_then_sns_full_of_every_further_language_model():
+    """Figure 3's curves: LM rel, S&S Full, EG BInc (the paper's order) where they run, then sns_full@<alias> of each
+    further model (not its other S&S methods, nor a graph or scores from files), labelled with the alias."""
+    from directional_inference.evaluation.methods import figure3_methods, method_label
+
+    runnable = [
+        "graph_binc",
+        "sns_full",
+        "sym_sns_full",
+        "lm_rel",
+        "sns_full@rb",
+        "sns_directional@rb",
+        "graph_files@cnce",
+        "scores@mine",
+        "sns_full@xl",
+    ]
+    assert figure3_methods(runnable) == ["lm_rel", "sns_full", "graph_binc", "sns_full@rb", "sns_full@xl"]
+    assert figure3_methods(["lm_rel", "graph_binc"]) == ["lm_rel", "graph_binc"]  # Chinese without S&S
+    assert method_label("sns_full@rb") == "S&S Full, rb"

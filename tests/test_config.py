@@ -670,3 +670,18 @@ def test_the_pins_and_the_checks_import_no_circle():
         "print('directional_inference.workflow.config_checks' in sys.modules)"
     )
     assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip() == "False"
+
+
+def test_trials_rank_by_the_pairs_they_train_on():
+    """The paper's sub-group sizes (train: dirtrue 251, dirfalse 251, paraphrases 615, unrelated 3,255): Full (4,372
+    pairs) ranks highest, Symmetric (3,870) next, then the unrelated pairs (3,506 each), the paraphrase pairs (866
+    each), Directional (502) lowest; a Chinese subset as its English one; SherLIiC, whose size is not known here, 0."""
+    from directional_inference.levyholt.entries import ALL_SUBSETS
+    from directional_inference.levyholt.experiments import training_size_rank
+
+    ranks = {subset: training_size_rank(subset) for subset in ALL_SUBSETS}
+    assert sorted(ranks.values()) == list(range(1, len(ALL_SUBSETS) + 1))
+    assert ranks["full"] > ranks["symmetric"] > max(ranks["dirtrue_unrel"], ranks["dirfalse_unrel"])
+    assert min(ranks["dirtrue_unrel"], ranks["dirfalse_unrel"]) > max(ranks["para_dirtrue"], ranks["para_dirfalse"])
+    assert min(ranks["para_dirtrue"], ranks["para_dirfalse"]) > ranks["directional"] == 1
+    assert training_size_rank("zh_full") == ranks["full"] and training_size_rank("sherliic") == 0

@@ -327,6 +327,48 @@ Finished jobid: 3 (Rule: train_sns_trial)
     assert module.busy_share(log, 1)["core_s"] == 40.0
 
 
+def test_a_targets_job_time_sums_the_benchmark_files_of_the_jobs_its_dry_run_plans(tmp_path):
+    """benchmarks/run_footprint.py's target_job_time on a --forceall dry run: three jobs, two with benchmark files of
+    this run (12.5 s and 30 s: the last line of each counts, as in a resumed job's file) and a local rule without one;
+    the block shows the jobs, their time, the least wall-clock on 2 cores (21 s) and the measured run of the target alone."""
+    module = run_footprint_module()
+    bench = tmp_path / "logs" / "tables"
+    bench.mkdir(parents=True)
+    header = "s\th:m:s\tmax_rss\n"
+    (bench / "a.benchmark.tsv").write_text(header + "99.0\t0:01:39\t10\n12.5\t0:00:12\t10\n")
+    (bench / "b.benchmark.tsv").write_text(header + "30.0\t0:00:30\t10\n")
+    dry_run = """Building DAG of jobs...
+rule make_table:
+    output: results/table1.csv
+    benchmark: logs/tables/a.benchmark.tsv
+    jobid: 1
+rule train:
+    benchmark: logs/tables/b.benchmark.tsv
+    jobid: 2
+localrule fetch:
+    jobid: 3
+rule elsewhere:
+    benchmark: logs/tables/never-made.benchmark.tsv
+    jobid: 4
+"""
+    assert module.target_job_time(tmp_path, "results/table1.csv", dry_run) == {
+        "target": "results/table1.csv",
+        "jobs": 4,
+        "job_s": 42.5,
+        "unmeasured": 2,
+    }
+    row = {
+        "scale": "default",
+        "cpu": "a CPU",
+        "cores": 2,
+        "commit": "abc",
+        "targets": [module.target_job_time(tmp_path, "results/table1.csv", dry_run)],
+    }
+    row["invocations"] = {"results/table1.csv": {"wall_s": 60.0, "busy_share": 0.75, "jobs": 2, "core_s": 90.0}}
+    block = module.targets_markdown(row)
+    assert "| `results/table1.csv` | 4 (2 without a benchmark file) | 0 min 42 s | 0 min 21 s | 1 min 0 s (75% busy) |" in block
+
+
 def test_the_density_block_reads_both_snapshots_side_by_side(tmp_path):
     """results_page.density_markdown: Table 4's test split, Table 5's tie-aware cells of both runs side by side (no
     signal marked), the English chance ranges, and the BoOQA findings' verdicts of both."""

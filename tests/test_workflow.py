@@ -624,7 +624,8 @@ def test_every_tables_aucnorm_is_recomputed_from_its_score_files_by_an_independe
 
 def test_the_readmes_own_encoder_example_puts_the_second_encoder_in_every_table_that_compares_models(smoke_run, tmp_path):
     """The README's "A language model for S&S", at smoke scale: a second encoder under `models`, in
-    training.language_models and training.booqa_language_models. Table 1 gains its rows; Table 5 its four S&S rows on
+    training.language_models and training.booqa_language_models, with the mesh (training.every_setting_for_every_model).
+    Tables 1, 2 and 6 and Figures 1 and 2 gain its rows; Figure 3 its S&S Full curve; Table 5 its four S&S rows on
     English BoOQA, scored on the entries of the first model's rows, with the Chinese cells saying why they are empty;
     Tables 15 and 16 the same rows on dev and test; Table 3 and its generality table the rows of its own
     hypothesis-only models; the LLM table its S&S rows on this run's Directional test. Each from its own score files,
@@ -639,18 +640,38 @@ def test_the_readmes_own_encoder_example_puts_the_second_encoder_in_every_table_
         yaml.safe_dump(
             {
                 "models": {"tiny2": {"tiny": {"architecture": "bert", "hidden_size": 48, "layers": 1, "heads": 2, "vocab_size": 2000}}},
-                "training": {"language_models": ["tiny", "tiny2"], "booqa_language_models": ["tiny2"]},
+                "training": {"language_models": ["tiny", "tiny2"], "booqa_language_models": ["tiny2"], "every_setting_for_every_model": True},
             }
         ),
         encoding="utf-8",
     )
-    tables = ("table1", "table5", "table15", "table16", "table3", "table3_generality", "table_llm")
-    run_snakemake(work, *(f"results/{t}.csv" for t in tables), "--cores", "2", "--configfile", "config/smoke.yaml", str(overlay), *SMOKE_THREADS)
-    table1 = pd.read_csv(work / "results/table1.csv")
-    assert set(table1["model"]) == {"tiny", "tiny2"}
-    assert (
-        table1[table1["model"] == "tiny2"][["train", "test"]].values.tolist() == table1[table1["model"] == "tiny"][["train", "test"]].values.tolist()
-    )
+    tables = ("table1", "table2", "table6", "figure1", "figure2", "table5", "table15", "table16", "table3", "table3_generality", "table_llm")
+    targets = [f"results/{t}.csv" for t in tables] + [f"results/{f}.png" for f in ("figure1", "figure2", "figure3")]
+    run_snakemake(work, *targets, "--cores", "2", "--configfile", "config/smoke.yaml", str(overlay), *SMOKE_THREADS)
+    # the LevyHolt tables and the mesh: the second model's rows on the first's settings, from its own scores
+    for name, setting in (
+        ("table1", ["train", "test"]),
+        ("table2", ["subset"]),
+        ("table6", ["train", "test"]),
+        ("figure1", ["subset"]),
+        ("figure2", ["subset"]),
+    ):
+        frame = pd.read_csv(work / f"results/{name}.csv")
+        first, second = frame[frame["model"] == "tiny"].reset_index(drop=True), frame[frame["model"] == "tiny2"].reset_index(drop=True)
+        assert set(frame["model"]) == {"tiny", "tiny2"} and len(second) >= 2, name
+        assert second[setting].values.tolist() == first[setting].values.tolist(), name
+        number = next(c for c in ("auc_norm", "sns_auc_norm") if c in frame)
+        assert not second[number].equals(first[number]), f"{name}: the second model's {number} are the first's"
+        if name != "table1":  # the first model's rows are what they were (Table 1's held below by the recomputation)
+            pd.testing.assert_frame_equal(first, pd.read_csv(smoke_run / f"results/{name}.csv"), check_dtype=False)
+    for subset in ("para_dirtrue", "dirtrue_unrel"):
+        first, second = (pd.read_parquet(work / f"results/scores/levyholt/{lm}/sns/{subset}/{subset}.parquet") for lm in ("tiny", "tiny2"))
+        assert len(first) == len(second) and not first["score"].equals(second["score"]), subset
+    curves = pd.read_csv(work / "results/booqa_pr_curves.csv")
+    assert list(dict.fromkeys(curves["curve"])) == [
+        *dict.fromkeys(pd.read_csv(smoke_run / "results/booqa_pr_curves.csv")["curve"]),
+        "en:sns_full@tiny2",
+    ]
     before, after = pd.read_csv(smoke_run / "results/table5.csv"), pd.read_csv(work / "results/table5.csv")
     further = ["sns_full@tiny2", "sym_sns_full@tiny2", "sns_symmetric@tiny2", "sns_directional@tiny2"]
     assert list(after["method"]) == [*before["method"][: len(before) - 2], *further, *before["method"][len(before) - 2 :]]

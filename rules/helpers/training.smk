@@ -10,12 +10,12 @@ def levyholt_dev_file(wildcards):
 
 
 def training_priority(wildcards):
-    """The longest trials start first, before the inputs and the corpus-to-BoOQA chain (CHAIN_PRIORITY), so that the
-    other jobs fill the remaining cores around them and none runs alone at the end: a 'S&S trial (every pair in both
-    prompt orders, twice the S&S trial of its subset) and the S&S trial on Full (the largest training set). Measured on
-    the default Table 5 at 0c60918, where only 'S&S went first: the S&S Full trial (29 min on 2 AMD EPYC cores) started
-    after the chain and ran alone for its last 16 minutes, 85% of the cores busy."""
-    return LONGEST_FIRST if is_symmetric(wildcards) or (wildcards.variant == "sns" and wildcards.subset == "full") else 0
+    """Longest first (TOP_PRIORITY for 'S&S, every pair in both prompt orders; the other trials by their training
+    pairs), and the corpus-to-BoOQA chain after every trial, its short jobs filling both cores at the end. Durations
+    of a7bdab7's Table 5 (AMD EPYC, 2 cores): 'S&S Full 55 min, S&S Full 31, Symmetric 29, Directional 4; the
+    chain 29 min of jobs (26 of them extraction, in 8 shards of 2-4 min). Run with the chain before the ordinary trials
+    (in no order), its Symmetric trial started last and ran alone for its last 25 minutes: 86% of the cores busy."""
+    return TOP_PRIORITY if is_symmetric(wildcards) else training_size_rank(wildcards.subset)
 
 
 def drawn_trials():

@@ -276,3 +276,10 @@ TABLE3_NAMES = {"booqa": "BoOQA (dev)", "full": "LevyHolt Full", "directional": 
 
 
 FIGURE3_METHODS = ("lm_rel", "sns_full", "graph_binc")  # the representative method of each class (paper, Figure 3)
+
+
+def figure3_methods(runnable: Sequence[str]) -> list[str]:
+    """The curves of Figure 3 among a language's ``runnable`` methods: the representative method of each class
+    (``FIGURE3_METHODS``, in its order), then S&S Full of every further language model (``sns_full@rb``)."""
+    further = [m for m in runnable if method_alias(m) and m.partition(ALIAS_MARK)[0] in FIGURE3_METHODS]
+    return [m for m in FIGURE3_METHODS if m in runnable] + further

@@ -29,6 +29,22 @@ LEVYHOLT_TABLES = ("table1", "table2", "table6", "figure1", "figure2")
 EVERY_MODEL_TABLES = ("table1", "table2")
 
 
+def training_size_rank(subset: str) -> int:
+    """Where a subset's trials fall when ordered by the pairs they train on (the paper's LevyHolt sub-group sizes, §3;
+    a Chinese subset as its English one): 1 for the smallest of ``ALL_SUBSETS`` up to ``len(ALL_SUBSETS)`` for Full;
+    0 for a set whose size is not known here (SherLIiC). The longer trial starts first (the workflow's priorities)."""
+    from .chinese import CHINESE_PREFIX
+    from .english import PAPER_SUBGROUP_SIZES
+    from .entries import ALL_SUBSETS, SUBSETS
+
+    def pairs(name: str) -> int:
+        return sum(PAPER_SUBGROUP_SIZES[group][0] for group in SUBSETS.get(name, PAPER_SUBGROUP_SIZES))
+
+    order = sorted(ALL_SUBSETS, key=lambda name: (pairs(name), name))
+    subset = subset.removeprefix(CHINESE_PREFIX)
+    return order.index(subset) + 1 if subset in order else 0
+
+
 def levyholt_table_scorings(table: str) -> list[tuple[str, str, str]]:
     """The (variant, train subset, test set) scorings one LevyHolt table or figure reads, sorted."""
     mesh = MESH_SUBSETS + ("full",)

@@ -70,9 +70,11 @@ def plot_figure3(curves: dict[str, dict[str, "object"]], title: str, png, svg) -
     """Precision-recall curves of the representative methods, one panel per language; byte-stable files.
 
     ``curves`` maps language -> method -> scores DataFrame (label, score)."""
-    from ..evaluation.methods import LABELS
+    from ..evaluation.methods import method_label
 
-    panels = {f"BoOQA {lang.upper()} test": {LABELS[method]: frame for method, frame in methods.items()} for lang, methods in sorted(curves.items())}
+    panels = {
+        f"BoOQA {lang.upper()} test": {method_label(method): frame for method, frame in methods.items()} for lang, methods in sorted(curves.items())
+    }
     plot_pr_curves(panels, title, png, svg)
 
 
