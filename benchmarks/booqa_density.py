@@ -106,9 +106,14 @@ def export_relations(run: Path, sweep: Path) -> None:
         os.replace(str(target) + ".tmp", target)
 
 
+# NLTK refuses a multiply-linked file (a hard link could point outside its data root): WordNet is copied, not linked
+COPIED = "resources/nltk_data"
+
+
 def copy_run(run: Path, point_dir: Path) -> None:
     """A working copy of ``RUN``: results and resources hard-linked (every job replaces its outputs, never writes into
-    them), Snakemake's records and the logs copied (Snakemake rewrites those in place), the environment shared."""
+    them) but for ``COPIED``, Snakemake's records and the logs copied (Snakemake rewrites those in place), the
+    environment shared."""
     linked = {"results", "resources"}
     shared = {".venv"}
     point_dir.mkdir(parents=True)
@@ -117,9 +122,18 @@ def copy_run(run: Path, point_dir: Path) -> None:
         if entry.name in shared:
             target.symlink_to(entry.resolve())
         elif entry.is_dir() and not entry.is_symlink():
-            shutil.copytree(entry, target, symlinks=True, copy_function=os.link if entry.name in linked else shutil.copy2)
+            link = entry.name in linked
+            shutil.copytree(
+                entry,
+                target,
+                symlinks=True,
+                copy_function=os.link if link else shutil.copy2,
+                ignore=shutil.ignore_patterns("nltk_data") if link else None,
+            )
         else:
             shutil.copy2(entry, target, follow_symlinks=False)
+    if (run / COPIED).is_dir():
+        shutil.copytree(run / COPIED, point_dir / COPIED, symlinks=True)
 
 
 # What a point takes from RUN after its copy: what no BoOQA setting changes (the trained models, the LevyHolt files
@@ -146,7 +160,7 @@ def sync_run(run: Path, point_dir: Path) -> None:
                 if target.exists() or target.is_symlink():
                     continue
                 target.parent.mkdir(parents=True, exist_ok=True)
-                os.link(run / relative, target)
+                (shutil.copy2 if str(relative).startswith(COPIED) else os.link)(run / relative, target)
     records = run / ".snakemake" / "metadata"
     for directory, _, files in os.walk(records):  # a record's name is its file's path in URL-safe base64, long ones split
         for name in files:  # into folders named "@" + a part (Snakemake's persistence)

@@ -121,3 +121,27 @@ def test_the_method_notes_quote_the_records_choice():
         test = record["choice"][lang]["test"]
         quoted = f"(test: {test['entries']:,} entries, evidence median {test['evidence_median']:g}, mean {test['evidence_mean']:.1f}"
         assert quoted in notes, (lang, quoted)
+
+
+def test_a_points_copy_links_the_runs_files_but_copies_wordnet_which_nltk_refuses_linked(tmp_path):
+    """copy_run and sync_run: results and resources hard-linked (two links), resources/nltk_data copied (one link:
+    NLTK refuses a multiply-linked file), the environment a symbolic link; a model the run adds later is linked in."""
+    module = density_module()
+    run = tmp_path / "run"
+    for relative in ("results/en/booqa/test.parquet", "resources/nltk_data/corpora/wordnet/lexnames", "resources/levyholt/a.txt"):
+        (run / relative).parent.mkdir(parents=True, exist_ok=True)
+        (run / relative).write_text(relative)
+    (run / ".venv").mkdir()
+    point = tmp_path / "point"
+    module.copy_run(run, point)
+    assert (point / "results/en/booqa/test.parquet").stat().st_nlink == 2 and (point / "resources/levyholt/a.txt").stat().st_nlink == 2
+    assert (point / "resources/nltk_data/corpora/wordnet/lexnames").stat().st_nlink == 1
+    assert (point / ".venv").is_symlink()
+    (run / "resources/nltk_data/corpora/omw").mkdir(parents=True)
+    (run / "resources/nltk_data/corpora/omw/cmn.tab").write_text("cmn")
+    (run / "results/models/minilm").mkdir(parents=True)
+    (run / "results/models/minilm/weights").write_text("w")
+    module.sync_run(run, point)
+    assert (point / "results/models/minilm/weights").stat().st_nlink == 2
+    assert (point / "resources/nltk_data/corpora/omw/cmn.tab").read_text() == "cmn"
+    assert (point / "resources/nltk_data/corpora/omw/cmn.tab").stat().st_nlink == 1
