@@ -217,8 +217,8 @@ def demand(rule_name, key):
 
 # Jobs start longest first (training_priority), the short ones fill the cores at the end: the inputs (downloads,
 # models, the LevyHolt subsets, the drawn hyper-parameters) and the 'S&S trials first, then the other trials, more
-# training pairs first (priorities len(ALL_SUBSETS) ... 1), then the chain from the corpus to BoOQA, its graphs and
-# scores (priority 0: many jobs of a few minutes each, which the two cores share).
+# training pairs first (priorities len(ALL_SUBSETS) ... 1; SherLIiC, of no known size, 0), then the chain from the
+# corpus to BoOQA, its graphs and scores (priority 0: many jobs of a few minutes each, which the two cores share).
 TOP_PRIORITY = len(ALL_SUBSETS) + 1
 
 
