@@ -102,11 +102,12 @@ def target_job_time(workdir: Path, target: str, dry_run: str) -> dict:
     """The jobs of ``target`` (one or several targets, space-separated) as ``dry_run`` (a ``--forceall`` dry run's
     output) lists them, and their seconds in this run, each from its benchmark file; ``unmeasured``: the planned jobs
     without one (local rules and jobs this run did not make)."""
+    from directional_inference.workflow.benchmarks import job_seconds
     from directional_inference.workflow.plan import JOB_HEADER
 
     jobs = sum(1 for line in dry_run.splitlines() if JOB_HEADER.match(line))
     files = [workdir / found.group(1) for line in dry_run.splitlines() if (found := BENCHMARK_LINE.match(line))]
-    measured = [float(path.read_text(encoding="utf-8").splitlines()[-1].split("\t")[0]) for path in files if path.is_file()]
+    measured = [job_seconds(path) for path in files if path.is_file()]
     return {"target": target, "jobs": jobs, "job_s": round(sum(measured), 1), "unmeasured": jobs - len(measured)}
 
 

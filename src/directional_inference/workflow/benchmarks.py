@@ -9,6 +9,11 @@ import pandas as pd
 from ..atomic import atomic_file
 
 
+def job_seconds(path: str | Path) -> float:
+    """A job's wall-clock seconds from its Snakemake benchmark file (its last row: a resumed job's file has one per try)."""
+    return float(pd.read_csv(path, sep="\t")["s"].iloc[-1])
+
+
 def benchmark_summary(logs_dir: str | Path) -> pd.DataFrame:
     """One row per (phase, rule): jobs, total and longest wall-clock seconds, CPU seconds, peak RSS (MB)."""
     rows = []
