@@ -3,6 +3,7 @@ a local stand-in for their canonical URLs (canonical_urls.py)."""
 
 from __future__ import annotations
 
+import atexit
 import json
 import os
 import shutil
@@ -17,8 +18,11 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 os.environ.setdefault("DVC_NO_ANALYTICS", "1")
 # precision: auto's measured step times (compute.PrecisionCache): one cache for the session, so every workflow a test
-# runs makes the same choice, and none is read from or left in the user's ~/.cache
-os.environ.setdefault("DI_PRECISION_CACHE", tempfile.mkdtemp(prefix="di-precision-"))
+# runs makes the same choice, and none is read from or left in the user's ~/.cache; the session's own cache is removed
+# when it ends (a cache the caller named is the caller's)
+if "DI_PRECISION_CACHE" not in os.environ:
+    os.environ["DI_PRECISION_CACHE"] = tempfile.mkdtemp(prefix="di-precision-")
+    atexit.register(shutil.rmtree, os.environ["DI_PRECISION_CACHE"], ignore_errors=True)
 
 REPO = Path(__file__).resolve().parents[1]
 HOOKS = REPO / "tests" / "hooks"  # test hooks (its sitecustomize), for the runs whose PYTHONPATH names it
