@@ -3,9 +3,9 @@ English relations): one thread and a roomy buffer pool, two threads and a 128 MB
 threads and a 256 MB pool give the same bytes. In the 128 MB pool the merge, which holds the most, spills; the
 negatives get a pool of their own below their data (``NEGATIVES_POOL_MB``), where they spill too (8-13 MB at 2
 threads; at 4 threads 96 MB, where they spilled 2 MB, too little to assert on a sampled figure).
-(tests/test_engine.py forces the merge to spill on its own at 1, 2 and 4 threads. The other steps do not spill on this
-data in any pool: they fit in 48-128 MB, and below that DuckDB stops them with "out of memory" rather than spill:
-docs/operations.md, "Spill bound".)"""
+(tests/test_engine.py forces the merge to spill on its own at 1, 2 and 4 threads.) The positives spill in a 32 MB pool
+at one thread, called directly (the last test). The other steps do not spill on this data in any pool: they fit in
+64-128 MB, and below that DuckDB stops them with "out of memory" rather than spill: docs/operations.md, "Spill bound"."""
 
 from __future__ import annotations
 
@@ -96,3 +96,26 @@ def test_every_engine_step_gives_the_same_bytes_at_one_two_and_four_threads_and_
     assert checked["positives"] > 100 and checked["negatives"] > 100  # a BoOQA worth the name ran through every step
     assert not _spilled(tmp_path / "roomy")
     assert {"merge_relations", "generate_booqa_negatives"} <= _spilled(tmp_path / "tight")
+
+
+def test_positives_spill_instead_of_stopping_in_a_pool_below_their_data(synthetic_relations, tmp_path):
+    """The positives' group-bys in a 32 MB pool at one thread, where their data does not fit: they must spill and give
+    a roomy pool's bytes. Before the per-sentence step joined its least hash back, it took the proposition by
+    ``arg_min`` of a 128-bit value, whose state DuckDB cannot spill: "out of memory" here (and at 15 times the
+    default's relations in a 96 MB pool at two threads)."""
+    from directional_inference.booqa.positives import select_positives
+    from directional_inference.engine import Engine
+
+    files = sorted(synthetic_relations.glob("*.parquet"))
+    settings = {"starring_min_articles": 5, "starring_min_predicates": 5, "felicity_min_pairs": 10, "felicity_count": "pairs", "seed": 13}
+    outputs = {}
+    for name, pool in (("roomy", 2000), ("tight", 32)):
+        folder = tmp_path / name
+        folder.mkdir()
+        with Engine(pool_mb=pool, threads=1, spill=folder / "spill") as engine:
+            found = select_positives(
+                engine, files, "en", **settings, positives_path=folder / "positives.parquet", counts_path=folder / "counts.parquet"
+            )
+        outputs[name] = {f.name: hashlib.sha256(f.read_bytes()).hexdigest() for f in (folder / "positives.parquet", folder / "counts.parquet")}
+        assert found[0] > 1000
+    assert outputs["roomy"] == outputs["tight"]

@@ -128,6 +128,11 @@ class Engine:
             except duckdb.CatalogException:
                 pass
 
+    def drop(self, *names: str) -> None:
+        """Drop tables or views no later query reads, so that their blocks leave the pool."""
+        for name in names:
+            self._replace(name)
+
     def table(self, name: str, source) -> str:
         """Make ``name`` a view of ``source``: one or several Parquet files, or a pandas frame (tests). Returns ``name``."""
         self._replace(name)

@@ -164,20 +164,26 @@ def select_positives(
     proposition = """md5_number("window" || chr(31) || subj || chr(31) || pred || chr(31) || obj)"""
     # the candidates as 128-bit keys (the sentence, the proposition and the relation: the seeded hash of its content);
     # at most one positive per sentence, then one per proposition and window: the least seeded hash (equal hashes are
-    # equal relations), found by group-bys of the keys
+    # equal relations), found by group-bys of the keys. The sentence's least hash is joined back for its proposition:
+    # DuckDB's arg_min of a 128-bit value keeps no fixed-size state, so that group-by could not spill (out of memory in
+    # a small pool, tests/test_engine_steps.py)
+    engine.materialise(
+        "candidates",
+        f"""
+        SELECT {sentence} AS sentence, {proposition} AS proposition, "window", {choice} AS choice
+        FROM (SELECT *, {pair_keys()} FROM usable) r
+        SEMI JOIN stars USING ("window", arg_a, arg_b)
+        JOIN counts USING (pred, subj_type, obj_type)
+        WHERE counts.count >= {int(felicity_min_pairs)} AND NOT {vague_sql(lang)}""",
+    )
     engine.materialise(
         "all_positives",
-        f"""
-        WITH candidates AS (
-            SELECT {sentence} AS sentence, {proposition} AS proposition, "window", {choice} AS choice
-            FROM (SELECT *, {pair_keys()} FROM usable) r
-            SEMI JOIN stars USING ("window", arg_a, arg_b)
-            JOIN counts USING (pred, subj_type, obj_type)
-            WHERE counts.count >= {int(felicity_min_pairs)} AND NOT {vague_sql(lang)}),
-        per_sentence AS (SELECT min(choice) AS choice, arg_min(proposition, choice) AS proposition, arg_min("window", choice) AS "window"
-                         FROM candidates GROUP BY sentence)
+        """
+        WITH firsts AS (SELECT sentence, min(choice) AS choice FROM candidates GROUP BY sentence),
+        per_sentence AS (SELECT proposition, "window", choice FROM candidates JOIN firsts USING (sentence, choice))
         SELECT min(choice) AS choice, arg_min("window", choice) AS "window" FROM per_sentence GROUP BY proposition""",
     )
+    engine.drop("candidates")
     found = engine.count("SELECT * FROM all_positives")
     kept = "SELECT choice FROM all_positives"
     if max_positives is not None and found > max_positives:
@@ -185,6 +191,7 @@ def select_positives(
                          <= floor(count(*) OVER (PARTITION BY "window") * {int(max_positives)} / {found})"""
         log.info("%d positives, more than %d: each window keeps the share %.4f of its own", found, max_positives, max_positives / found)
     engine.materialise("kept_choices", kept)
+    engine.drop("all_positives")
     # the relations of the kept hashes, found again among the usable ones (the same relation twice is one positive)
     engine.materialise(
         "kept",
