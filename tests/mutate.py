@@ -46,6 +46,10 @@ MERGE_SPILL = "tests/test_engine.py::test_the_merge_spills_within_its_bound_and_
 ENGINE_STEPS = (
     "tests/test_engine_steps.py::test_every_engine_step_gives_the_same_bytes_at_one_two_and_four_threads_and_when_the_merge_and_the_negatives_spill"
 )
+STEP_SPILLS = (
+    "tests/test_engine_steps.py::test_positives_spill_instead_of_stopping_in_a_pool_below_their_data",
+    "tests/test_engine_steps.py::test_the_graph_build_spills_in_a_pool_below_its_feature_counts_and_gives_the_same_edges",
+)
 RECOMPUTE = "tests/test_workflow.py::test_every_tables_aucnorm_is_recomputed_from_its_score_files_by_an_independent_implementation"
 
 # the tests that must fail under each mutation
@@ -56,7 +60,8 @@ CATCHERS = {
     "never-resume": (RESUME,),
     "signature-of-paths": (SIGNATURE, RESUME),
     "keep-progress": (RESUME,),
-    "pool-ignored": (MERGE_SPILL, ENGINE_STEPS),
+    "pool-ignored": (MERGE_SPILL, ENGINE_STEPS, STEP_SPILLS[1]),
+    "no-spill": (MERGE_SPILL, *STEP_SPILLS),
     "unordered-writes": (MERGE_SPILL, ENGINE_STEPS),
 }
 SMOKE_RUN_TESTS = (CHAIN, RESUME, RECOMPUTE)  # the tests that read the smoke run

@@ -97,6 +97,16 @@ def _pool_ignored(module) -> None:
     module.Engine.__init__ = roomy
 
 
+def _no_spill(module) -> None:
+    start = module.Engine.__init__
+
+    def without_spill(self, *args, **kwargs):
+        start(self, *args, **kwargs)
+        self.con.execute("SET temp_directory = ''")
+
+    module.Engine.__init__ = without_spill
+
+
 def _unordered_writes(module) -> None:
     import re
 
@@ -124,6 +134,8 @@ MUTATIONS = {
     "keep-progress": ("directional_inference.evaluation.resume", lambda module: setattr(module.ScoringProgress, "remove", lambda self: None)),
     # an engine job's buffer pool is 8 GB whatever it was given: a job never spills, its memory is unbounded
     "pool-ignored": ("directional_inference.engine", _pool_ignored),
+    # the engine has no folder to spill to: a job whose data outgrows its pool stops with "out of memory"
+    "no-spill": ("directional_inference.engine", _no_spill),
     # the engine writes the rows of a query in the order its threads produce them (its final ORDER BY dropped)
     "unordered-writes": ("directional_inference.engine", _unordered_writes),
 }
