@@ -375,7 +375,31 @@ def density_markdown(result: dict) -> str:
         chance = [next(iter(points[n]["table5_en"].values())) for n in made]
         rows.append("| chance range | " + " | ".join(f"{c['chance_auc_norm_low']:.1f}-{c['chance_auc_norm_high']:.1f}" for c in chance) + " |")
         text += "\nTable 5, English, tie-aware AUCnorm % [95% interval], per setting:\n\n" + "\n".join(rows) + "\n"
+        text += "\n" + signal_summary(points, made, methods) + "\n"
+        chosen = result["choice"]["en"]["point"]
+        if "sparse" in made and chosen in made and chosen != "sparse":
+            took = {n: sum(points[n]["seconds"].values()) for n in ("sparse", chosen)}
+            text += (
+                f"\nTables 4 and 5 from the same trained models (the work BoOQA's settings change: the corpus table, BoOQA, "
+                f"evidence, graphs, scores, tables) took {took[chosen]:.0f} s at the chosen English setting ({chosen}; its Chinese setting is another) and "
+                f"{took['sparse']:.0f} s at the sparse one: {took[chosen] - took['sparse']:+.0f} s.\n"
+            )
     return text
+
+
+def signal_summary(points: dict, made: list[str], methods: list[str]) -> str:
+    """Per method, at how many of the settings with a Table 5 its interval lies above the chance range (of those whose
+    English test split keeps ``MIN_TEST_ENTRIES``, and of all)."""
+    large = [n for n in made if points[n]["splits"]["en/test"]["entries"] >= MIN_TEST_ENTRIES]
+    parts = []
+    for method in methods:
+        label = next(points[n]["table5_en"][method]["label"] for n in made if method in points[n]["table5_en"])
+        above = [n for n in made if points[n]["table5_en"].get(method, {}).get("signal") == "above chance"]
+        parts.append(f"{label} {sum(n in above for n in large)} of {len(large)} ({len(above)} of {len(made)})")
+    return (
+        f"Above chance (interval above the chance range), at the settings with at least {MIN_TEST_ENTRIES} English test entries "
+        f"(and at all {len(made)}): " + "; ".join(parts) + "."
+    )
 
 
 def plot() -> None:

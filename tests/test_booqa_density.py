@@ -37,6 +37,17 @@ def test_without_300_test_entries_the_setting_with_most():
     assert choice["point"] == "b" and "no setting" in choice["reason"]
 
 
+def test_the_signal_summary_counts_settings_whose_interval_is_above_chance_among_those_with_300_test_entries():
+    module = density_module()
+    grid = points(a=(800, 1, 2.0), b=(310, 5, 6.0), c=(40, 9, 9.0))
+    verdicts = {"a": ("above chance", "NO SIGNAL"), "b": ("above chance", "above chance"), "c": ("NO SIGNAL", "above chance")}
+    for name, (graph, sns) in verdicts.items():
+        grid[name]["table5_en"] = {"graph": {"label": "EG", "signal": graph}, "sns": {"label": "S&S", "signal": sns}}
+    summary = module.signal_summary(grid, ["a", "b", "c"], ["graph", "sns"])
+    # EG above chance at a and b (both keep 300 test entries), not at c; S&S at b (300) and c (40 entries)
+    assert "EG 2 of 2 (2 of 3)" in summary and "S&S 1 of 2 (2 of 3)" in summary
+
+
 def test_a_point_overlay_sets_both_languages_and_imports_the_runs_relations(tmp_path):
     module = density_module()
     overlay = module.overlay({"en": (30, 5, 5), "zh": (183, 5, 3)}, tmp_path)
