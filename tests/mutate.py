@@ -7,7 +7,7 @@ re-runnable; the tests that hold the guarantee must then fail. A break is either
   label that is not its test set's, a score file gone), as a table-writing bug would leave it.
 
     .venv/bin/python tests/mutate.py --list
-    .venv/bin/python tests/mutate.py [--smoke-repo DIR] NAME [NAME ...]   # exit 0 when every break was caught
+    .venv/bin/python tests/mutate.py [--smoke-repo DIR] NAME [NAME ...]   # exit 0 when every test of every break failed
 
 The smoke-run tests work in copies of a finished smoke run: ``--smoke-repo`` names one (the smoke fixture's ``repo``
 folder of an earlier pytest run of this code); without it, and where a named break needs one, one is made first,
@@ -115,6 +115,21 @@ def pytest(tests, env: dict, *extra: str) -> int:
     return subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *extra, *tests], cwd=REPO, env=env).returncode
 
 
+def failed_tests(tests, env: dict) -> set[str]:
+    """The node ids of ``tests`` that failed (each break must make every test that holds its guarantee fail)."""
+    import xml.etree.ElementTree as ElementTree
+
+    with tempfile.TemporaryDirectory(prefix="di-mutate-") as folder:
+        report = Path(folder) / "report.xml"
+        pytest(tests, env, f"--junitxml={report}", "-o", "junit_family=xunit2")
+        failed = set()
+        for case in ElementTree.parse(report).iter("testcase"):
+            if case.find("failure") is not None or case.find("error") is not None:
+                module = case.get("classname", "").replace(".", "/") + ".py"
+                failed.add(f"{module}::{case.get('name')}")
+    return failed
+
+
 def smoke_run(env: dict) -> Path:
     """A finished smoke run of this code, made by the smoke fixture (with a test that only reads it)."""
     base = Path(tempfile.mkdtemp(prefix="di-mutate-"))
@@ -150,10 +165,11 @@ def main() -> None:
             broken = env | {"DI_MUTATION": name, "PYTHONPATH": os.pathsep.join(filter(None, [str(HOOKS), env.get("PYTHONPATH")]))}
             if smoke:
                 broken["DI_SMOKE_REPO"] = str(smoke)
-        caught[name] = pytest(catchers[name], broken, "-x") != 0
-    for name, was_caught in caught.items():
-        print(f"{name}: {'caught' if was_caught else 'NOT CAUGHT'} by {', '.join(test.split('::')[-1] for test in catchers[name])}")
-    sys.exit(0 if all(caught.values()) else 1)
+        caught[name] = failed_tests(catchers[name], broken)
+    for name, failed in caught.items():
+        for test in catchers[name]:
+            print(f"{name}: {'caught' if test in failed else 'NOT CAUGHT'} by {test.split('::')[-1]}")
+    sys.exit(0 if all(set(catchers[name]) <= failed for name, failed in caught.items()) else 1)
 
 
 if __name__ == "__main__":
