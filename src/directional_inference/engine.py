@@ -118,24 +118,21 @@ class Engine:
         if self._own_spill:
             shutil.rmtree(self.spill, ignore_errors=True)
 
-    def _replace(self, name: str) -> None:
-        """Drop the view or table ``name`` (a name is reused by later steps of one job, as either)."""
+    def drop(self, *names: str) -> None:
+        """Drop the views or tables ``names``: before a name is reused (by later steps of one job, as either), and once no
+        later query reads one, so that its blocks leave the pool."""
         import duckdb
 
-        for kind in ("VIEW", "TABLE"):
-            try:
-                self.con.execute(f"DROP {kind} IF EXISTS {name}")
-            except duckdb.CatalogException:
-                pass
-
-    def drop(self, *names: str) -> None:
-        """Drop tables or views no later query reads, so that their blocks leave the pool."""
         for name in names:
-            self._replace(name)
+            for kind in ("VIEW", "TABLE"):
+                try:
+                    self.con.execute(f"DROP {kind} IF EXISTS {name}")
+                except duckdb.CatalogException:
+                    pass
 
     def table(self, name: str, source) -> str:
         """Make ``name`` a view of ``source``: one or several Parquet files, or a pandas frame (tests). Returns ``name``."""
-        self._replace(name)
+        self.drop(name)
         if isinstance(source, pd.DataFrame):
             self.con.register(f"{name}__frame", source)
             self.con.execute(f"CREATE TEMP VIEW {name} AS SELECT * FROM {name}__frame")
@@ -145,7 +142,7 @@ class Engine:
 
     def frame(self, name: str, frame: pd.DataFrame) -> str:
         """Make a small pandas frame (a lookup computed in Python) a table of this connection."""
-        self._replace(name)
+        self.drop(name)
         self.con.register(f"{name}__frame", frame)
         self.con.execute(f"CREATE TEMP TABLE {name} AS SELECT * FROM {name}__frame")
         self.con.unregister(f"{name}__frame")
@@ -156,13 +153,13 @@ class Engine:
 
     def materialise(self, name: str, sql: str) -> str:
         """``CREATE TEMP TABLE name AS sql``: a result several later queries read (spilled when large)."""
-        self._replace(name)
+        self.drop(name)
         self.con.execute(f"CREATE TEMP TABLE {name} AS {sql}")
         return name
 
     def view(self, name: str, sql: str) -> str:
         """``CREATE TEMP VIEW name AS sql``."""
-        self._replace(name)
+        self.drop(name)
         self.con.execute(f"CREATE TEMP VIEW {name} AS {sql}")
         return name
 
