@@ -211,9 +211,9 @@ def targets_markdown(row: dict) -> str:
 
 def summary_markdown(rows: list[dict]) -> str:
     """One line per recorded scale (its newest row), for the README: wall-clock, the largest job's memory and the disk,
-    the CPU named."""
+    the CPU named (a row without a whole run's wall-clock, such as a run's copy re-made at other settings, has none)."""
     newest = {}
-    for r in rows:
+    for r in (r for r in rows if r["wall_clock_s"] is not None):
         if r["scale"] not in newest or r["date"] >= newest[r["scale"]]["date"]:
             newest[r["scale"]] = r
     rows = list(newest.values())

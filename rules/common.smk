@@ -35,6 +35,7 @@ from directional_inference.resources.inputs import datasets as downloadable_data
 from directional_inference.tables.findings import CLAIMS, runnable_claims
 from directional_inference.tables.findings import score_path as claim_score_path
 from directional_inference.resources.models import is_hub_llm, model_kind
+from directional_inference.workflow.config_tree import booqa_language_models
 from directional_inference.levyholt.chinese import CHINESE_PREFIX, CHINESE_SUBSETS
 from directional_inference.levyholt.english import subset_conventions
 from directional_inference.levyholt.entries import ALL_SUBSETS, SPLITS
@@ -56,7 +57,7 @@ CHINESE_LEVYHOLT_SETS = [CHINESE_PREFIX + subset for subset in CHINESE_SUBSETS]
 LANGUAGE_MODELS = {"en": config["training"]["language_models"], "zh": config["training"]["language_models_zh"]}
 MAIN_LMS = {lang: models[0] for lang, models in LANGUAGE_MODELS.items() if models}
 # further English language models whose S&S models answer BoOQA as rows of Table 5 (sns_full@<alias> ...)
-BOOQA_FURTHER_LMS = [a for a in config["training"]["booqa_language_models"] if a != MAIN_LMS.get("en")]
+BOOQA_FURTHER_LMS = booqa_language_models(config)[1:]
 # entailment graphs made elsewhere (graphs.from_files), each a Table 5 row (graph_files@<name>): name -> language
 FILE_GRAPHS = {name: spec.get("lang", "en") for name, spec in sorted(config["graphs"]["from_files"].items())}
 # per-entry BoOQA scores of systems run elsewhere (evaluation.booqa_predictions), each a Table 5 row (scores@<name>)
@@ -66,7 +67,7 @@ SNS_LANGUAGES = sorted(MAIN_LMS)
 SNS_METHODS_ZH = config["training"]["sns_methods_zh"]  # the Chinese S&S models: Table 5 methods (the paper: S&S Full)
 TABLE3_LANGUAGES = [lang for lang in config["booqa"]["languages"] if lang in SNS_LANGUAGES]
 # the English language models BoOQA's tables compare: the main one and those of training.booqa_language_models
-ENGLISH_BOOQA_LMS = [MAIN_LMS["en"], *BOOQA_FURTHER_LMS] if "en" in MAIN_LMS else []
+ENGLISH_BOOQA_LMS = booqa_language_models(config)
 # the language models of Table 3 (and its generality table) per language, each with its own hypothesis-only models
 TABLE3_MODELS = {lang: ENGLISH_BOOQA_LMS if lang == "en" else [MAIN_LMS[lang]] for lang in TABLE3_LANGUAGES}
 

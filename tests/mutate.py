@@ -60,7 +60,7 @@ CATCHERS = {
     "never-resume": (RESUME,),
     "signature-of-paths": (SIGNATURE, RESUME),
     "keep-progress": (RESUME,),
-    "pool-ignored": (MERGE_SPILL, ENGINE_STEPS, STEP_SPILLS[1]),
+    "pool-ignored": (MERGE_SPILL, ENGINE_STEPS, *STEP_SPILLS),
     "no-spill": (MERGE_SPILL, *STEP_SPILLS),
     "unordered-writes": (MERGE_SPILL, ENGINE_STEPS),
 }

@@ -638,6 +638,27 @@ def test_a_booqa_language_model_must_be_one_of_the_fine_tuned_ones():
     assert "config key training.booqa_language_models names model alias 'nope', not defined under 'models'" in config_problems(config)[0]
 
 
+def test_booqa_language_models_all_is_every_fine_tuned_model_and_a_list_adds_to_the_first():
+    from directional_inference.workflow.config_tree import booqa_language_models, used_aliases
+
+    config = load_config()
+    validate(config, str(SCHEMA))
+    assert config["training"]["booqa_language_models"] == "all"  # the default
+    config["models"]["rb"] = "roberta-base"
+    config["training"]["language_models"] = ["minilm", "rb"]
+    assert booqa_language_models(config) == ["minilm", "rb"]
+    assert "all" not in used_aliases(config)
+    config["training"]["booqa_language_models"] = []  # the paper's: the first alone
+    assert booqa_language_models(config) == ["minilm"]
+    config["training"]["booqa_language_models"] = ["rb", "minilm"]
+    assert booqa_language_models(config) == ["minilm", "rb"]
+    config["training"]["language_models"] = []
+    assert booqa_language_models(config) == []
+    config["training"]["booqa_language_models"] = "every"
+    with pytest.raises(Exception, match="booqa_language_models"):
+        validate(config, str(SCHEMA))
+
+
 def test_models_a_table_compares_must_get_the_same_budget():
     from directional_inference.workflow.config_checks import config_problems
 

@@ -111,6 +111,15 @@ def program_code(program: Path) -> str:
 
 
 FLAG = r"(?<![\w-])(--[a-z][a-z0-9-]*)"
+SHORT_FLAG = r"(?<![\w-])(-[a-zA-Z])(?![\w-])"
+# Snakemake and DVC as the docs name them: in a command (`.venv/bin/snakemake ...`) or in prose (`snakemake --touch`)
+SNAKEMAKE_COMMAND = re.compile(r"(?<![\w/.-])(?:\.venv/bin/)?snakemake(?=\s)([^`]*)")
+DVC_COMMAND = re.compile(r"(?<![\w/.-])(?:\.venv/bin/)?dvc\s+((?:exp|remote|cache|config)\s+)?([a-z][a-z-]*)([^`]*)")
+
+
+def flags_in(text: str) -> list[str]:
+    """The options a command line names, long (``--cores``) and short (``-n``)."""
+    return re.findall(FLAG, text) + re.findall(SHORT_FLAG, text)
 
 
 def help_flags(*command: str) -> frozenset[str]:
@@ -125,7 +134,7 @@ def help_flags(*command: str) -> frozenset[str]:
         check=True,
         env={**__import__("os").environ, "DVC_NO_ANALYTICS": "1"},
     ).stdout
-    return frozenset(re.findall(FLAG, shown))
+    return frozenset(flags_in(shown))
 
 
 @functools.lru_cache(maxsize=1)
@@ -196,17 +205,12 @@ def problems(text: str, source: Path, *, rules: set[str], keys: set[str], words:
             if not (REPO / path).exists():
                 found.append(f"{source.name}: path `{token}` does not exist")
     for command in (part for line in text.splitlines() for part in re.split(r"&&|;|\|", line.split(" #")[0])):
-        if ".venv/bin/snakemake" in command:
-            found += [
-                f"{source.name}: snakemake has no flag {flag}"
-                for flag in re.findall(FLAG, command.split(".venv/bin/snakemake", 1)[1])
-                if flag not in snakemake_flags()
-            ]
-        if dvc := re.search(r"\.venv/bin/dvc\s+((?:exp|remote|cache|config)\s+)?([a-z][a-z-]*)(.*)", command):
+        for snakemake in SNAKEMAKE_COMMAND.finditer(command):
+            found += [f"{source.name}: snakemake has no flag {flag}" for flag in flags_in(snakemake.group(1)) if flag not in snakemake_flags()]
+        for dvc in DVC_COMMAND.finditer(command):
             subcommand = ((dvc.group(1) or "") + dvc.group(2)).strip()
-            found += [
-                f"{source.name}: dvc {subcommand} has no flag {flag}" for flag in re.findall(FLAG, dvc.group(3)) if flag not in dvc_flags(subcommand)
-            ]
+            if flags := flags_in(dvc.group(3)):
+                found += [f"{source.name}: dvc {subcommand} has no flag {flag}" for flag in flags if flag not in dvc_flags(subcommand)]
         program = program_source(command)
         if program is None or not program.is_file():
             continue
@@ -265,6 +269,12 @@ def test_the_check_catches_a_planted_unknown_rule_key_path_flag_and_link(code):
     assert not problems(
         "`.venv/bin/dvc exp run -S a=1 --queue`; `.venv/bin/dvc push --remote lab`; `.venv/bin/dvc commit -f`", REPO / "docs" / "planted.md", **code
     )
+    # Snakemake and DVC named in prose, not only as the venv's commands; short options too
+    prose = problems("re-run with `snakemake --touchh`, or `dvc exp run --tempp`; `.venv/bin/snakemake -Q`", REPO / "docs" / "planted.md", **code)
+    assert {"snakemake has no flag --touchh", "dvc exp run has no flag --tempp", "snakemake has no flag -Q"} <= {
+        p.split(": ", 1)[1] for p in prose
+    }, prose
+    assert not problems("`snakemake --touch`, `snakemake -n`, `dvc exp run --temp`, `dvc exp run -S a=1`", REPO / "docs" / "planted.md", **code)
     # a name only a benchmark record holds (a field of benchmarks/results/device_throughput.json) is not a name of the code
     assert any("`bert_train_sentences_per_s`" in p for p in problems("`bert_train_sentences_per_s`", REPO / "docs" / "planted.md", **code))
     assert not problems(
@@ -682,4 +692,30 @@ def test_run_times_opens_with_the_current_generated_figures_and_keeps_its_dated_
     current = re.sub(r"\s+", " ", document[:history])
     block = current[current.index("<!-- footprint:start -->") : current.index("<!-- footprint:end -->")]
     assert "The test suite (`bin/test`" in block
-    assert "Per target, default scale" in block or "none of the rows above has one yet" in current
+    assert re.search(r"Per target, default scale .*\| `results/table5\.csv` \| \d+ \|", block)  # the README's main command, timed per target
+
+
+def _named_in(cell: str) -> set[str]:
+    """The tables and figures a cell of docs/experiments.md's map names: "Tables 5, 15, 16 (S&S rows), Figure 3" ->
+    table5, table15, table16, figure3; "`table3_generality`", "`figure_llm`" and "LLM table" by their file names."""
+    names = {
+        f"{kind.lower().rstrip('s')}{n}"
+        for kind, numbers in re.findall(r"(Tables?|Figures?) ((?:\d+(?:, | and )?)+)", cell)
+        for n in re.findall(r"\d+", numbers)
+    }
+    return names | set(re.findall(r"`((?:table|figure)\w+)`", cell)) | ({"table_llm"} if "LLM table" in cell else set())
+
+
+def test_the_map_of_which_models_each_table_shows_names_every_table_and_figure_a_run_writes():
+    """docs/experiments.md's "Which models each table shows" has a row for every table of results/metrics.json and
+    every figure; a table added without a row fails here."""
+    from directional_inference.tables.summary import ROW_KEYS
+
+    page = (REPO / "docs" / "experiments.md").read_text(encoding="utf-8")
+    section = page.split("### Which models each table shows", 1)[1].split("\n#", 1)[0]
+    cells = [line.split("|")[1] for line in section.splitlines() if line.startswith("| ") and not line.startswith("| table or figure")]
+    named = set().union(*map(_named_in, cells))
+    assert _named_in("Table 6, Figures 1 and 2 (the mesh)") == {"table6", "figure1", "figure2"}  # the parse itself
+    figures = set(re.findall(r"results/(figure\w+)\.(?:png|\{)", "".join(p.read_text() for p in (REPO / "rules").glob("*.smk"))))
+    expected = set(ROW_KEYS) | figures
+    assert {"figure3", "figure_llm"} <= figures and expected <= named, f"not in the map: {sorted(expected - named)}"

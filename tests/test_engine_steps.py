@@ -99,8 +99,8 @@ def test_every_engine_step_gives_the_same_bytes_at_one_two_and_four_threads_and_
 
 
 def test_positives_spill_instead_of_stopping_in_a_pool_below_their_data(synthetic_relations, tmp_path):
-    """The positives' group-bys in a 32 MB pool at one thread, where their data does not fit: they must spill and give
-    a roomy pool's bytes. Before the per-sentence step joined its least hash back, it took the proposition by
+    """The positives' group-bys in a 32 MB pool at one thread, where their data does not fit: they must spill (more than
+    1 MB) and give a roomy pool's bytes. Before the per-sentence step joined its least hash back, it took the proposition by
     ``arg_min`` of a 128-bit value, whose state DuckDB cannot spill: "out of memory" here (and at 15 times the
     default's relations in a 96 MB pool at two threads)."""
     from directional_inference.booqa.positives import select_positives
@@ -108,7 +108,7 @@ def test_positives_spill_instead_of_stopping_in_a_pool_below_their_data(syntheti
 
     files = sorted(synthetic_relations.glob("*.parquet"))
     settings = {"starring_min_articles": 5, "starring_min_predicates": 5, "felicity_min_pairs": 10, "felicity_count": "pairs", "seed": 13}
-    outputs = {}
+    outputs, spilled = {}, {}
     for name, pool in (("roomy", 2000), ("tight", 32)):
         folder = tmp_path / name
         folder.mkdir()
@@ -116,9 +116,11 @@ def test_positives_spill_instead_of_stopping_in_a_pool_below_their_data(syntheti
             found = select_positives(
                 engine, files, "en", **settings, positives_path=folder / "positives.parquet", counts_path=folder / "counts.parquet"
             )
+            spilled[name] = engine.spilled_mb
         outputs[name] = {f.name: hashlib.sha256(f.read_bytes()).hexdigest() for f in (folder / "positives.parquet", folder / "counts.parquet")}
         assert found[0] > 1000
     assert outputs["roomy"] == outputs["tight"]
+    assert spilled["roomy"] == 0 and spilled["tight"] > 1, spilled
 
 
 def test_the_graph_build_spills_in_a_pool_below_its_feature_counts_and_gives_the_same_edges(synthetic_relations, tmp_path):

@@ -170,9 +170,9 @@ def _results(workdir: Path) -> dict[str, str]:
 JOB_STATS_ROW = re.compile(r"^(\w+)\s+(\d+)$")
 
 
-def _jobs(log: str) -> tuple[Counter, Counter, set[tuple[str, str]]]:
+def _jobs(log: str) -> tuple[Counter, Counter, set[tuple[str, str]], set[tuple[str, str]]]:
     """What a Snakemake run's log says of its jobs: the jobs it planned (per rule, from its "Job stats" table), the
-    jobs that finished (per rule), and each finished job's (rule, wildcards)."""
+    jobs that finished (per rule), and each finished and each started job's (rule, wildcards)."""
     planned = Counter()
     lines = log.splitlines()
     if "Job stats:" in lines:
@@ -189,7 +189,7 @@ def _jobs(log: str) -> tuple[Counter, Counter, set[tuple[str, str]]]:
             blocks[-1][field.group(1)] = field.group(2)
     started = {block["jobid"]: (block["rule"], block["wildcards"]) for block in blocks}
     finished = {started[done.group(1)] for line in lines if (done := re.match(r"^Finished jobid: (\d+)", line))}
-    return planned, Counter(job[0] for job in finished), finished
+    return planned, Counter(job[0] for job in finished), finished, set(started.values())
 
 
 # Every kind of out-of-core job of the English Table 5 chain, and the relation extraction it starts from: each output,
@@ -211,7 +211,8 @@ def test_each_job_of_the_chain_killed_inside_its_work_then_the_same_command_reru
     target of CHAIN_KILLS names is killed once its output's ``.part`` is written: in each run of the same command,
     every such job that gets there. Each run must plan exactly what the run before left undone (its jobs less those
     that finished: the killed jobs, the jobs downstream of them, any job the kill interrupted) and never redo a job
-    that finished; each run kills at least one job, so the loop ends within one run per target. The run after the
+    that finished in any run before; each job a kill took (killed or interrupted: started, not finished) is made by a
+    later run, wildcards and all; each run kills at least one job, so the loop ends within one run per target. The run after the
     last kill completes with every artefact byte-identical to the undisturbed smoke run's, and leaves no scratch
     folder and no temporary file."""
     work = copy_run(smoke_repo, tmp_path / "run")
@@ -222,16 +223,20 @@ def test_each_job_of_the_chain_killed_inside_its_work_then_the_same_command_reru
     assert not any((work / ".snakemake" / "incomplete").rglob("*"))
     pending, force, left = dict(CHAIN_KILLS), ["--forcerun", "results/en/relations/0.parquet"], None
     scratch_left, runs_leaving_scratch, swept = False, 0, 0  # the run after one that left scratch must remove it
+    done, owed = set(), set()  # every job finished so far; the jobs a kill took that no run has made again yet
     for _ in range(len(CHAIN_KILLS)):
         killed, log = _run_and_kill(work, [*command, *force], pending)
         swept += scratch_left and bool(re.search(r"Removed \d+ scratch folder\(s\) that killed jobs left", log))
         assert killed, f"no job of {sorted(pending)} was reached: the run redid nothing of what the last kill lost"
         assert all(size > 0 for size in killed.values()), f"a job was killed before it wrote anything: {killed}"
-        planned, finished, finished_jobs = _jobs(log)
+        planned, finished, finished_jobs, started_jobs = _jobs(log)
         if left is not None:
-            assert planned == left[0], f"planned {planned}, but the run before left {left[0]} undone"
-            assert not finished_jobs & left[1], f"redone after they finished: {finished_jobs & left[1]}"
-        left = (planned - finished, finished_jobs)
+            assert planned == left, f"planned {planned}, but the run before left {left} undone"
+        assert not finished_jobs & done, f"redone after they finished: {finished_jobs & done}"
+        assert started_jobs - finished_jobs, "a run that killed a job shows none started and not finished"
+        done |= finished_jobs
+        owed = (owed - finished_jobs) | (started_jobs - finished_jobs)
+        left = planned - finished
         scratch_left = any(scratch.rglob("*"))
         runs_leaving_scratch += scratch_left
         for target in killed:
@@ -241,8 +246,9 @@ def test_each_job_of_the_chain_killed_inside_its_work_then_the_same_command_reru
             break
     assert not pending, f"never reached: {sorted(pending)}"
     result = run_snakemake(work, *command)
-    planned, finished, _ = _jobs(result.stdout + result.stderr)
-    assert planned == finished == left[0]
+    planned, finished, finished_jobs, _ = _jobs(result.stdout + result.stderr)
+    assert planned == finished == left
+    assert not finished_jobs & done and not owed - finished_jobs, (finished_jobs & done, owed - finished_jobs)
     assert _results(work) == _results(smoke_repo)
     assert "no longer follow their inputs" in result.stderr
     swept += scratch_left and bool(re.search(r"Removed \d+ scratch folder\(s\) that killed jobs left", result.stderr))

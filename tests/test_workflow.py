@@ -623,8 +623,9 @@ def test_every_tables_aucnorm_is_recomputed_from_its_score_files_by_an_independe
 
 
 def test_the_readmes_own_encoder_example_puts_the_second_encoder_in_every_table_that_compares_models(smoke_run, tmp_path):
-    """The README's "A language model for S&S", at smoke scale: a second encoder under `models`, in
-    training.language_models and training.booqa_language_models, with the mesh (training.every_setting_for_every_model).
+    """The README's "A language model for S&S", at smoke scale: a second encoder under `models` and in
+    training.language_models, its one list (training.booqa_language_models keeps its default, all), with the mesh
+    (training.every_setting_for_every_model, which Table 6 and Figures 1 and 2 need).
     Tables 1, 2 and 6 and Figures 1 and 2 gain its rows; Figure 3 its S&S Full curve; Table 5 its four S&S rows on
     English BoOQA, scored on the entries of the first model's rows, with the Chinese cells saying why they are empty;
     Tables 15 and 16 the same rows on dev and test; Table 3 and its generality table the rows of its own
@@ -640,7 +641,7 @@ def test_the_readmes_own_encoder_example_puts_the_second_encoder_in_every_table_
         yaml.safe_dump(
             {
                 "models": {"tiny2": {"tiny": {"architecture": "bert", "hidden_size": 48, "layers": 1, "heads": 2, "vocab_size": 2000}}},
-                "training": {"language_models": ["tiny", "tiny2"], "booqa_language_models": ["tiny2"], "every_setting_for_every_model": True},
+                "training": {"language_models": ["tiny", "tiny2"], "every_setting_for_every_model": True},
             }
         ),
         encoding="utf-8",
@@ -712,12 +713,13 @@ def test_a_graph_and_scores_made_elsewhere_get_rows_in_table5_and_on_every_levyh
     positive above every negative (dev entries beside them), so its AUCnorm is 100 by the definition (precision 1 at
     every recall) and every bundle is ranked right. Table 5 gains both rows, and its other rows stay what they were.
 
-    llm.predictions in the same run: a file covering the whole LevyHolt test, each pair scored with its LevyHolt label
-    (the first line of a pair the file gives twice). It gets a row on every test set it covers: 100 by the definition
-    wherever a test set's label is the entailment label (Directional whole and this run's, Full and Symmetric, and the
+    llm.predictions in the same run: a file covering the whole LevyHolt test and this run's SherLIiC test (its
+    sentences, ``sentence,,``), each pair scored with its label (the first line of a LevyHolt pair the file gives
+    twice). It gets a row on every test set it covers: 100 by the definition
+    wherever a test set's label is the entailment label (Directional whole and this run's, Full, Symmetric, SherLIiC, and the
     sub-group sets of an entailed against an unentailed sub-group); no number where both sub-groups are entailed alike
     (every score equal); the whole Full test, where three pairs carry both labels, as the independent recomputation
-    says; SherLIiC, which it does not cover, no row."""
+    says."""
 
     import yaml
 
@@ -766,8 +768,12 @@ def test_a_graph_and_scores_made_elsewhere_get_rows_in_table5_and_on_every_levyh
     levyholt = tmp_path / "levyholt.tsv"  # a LevyHolt _s line is hypothesis, premise, label
     lines = [line.split("\t") for line in (work / "resources/levyholt/LevyHoltDS/test/test_s.txt").read_text(encoding="utf-8").splitlines()]
     first = {(premise, hypothesis): label for hypothesis, premise, label in reversed(lines)}
+    sherliic = pd.read_csv(work / "results/levyholt/sherliic/test.tsv", sep="\t", keep_default_na=False)  # SherLIiC's S&S split: sentences
     levyholt.write_text(
-        "premise\thypothesis\tscore\n" + "".join(f"{p}\t{h}\t{int(label == 'True')}\n" for (p, h), label in first.items()), encoding="utf-8"
+        "premise\thypothesis\tscore\n"
+        + "".join(f"{p}\t{h}\t{int(label == 'True')}\n" for (p, h), label in first.items())
+        + "".join(f"{row.prem_subj},,\t{row.hyp_subj},,\t{row.label}\n" for row in sherliic.itertuples()),
+        encoding="utf-8",
     )
     overlay = work / "graph.yaml"
     overlay.write_text(
@@ -790,6 +796,7 @@ def test_a_graph_and_scores_made_elsewhere_get_rows_in_table5_and_on_every_levyh
         "Symmetric test of this run",
         "Para-DirFalse test of this run",
         "DirTrue-Unrel test of this run",
+        "SherLIiC test of this run",
     ]
     alike = ["Para-DirTrue test of this run", "DirFalse-Unrel test of this run"]
     assert sorted(oracle.index) == sorted([*perfect, *alike, "Full test, whole"])

@@ -15,7 +15,7 @@ ROW_KEYS = {
     "table6": ("model", "train", "test"),
     "figure1": ("model", "subset"),
     "figure2": ("model", "subset"),
-    "table3": ("trained_on", "tested_on"),
+    "table3": ("model", "trained_on", "tested_on"),
     "table4": ("language", "split"),
     "table5": ("method",),
     "table15": ("method",),

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-from .config_tree import MODEL_ALIAS_KEYS, dotted_value
+from .config_tree import MODEL_ALIAS_KEYS, aliases_at, dotted_value
 
 # [low, high] pairs; equal ends are allowed (a fixed value).
 RANGE_KEYS = ("training.learning_rate_range", "training.weight_decay_range", "training.grad_accumulation_range", "corpus.en.years", "corpus.zh.years")
@@ -26,9 +26,7 @@ def config_problems(config: Mapping) -> list[str]:
     problems = []
     models = sorted(config.get("models") or {})
     for key in MODEL_ALIAS_KEYS:
-        value = dotted_value(config, key)
-        aliases = value if isinstance(value, list) else [value] if value is not None else []
-        unknown = [alias for alias in aliases if alias not in models]
+        unknown = [alias for alias in aliases_at(config, key) if alias not in models]
         if unknown:
             problems.append(
                 f"config key {key} names model alias{'es' if len(unknown) > 1 else ''} "
@@ -58,7 +56,7 @@ def config_problems(config: Mapping) -> list[str]:
                     f"which caps the subset files it samples from: raise levyholt.{size} or set it to null"
                 )
     english = dotted_value(config, "training.language_models") or []
-    if stray := [a for a in dotted_value(config, "training.booqa_language_models") or [] if a not in english]:
+    if stray := [a for a in aliases_at(config, "training.booqa_language_models") if a not in english]:
         problems.append(
             f"config key training.booqa_language_models names {', '.join(repr(a) for a in stray)}, not in "
             f"training.language_models ({', '.join(english)}): only a model fine-tuned there has S&S models to "

@@ -30,8 +30,25 @@ def used_aliases(config: Mapping) -> list[str]:
     """The model aliases the config's runs use, in key order, each once."""
     aliases: list[str] = []
     for key in MODEL_ALIAS_KEYS:
-        value = dotted_value(config, key)
-        for alias in value if isinstance(value, list) else [value] if value else []:
+        for alias in aliases_at(config, key):
             if alias not in aliases:
                 aliases.append(alias)
     return aliases
+
+
+def aliases_at(config: Mapping, key: str) -> list[str]:
+    """The model aliases one key of MODEL_ALIAS_KEYS names (``training.booqa_language_models: all`` names none of its
+    own: it takes training.language_models')."""
+    value = dotted_value(config, key)
+    if key == "training.booqa_language_models" and value == "all":
+        return []
+    return list(value) if isinstance(value, list) else [value] if value is not None else []
+
+
+def booqa_language_models(config: Mapping) -> list[str]:
+    """The English language models whose S&S models answer BoOQA: the first of training.language_models, then those of
+    training.booqa_language_models (``all``: every one of training.language_models), each once."""
+    english = list(dotted_value(config, "training.language_models") or [])
+    further = dotted_value(config, "training.booqa_language_models")
+    listed = english if further == "all" else list(further or [])
+    return list(dict.fromkeys(english[:1] + listed)) if english else []
