@@ -56,8 +56,10 @@ CHINESE_LEVYHOLT_SETS = [CHINESE_PREFIX + subset for subset in CHINESE_SUBSETS]
 # S&S models per language: English ones fine-tuned on LevyHolt, Chinese ones on the (user-supplied) Chinese LevyHolt
 LANGUAGE_MODELS = {"en": config["training"]["language_models"], "zh": config["training"]["language_models_zh"]}
 MAIN_LMS = {lang: models[0] for lang, models in LANGUAGE_MODELS.items() if models}
+# the English language models BoOQA's tables compare: the main one and those of training.booqa_language_models
+ENGLISH_BOOQA_LMS = booqa_language_models(config)
 # further English language models whose S&S models answer BoOQA as rows of Table 5 (sns_full@<alias> ...)
-BOOQA_FURTHER_LMS = booqa_language_models(config)[1:]
+BOOQA_FURTHER_LMS = ENGLISH_BOOQA_LMS[1:]
 # entailment graphs made elsewhere (graphs.from_files), each a Table 5 row (graph_files@<name>): name -> language
 FILE_GRAPHS = {name: spec.get("lang", "en") for name, spec in sorted(config["graphs"]["from_files"].items())}
 # per-entry BoOQA scores of systems run elsewhere (evaluation.booqa_predictions), each a Table 5 row (scores@<name>)
@@ -66,8 +68,6 @@ BOOQA_METHOD_NAMES = method_names(BOOQA_FURTHER_LMS, list(FILE_GRAPHS), list(SCO
 SNS_LANGUAGES = sorted(MAIN_LMS)
 SNS_METHODS_ZH = config["training"]["sns_methods_zh"]  # the Chinese S&S models: Table 5 methods (the paper: S&S Full)
 TABLE3_LANGUAGES = [lang for lang in config["booqa"]["languages"] if lang in SNS_LANGUAGES]
-# the English language models BoOQA's tables compare: the main one and those of training.booqa_language_models
-ENGLISH_BOOQA_LMS = booqa_language_models(config)
 # the language models of Table 3 (and its generality table) per language, each with its own hypothesis-only models
 TABLE3_MODELS = {lang: ENGLISH_BOOQA_LMS if lang == "en" else [MAIN_LMS[lang]] for lang in TABLE3_LANGUAGES}
 

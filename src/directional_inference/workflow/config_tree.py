@@ -49,6 +49,6 @@ def booqa_language_models(config: Mapping) -> list[str]:
     """The English language models whose S&S models answer BoOQA: the first of training.language_models, then those of
     training.booqa_language_models (``all``: every one of training.language_models), each once."""
     english = list(dotted_value(config, "training.language_models") or [])
-    further = dotted_value(config, "training.booqa_language_models")
-    listed = english if further == "all" else list(further or [])
+    all_of_them = dotted_value(config, "training.booqa_language_models") == "all"
+    listed = english if all_of_them else aliases_at(config, "training.booqa_language_models")
     return list(dict.fromkeys(english[:1] + listed)) if english else []
