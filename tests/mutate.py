@@ -57,6 +57,7 @@ CATCHERS = {
     "keep-scratch": (CHAIN,),
     "keep-part-files": (CHAIN,),
     "no-stale-marking": (CHAIN,),
+    "mark-everything": (CHAIN,),
     "never-resume": (RESUME,),
     "signature-of-paths": (SIGNATURE, RESUME),
     "keep-progress": (RESUME,),

@@ -59,21 +59,43 @@ def schema_keys() -> set[str]:
 RECORDS = REPO / "benchmarks" / "results"
 
 
-def code_words() -> set[str]:
-    """Every identifier-like word of the code and config (the names a doc may mention in backticks); the benchmarks'
-    records are not code and do not count."""
+IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def python_words(source: str) -> set[str]:
+    """The identifier-like words of Python (or Snakemake) code, its comments and docstrings left out: names, and the
+    words of its other strings (column names, keys, messages)."""
+    import io
+    import tokenize
+
     words: set[str] = set()
-    for folder in CODE_FOLDERS:
-        for path in (REPO / folder).rglob("*"):
-            if path.is_relative_to(RECORDS):
-                continue
-            if (
-                path.is_file()
-                and path.suffix in (".py", ".smk", ".yaml", ".yml", ".tsv", ".json", ".rst", ".sh", "")
-                and path.stat().st_size < 2_000_000
-            ):
-                words.update(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", path.read_text(encoding="utf-8", errors="replace")))
-    words.update(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", (REPO / "Snakefile").read_text(encoding="utf-8")))
+    previous = tokenize.NEWLINE
+    for token in tokenize.generate_tokens(io.StringIO(source).readline):
+        if token.type == tokenize.NAME:
+            words.add(token.string)
+        elif token.type == tokenize.STRING and previous not in (tokenize.NEWLINE, tokenize.NL, tokenize.INDENT, tokenize.DEDENT):
+            words.update(IDENTIFIER.findall(token.string))  # a string that opens a statement is a docstring (or prose)
+        elif token.type in (getattr(tokenize, "FSTRING_MIDDLE", -1), getattr(tokenize, "TSTRING_MIDDLE", -1)):  # Python 3.12 on
+            words.update(IDENTIFIER.findall(token.string))
+        if token.type not in (tokenize.COMMENT, tokenize.NL):
+            previous = token.type
+    return words
+
+
+def code_words() -> set[str]:
+    """Every identifier-like word of the code and config (the names a doc may mention in backticks), without their
+    comments and docstrings; the benchmarks' records are not code and do not count."""
+    words: set[str] = set()
+    for path in [p for folder in CODE_FOLDERS for p in (REPO / folder).rglob("*")] + [REPO / "Snakefile"]:
+        if path.is_relative_to(RECORDS) or not path.is_file() or path.stat().st_size >= 2_000_000:
+            continue
+        text = path.read_text(encoding="utf-8", errors="replace")
+        if path.suffix in (".py", ".smk") or path.name == "Snakefile" or text.startswith("#!/usr/bin/env python"):
+            words |= python_words(text)
+        elif path.suffix in (".yaml", ".yml", ".sh", "") or path.name.endswith(".tsv"):
+            words.update(IDENTIFIER.findall(re.sub(r"(?m)(^|\s)#.*$", "", text)))  # without comments
+        elif path.suffix in (".json", ".rst", ".tsv"):
+            words.update(IDENTIFIER.findall(text))
     return words
 
 
@@ -275,6 +297,9 @@ def test_the_check_catches_a_planted_unknown_rule_key_path_flag_and_link(code):
         p.split(": ", 1)[1] for p in prose
     }, prose
     assert not problems("`snakemake --touch`, `snakemake -n`, `dvc exp run --temp`, `dvc exp run -S a=1`", REPO / "docs" / "planted.md", **code)
+    # a name only a comment or a docstring holds is not a name of the code; names and the words of other strings are
+    source = 'x_count = f(\n    "column_name",  # comment_word\n)\n\n\ndef g():\n    """doc_word"""\n    return f"{x_count}_made"\n'
+    assert python_words(source) == {"x_count", "f", "column_name", "def", "g", "return", "_made"}
     # a name only a benchmark record holds (a field of benchmarks/results/device_throughput.json) is not a name of the code
     assert any("`bert_train_sentences_per_s`" in p for p in problems("`bert_train_sentences_per_s`", REPO / "docs" / "planted.md", **code))
     assert not problems(

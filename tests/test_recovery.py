@@ -182,11 +182,16 @@ def _jobs(log: str) -> tuple[Counter, Counter, set[tuple[str, str]], set[tuple[s
             if (row := JOB_STATS_ROW.match(line)) and row.group(1) not in ("job", "total"):
                 planned[row.group(1)] = int(row.group(2))
     blocks: list[dict] = []  # one per job the log shows starting: its rule, jobid and wildcards
+    block = None  # the job whose header's indented lines are being read (an "Error in rule" block has a jobid too)
     for line in lines:
         if header := JOB_HEADER.match(line):
-            blocks.append({"rule": header.group(2), "wildcards": ""})
-        elif blocks and (field := re.match(r"^\s+(jobid|wildcards): (.*)$", line)):
-            blocks[-1][field.group(1)] = field.group(2)
+            block = {"rule": header.group(2), "wildcards": ""}
+            blocks.append(block)
+        elif block is not None and line.startswith(" "):
+            if field := re.match(r"^\s+(jobid|wildcards): (.*)$", line):
+                block[field.group(1)] = field.group(2)
+        else:
+            block = None
     started = {block["jobid"]: (block["rule"], block["wildcards"]) for block in blocks}
     finished = {started[done.group(1)] for line in lines if (done := re.match(r"^Finished jobid: (\d+)", line))}
     return planned, Counter(job[0] for job in finished), finished, set(started.values())

@@ -15,11 +15,11 @@ parallel floating-point sum depends on the thread schedule), and random choices 
 from __future__ import annotations
 
 import contextlib
+import json
 import logging
 import os
 import shutil
 import tempfile
-import threading
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
@@ -92,16 +92,20 @@ class Engine:
         # every query whose rows are written orders them itself; keeping the scan order would hold rows in memory
         self.con.execute("SET preserve_insertion_order = false")
         self.con.execute("SET enable_progress_bar = false")
+        # DuckDB's profiler tells each query's spill exactly (the peak size of its temporary files while it ran)
+        self.con.execute("PRAGMA enable_profiling = 'no_output'")
+        self.con.execute("SET tracked_metrics = ['system.peak_temp_dir_size']")
         log.info("DuckDB: memory limit %d MB of the job's %s MB, %d threads, spilling to %s", pool, memory_mb, threads, self.spill)
-        self.spilled_mb = 0.0  # the largest size DuckDB's spill files reached, sampled (logged on close)
-        self._watching = threading.Event()
-        self._watch = threading.Thread(target=self._watch_spill, daemon=True)
-        self._watch.start()
+        self.spilled_mb = 0.0  # the largest size DuckDB's spill files reached while a query ran (logged on close)
 
-    def _watch_spill(self, interval: float = 0.2) -> None:
-        while not self._watching.wait(interval):
-            with contextlib.suppress(OSError):  # a file removed while we looked: the next sample sees it
-                self.spilled_mb = max(self.spilled_mb, sum(path.stat().st_size for path in self.spill.glob("duckdb_temp*")) / 1e6)
+    def _note_spill(self) -> None:
+        """Take the last query's spill from DuckDB's profiler into ``spilled_mb``. Called before each query and on close,
+        so every query the engine ran is read once it has finished (a streamed result, once its reader is drained)."""
+        import duckdb
+
+        with contextlib.suppress(duckdb.Error):  # no query yet, or a statement the profiler does not cover
+            metrics = json.loads(self.con.get_profiling_information(format="json")).get("system") or {}
+            self.spilled_mb = max(self.spilled_mb, metrics.get("peak_temp_dir_size", 0) / 1e6)
 
     def __enter__(self) -> Engine:
         return self
@@ -110,11 +114,10 @@ class Engine:
         self.close()
 
     def close(self) -> None:
-        self._watching.set()
-        self._watch.join()
+        self._note_spill()
         self.con.close()
         if self.spilled_mb:
-            log.info("DuckDB spilled %.0f MB at most (sampled every 0.2 s)", self.spilled_mb)
+            log.info("DuckDB spilled %.1f MB at most (its temporary files' peak size, from its profiler)", self.spilled_mb)
         if self._own_spill:
             shutil.rmtree(self.spill, ignore_errors=True)
 
@@ -126,7 +129,7 @@ class Engine:
         for name in names:
             for kind in ("VIEW", "TABLE"):
                 try:
-                    self.con.execute(f"DROP {kind} IF EXISTS {name}")
+                    self.execute(f"DROP {kind} IF EXISTS {name}")
                 except duckdb.CatalogException:
                     pass
 
@@ -135,59 +138,66 @@ class Engine:
         self.drop(name)
         if isinstance(source, pd.DataFrame):
             self.con.register(f"{name}__frame", source)
-            self.con.execute(f"CREATE TEMP VIEW {name} AS SELECT * FROM {name}__frame")
+            self.execute(f"CREATE TEMP VIEW {name} AS SELECT * FROM {name}__frame")
         else:
-            self.con.execute(f"CREATE TEMP VIEW {name} AS SELECT * FROM {parquet_source(source)}")
+            self.execute(f"CREATE TEMP VIEW {name} AS SELECT * FROM {parquet_source(source)}")
         return name
 
     def frame(self, name: str, frame: pd.DataFrame) -> str:
         """Make a small pandas frame (a lookup computed in Python) a table of this connection."""
         self.drop(name)
         self.con.register(f"{name}__frame", frame)
-        self.con.execute(f"CREATE TEMP TABLE {name} AS SELECT * FROM {name}__frame")
+        self.execute(f"CREATE TEMP TABLE {name} AS SELECT * FROM {name}__frame")
         self.con.unregister(f"{name}__frame")
         return name
 
     def execute(self, sql: str, parameters=None):
+        """Run ``sql`` now (its result is DuckDB's, to fetch)."""
+        self._note_spill()
         return self.con.execute(sql, parameters) if parameters is not None else self.con.execute(sql)
+
+    def sql(self, sql: str):
+        """``sql`` as a DuckDB relation, to stream (``to_arrow_reader``) or fetch."""
+        self._note_spill()
+        return self.con.sql(sql)
 
     def materialise(self, name: str, sql: str) -> str:
         """``CREATE TEMP TABLE name AS sql``: a result several later queries read (spilled when large)."""
         self.drop(name)
-        self.con.execute(f"CREATE TEMP TABLE {name} AS {sql}")
+        self.execute(f"CREATE TEMP TABLE {name} AS {sql}")
         return name
 
     def view(self, name: str, sql: str) -> str:
         """``CREATE TEMP VIEW name AS sql``."""
         self.drop(name)
-        self.con.execute(f"CREATE TEMP VIEW {name} AS {sql}")
+        self.execute(f"CREATE TEMP VIEW {name} AS {sql}")
         return name
 
     def df(self, sql: str) -> pd.DataFrame:
         """A (small) query result as a pandas frame."""
-        return self.con.execute(sql).df()
+        return self.execute(sql).df()
 
     def columns(self, source: str) -> set[str]:
         """The column names of a table, view or source expression (``read_parquet(...)``), without reading rows."""
-        return {row[0] for row in self.con.sql(f"DESCRIBE SELECT * FROM {source}").fetchall()}
+        return {row[0] for row in self.sql(f"DESCRIBE SELECT * FROM {source}").fetchall()}
 
     def count(self, sql: str) -> int:
-        return int(self.con.execute(f"SELECT count(*) FROM ({sql})").fetchall()[0][0])
+        return int(self.execute(f"SELECT count(*) FROM ({sql})").fetchall()[0][0])
 
     def write(self, sql: str, path: str | os.PathLike, *, row_group_rows: int = ROW_GROUP_ROWS) -> int:
         """Stream the rows of ``sql`` into the Parquet file ``path`` atomically (``write_batches``); returns the rows."""
-        reader = self.con.sql(sql).to_arrow_reader(BATCH_ROWS)
+        reader = self.sql(sql).to_arrow_reader(BATCH_ROWS)
         return write_batches(reader, reader.schema, path, row_group_rows=row_group_rows)
 
     def write_all(self, queries: Iterable[str], path: str | os.PathLike, *, empty: str, row_group_rows: int = ROW_GROUP_ROWS) -> int:
         """The rows of each query of ``queries`` in turn (one result at a time: a query may be made after the previous
         one's rows are written) into one Parquet file, atomically; ``empty``: a query of no rows with their columns,
         for when there is no query. Returns the rows."""
-        schema = self.con.sql(empty).to_arrow_reader(1).schema
+        schema = self.sql(empty).to_arrow_reader(1).schema
 
         def batches():
             for sql in queries:
-                yield from self.con.sql(sql).to_arrow_reader(BATCH_ROWS)
+                yield from self.sql(sql).to_arrow_reader(BATCH_ROWS)
 
         return write_batches(batches(), schema, path, row_group_rows=row_group_rows)
 
@@ -202,7 +212,7 @@ class Engine:
 
         folder = Path(folder)
         folder.mkdir(parents=True, exist_ok=True)
-        reader = self.con.sql(sql).to_arrow_reader(BATCH_ROWS)
+        reader = self.sql(sql).to_arrow_reader(BATCH_ROWS)
         schema = reader.schema.remove(reader.schema.get_field_index(column))
         writers: dict[int, pq.ParquetWriter] = {}
         pending: dict[int, list] = {}

@@ -107,6 +107,22 @@ def _no_spill(module) -> None:
     module.Engine.__init__ = without_spill
 
 
+def _mark_everything(module) -> None:
+    from directional_inference.recovery import outputs
+
+    mark = module.mark_stale_outputs
+
+    def everything(state_dir, *args, **kwargs):
+        stale = mark(state_dir, *args, **kwargs)
+        if stale:  # after a kill: every output, not only those made from what the kill took
+            recorded = outputs.recorded_outputs(state_dir)
+            outputs.mark_incomplete(state_dir, recorded)
+            stale = dict.fromkeys(recorded, "marked by the mutation")
+        return stale
+
+    module.mark_stale_outputs = everything
+
+
 def _unordered_writes(module) -> None:
     import re
 
@@ -126,6 +142,8 @@ MUTATIONS = {
     "keep-part-files": ("directional_inference.atomic", lambda module: setattr(module, "remove_stale_temporaries", lambda target: [])),
     # a run no longer marks the outputs made from what a killed job took with it
     "no-stale-marking": ("directional_inference.recovery.start", lambda module: setattr(module, "mark_stale_outputs", lambda *a, **k: {})),
+    # a run that finds stale outputs marks every output it has a record of: a rerun after a kill makes everything again
+    "mark-everything": ("directional_inference.recovery.start", _mark_everything),
     # a scoring never resumes its saved progress
     "never-resume": ("directional_inference.evaluation.resume", lambda module: setattr(module.ScoringProgress, "load", lambda self, entries: None)),
     # the signature of a scoring's inputs reads their paths, not the files

@@ -232,7 +232,7 @@ def evidence_batches(engine, evidence, entries: pd.DataFrame, rows: int, *, cap:
         present = engine.columns(source)
         columns = [c for c in ("entry", "pred", "subj", "obj", "aligned", "article_id", "sentence") if c in present]
         capped = f"QUALIFY row_number() OVER (PARTITION BY entry ORDER BY {seeded_hash(seed, *columns)}, file_row_number) <= {int(cap)}"
-    reader = engine.con.sql(f"""SELECT * EXCLUDE (file_row_number) FROM (SELECT * FROM {source} SEMI JOIN chunk_entries USING (entry) {capped})
+    reader = engine.sql(f"""SELECT * EXCLUDE (file_row_number) FROM (SELECT * FROM {source} SEMI JOIN chunk_entries USING (entry) {capped})
                                 ORDER BY file_row_number""").to_arrow_reader(rows)
     for batch in reader:
         yield batch.to_pandas()

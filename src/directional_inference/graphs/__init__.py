@@ -89,7 +89,7 @@ def _type_pair_counts(engine, type_a: str, type_b: str):
     and pairs numbered in the order of their names (ranked on Arrow arrays, outside the engine's memory)."""
     import pyarrow.compute as pc
 
-    table = engine.con.sql(f"""SELECT node, pair, n FROM features WHERE type_a = {sql_string(type_a)} AND type_b = {sql_string(type_b)}
+    table = engine.sql(f"""SELECT node, pair, n FROM features WHERE type_a = {sql_string(type_a)} AND type_b = {sql_string(type_b)}
                                ORDER BY node, pair""").to_arrow_table()
     if not table.num_rows:
         return np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0), np.zeros(0, dtype=object)
