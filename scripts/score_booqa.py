@@ -6,6 +6,7 @@ import pandas as pd
 from directional_inference.atomic import atomic_file
 from directional_inference.compute import set_threads
 from directional_inference.engine import job_engine
+from directional_inference.evaluation.methods import method_spec
 from directional_inference.evaluation.resume import ScoringProgress, input_signature
 from directional_inference.evaluation.scoring import BATCH_ROWS, entry_chunk, score_split
 from directional_inference.workflow.rulelog import start_job
@@ -19,7 +20,8 @@ settings = {**snakemake.params.settings, "part": snakemake.params.part, "parts":
 signature = input_signature(settings, list(inputs))
 progress = ScoringProgress(snakemake.params.progress, signature)  # a job stopped at its time limit resumes from it
 known_ids = [entry for path in inputs.get("splits", []) for entry in pd.read_parquet(path, columns=["id"])["id"]]
-with job_engine(snakemake, threads=1) as engine:
+# a graph is scored in SQL, with the job's threads; the other methods' engine only reads evidence beside torch's threads
+with job_engine(snakemake, threads=None if method_spec(snakemake.wildcards.method)[0] == "graph" else 1) as engine:
     frame = score_split(
         engine,
         snakemake.wildcards.method,

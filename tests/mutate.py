@@ -46,10 +46,14 @@ MERGE_SPILL = "tests/test_engine.py::test_the_merge_spills_within_its_bound_and_
 ENGINE_STEPS = (
     "tests/test_engine_steps.py::test_every_engine_step_gives_the_same_bytes_at_one_two_and_four_threads_and_when_the_merge_and_the_negatives_spill"
 )
-STEP_SPILLS = (
-    "tests/test_engine_steps.py::test_positives_spill_instead_of_stopping_in_a_pool_below_their_data",
-    "tests/test_engine_steps.py::test_the_graph_build_spills_in_a_pool_below_its_feature_counts_and_gives_the_same_edges",
-)
+STEP = "tests/test_engine_steps.py::test_"
+POSITIVES_SPILL = f"{STEP}the_positives_spill_instead_of_stopping_and_give_the_same_bytes_at_one_two_and_four_threads"
+GRAPH_BUILD_SPILL = f"{STEP}the_graph_build_spills_and_gives_the_same_edges_at_one_two_and_four_threads"
+EVIDENCE_SPILL = f"{STEP}evidence_retrieval_spills_instead_of_stopping_and_gives_the_same_evidence_at_one_two_and_four_threads"
+GRAPH_SCORING_SPILL = f"{STEP}graph_scoring_spills_and_gives_the_same_scores_at_one_two_and_four_threads"
+SMALL_POOL_POSITIVES = f"{STEP}positives_spill_instead_of_stopping_in_a_pool_below_their_data"
+IMPORTED_CORPUS_SPILL = f"{STEP}the_imported_corpus_table_spills_and_gives_the_same_bytes_at_one_two_and_four_threads"
+STEP_SPILLS = (SMALL_POOL_POSITIVES, IMPORTED_CORPUS_SPILL, POSITIVES_SPILL, GRAPH_BUILD_SPILL, EVIDENCE_SPILL, GRAPH_SCORING_SPILL)
 RECOMPUTE = "tests/test_workflow.py::test_every_tables_aucnorm_is_recomputed_from_its_score_files_by_an_independent_implementation"
 
 # the tests that must fail under each mutation
@@ -63,7 +67,8 @@ CATCHERS = {
     "keep-progress": (RESUME,),
     "pool-ignored": (MERGE_SPILL, ENGINE_STEPS, *STEP_SPILLS),
     "no-spill": (MERGE_SPILL, *STEP_SPILLS),
-    "unordered-writes": (MERGE_SPILL, ENGINE_STEPS),
+    "unordered-writes": (MERGE_SPILL, ENGINE_STEPS, POSITIVES_SPILL, EVIDENCE_SPILL),
+    "fixed-evidence-chunks": (EVIDENCE_SPILL,),
 }
 SMOKE_RUN_TESTS = (CHAIN, RESUME, RECOMPUTE)  # the tests that read the smoke run
 

@@ -70,11 +70,21 @@ def test_the_merge_gives_the_same_bytes_at_one_and_two_threads_in_buckets_and_wh
     assert peak > 1e6 and spilled == one  # a pool below the data: it spilled, and gave the same bytes
 
 
-# The spill bound of docs/operations.md: in a pool at the engine's floor (256 MB), a job's spill files peak at most this
-# many times the size of its Parquet input. Exact figures (DuckDB's profiler), the merge of 800,000 relations at 256 MB,
-# 5 runs each: 3.3-4.1x at 1 thread, 2.7-3.8x at 2, 2.8x at 4. Pools far below a job's data spill more: 6.4-8.5x at
-# 128 MB and 2 threads, 11.1x at 64 MB and 1 thread. AMD EPYC, 2026-11-29.
-SPILL_BOUND = 6.0
+# The spill bound of docs/operations.md: in a pool at the engine's floor (256 MB), a job's spill files peak at most
+# spill_bound(threads) times the size of its Parquet input. Exact figures (DuckDB's profiler): the merge of 800,000
+# relations, 5 runs each: 3.3-4.1x at 1 thread, 2.7-3.8x at 2, 2.8x at 4 (AMD EPYC, 2026-11-29); the graph build of 2.5M
+# relations, whose feature counts are one partial table per thread: 5.2x at 1, 4.9x at 2, 8.6x at 4 (3 runs), 7.3x at 8
+# (AMD EPYC, 2026-12-01). Pools far below a job's data spill more: 6.4-8.5x at 128 MB and 2 threads, 11.1x at 64 MB and
+# 1 thread.
+SPILL_BOUND = 6.0  # at one and two threads, what the workflow gives an engine job
+SPILL_BOUND_MORE_THREADS = 10.0
+
+
+def spill_bound(threads: int) -> float:
+    """The spill bound, in times a job's Parquet input, at ``threads``."""
+    return SPILL_BOUND if threads <= 2 else SPILL_BOUND_MORE_THREADS
+
+
 FOUR_THREAD_POOL_MB = 256  # the engine's floor; at 4 threads DuckDB's sort pins more blocks at once: 128 and 192 MB failed to pin one
 
 
@@ -94,4 +104,6 @@ def test_the_merge_spills_within_its_bound_and_gives_the_same_bytes_at_one_two_a
     merged = {threads: _merged(shards, tmp_path / f"threads-{threads}", threads=threads, pool_mb=FOUR_THREAD_POOL_MB) for threads in (1, 2, 4)}
     assert len({digest for digest, _ in merged.values()}) == 1
     for threads, (_, peak) in merged.items():
-        assert 1e6 < peak <= SPILL_BOUND * input_bytes, f"{threads} thread(s): spilled {peak / 1e6:.1f} MB of {input_bytes / 1e6:.1f} MB of input"
+        assert 1e6 < peak <= spill_bound(threads) * input_bytes, (
+            f"{threads} thread(s): spilled {peak / 1e6:.1f} MB of {input_bytes / 1e6:.1f} MB of input"
+        )

@@ -2,10 +2,12 @@
 English relations): one thread and a roomy buffer pool, two threads and a 128 MB pool (``engine_pool_mb``), and four
 threads and a 256 MB pool give the same bytes. In the 128 MB pool the merge, which holds the most, spills; the
 negatives get a pool of their own below their data (``NEGATIVES_POOL_MB``), where they spill too (8-14 MB at 2
-threads, 2-9 MB at 4). Every job that spilled stays within the spill bound (SPILL_BOUND times its Parquet input).
-(tests/test_engine.py forces the merge to spill on its own at 1, 2 and 4 threads.) The positives (32 MB) and the graph build
-(48 MB) spill at one thread, called directly (the last two tests). Evidence and scoring hold too little on this data
-to spill: docs/operations.md, "Spill bound". Spill figures are exact: DuckDB's profiler (``Engine.spilled_mb``)."""
+threads, 2-9 MB at 4). Every job that spilled stays within the spill bound (``spill_bound`` times its Parquet input).
+(tests/test_engine.py forces the merge to spill on its own at 1, 2 and 4 threads.) The imported corpus table, the
+positives, the graph build, evidence retrieval and graph scoring hold too little on that data to spill at two and four
+threads (they stop with "out of memory" below it): the last five tests call each directly on 30 times the default's
+relations, where each spills at 1, 2 and 4 threads; the positives are also called in 32 MB at one thread, where their
+old step stopped. Spill figures are exact: DuckDB's profiler (``Engine.spilled_mb``)."""
 
 from __future__ import annotations
 
@@ -18,7 +20,7 @@ import pytest
 import yaml
 
 from conftest import REPO, copy_workflow, run_snakemake
-from test_engine import FOUR_THREAD_POOL_MB, SMALL_POOL_MB, SPILL_BOUND  # pools below the merge's data, above what DuckDB's sort must pin
+from test_engine import FOUR_THREAD_POOL_MB, SMALL_POOL_MB, spill_bound  # pools below the merge's data, above what DuckDB's sort must pin
 
 # The negatives' pool by threads: below their data, above what DuckDB must hold at once (at 2 threads 48 MB stopped
 # with "out of memory" and 64 MB spilled; at 4 threads 80 MB stopped and 96 MB spilled; AMD EPYC, 2026-11-29)
@@ -113,15 +115,17 @@ def test_every_engine_step_gives_the_same_bytes_at_one_two_and_four_threads_and_
     assert not _spills(tmp_path / "roomy")
     tight_spills = _spills(tmp_path / "tight")
     assert {"merge_relations", "generate_booqa_negatives"} <= set(tight_spills)
-    for rule, (spilled_mb, input_bytes) in {**tight_spills, **_spills(tmp_path / "four")}.items():  # docs/operations.md, "Spill bound"
-        assert spilled_mb * 1e6 <= SPILL_BOUND * input_bytes, f"{rule} spilled {spilled_mb} MB of {input_bytes / 1e6:.1f} MB of input"
+    for threads, spills in ((2, tight_spills), (4, _spills(tmp_path / "four"))):  # docs/operations.md, "Spill bound"
+        for rule, (spilled_mb, input_bytes) in spills.items():
+            assert spilled_mb * 1e6 <= spill_bound(threads) * input_bytes, f"{rule} spilled {spilled_mb} MB of {input_bytes / 1e6:.1f} MB of input"
 
 
 def test_positives_spill_instead_of_stopping_in_a_pool_below_their_data(synthetic_relations, tmp_path):
     """The positives' group-bys in a 32 MB pool at one thread, where their data does not fit: they must spill (more than
     1 MB) and give a roomy pool's bytes. Before the per-sentence step joined its least hash back, it took the proposition by
     ``arg_min`` of a 128-bit value, whose state DuckDB cannot spill: "out of memory" here (and at 15 times the
-    default's relations in a 96 MB pool at two threads)."""
+    default's relations in a 96 MB pool at two threads; the old step passes the test at 1, 2 and 4 threads below, in
+    a pool of 192 MB, so this one stays)."""
     from directional_inference.booqa.positives import select_positives
     from directional_inference.engine import Engine
 
@@ -139,23 +143,138 @@ def test_positives_spill_instead_of_stopping_in_a_pool_below_their_data(syntheti
         outputs[name] = {f.name: hashlib.sha256(f.read_bytes()).hexdigest() for f in (folder / "positives.parquet", folder / "counts.parquet")}
         assert found[0] > 1000
     assert outputs["roomy"] == outputs["tight"]
-    assert spilled["roomy"] == 0 and 1 < spilled["tight"] <= SPILL_BOUND * _parquet_bytes(files) / 1e6, spilled
+    assert spilled["roomy"] == 0 and 1 < spilled["tight"] <= spill_bound(1) * _parquet_bytes(files) / 1e6, spilled
 
 
-def test_the_graph_build_spills_in_a_pool_below_its_feature_counts_and_gives_the_same_edges(synthetic_relations, tmp_path):
-    """The graph build's feature counts (a group-by and two windowed cut-offs) in a 48 MB pool at one thread spill
-    (20-22 MB on this data, 3.8-4.1 times its input) and give a roomy pool's edges, byte for byte (32 MB stops with "out
-    of memory"; at two threads it spills 5 MB in 64 MB)."""
+# Each step called directly at 1, 2 and 4 threads in a pool below its data, on relations 30 times the default's (about
+# 2.5M, 34 MB of Parquet), where it spills at every thread count (AMD EPYC, 2026-12-01; MB spilled at 1 / 2 / 4 threads):
+# the positives in 192 MB (17 / 21-24 / 27-36, 2-3 runs each; at 256 MB they hold it all; at 160 MB and 4 threads 2
+# runs of 4 stopped with "out of memory"), the graph build at the engine's floor, 256 MB (179 / 170 / 294-296), evidence
+# retrieval for 1 relation in 40 as an entry (63,612 entries, about the paper's BoOQA; 1.9M matched relations) at
+# 256 MB (12 / 82 / 19), the graph scoring of that evidence at 256 MB (271 / 233 / 164). Each must give a roomy pool's
+# bytes, spill more than 1 MB and stay within the spill bound. The imported corpus table (describe_imported_corpus) at
+# 88 MB (8 / 15-25 / 21-22, 3 runs; at 72 MB and 4 threads 3 runs of 3 stopped).
+STEP_POOLS_MB = {"imported corpus": 88, "positives": 192, "graph build": 256, "evidence": 256, "graph scoring": 256}
+ENTRY_SHARE = 40  # one relation in ENTRY_SHARE is an entry of the evidence and scoring tests
+
+
+@pytest.fixture(scope="module")
+def relations_30x(tmp_path_factory) -> list[Path]:
+    from directional_inference.relations.synthetic import SyntheticModel, generate_relations
+
+    model = SyntheticModel.load(REPO / "benchmarks" / "synthetic_relations.json")
+    folder = tmp_path_factory.mktemp("synthetic-relations-30x")
+    return sorted(generate_relations(model, 30 * model.base_relations, folder, seed=11, file_relations=150_000))
+
+
+@pytest.fixture(scope="module")
+def entries_30x(relations_30x):
+    """BoOQA-like entries: one relation in ENTRY_SHARE (a seeded hash), with its window, arguments, types and sentence."""
+    import duckdb
+
+    from directional_inference.engine import parquet_source, seeded_hash
+
+    return duckdb.sql(f"""
+        SELECT 'q' || row_number() OVER (ORDER BY article_id, sentence_id, pred, subj, obj) AS id, "window", subj, obj, pred, subj_type, obj_type,
+               article_id, sentence_id
+        FROM {parquet_source(relations_30x)} WHERE {seeded_hash(1, "article_id", "sentence_id", "pred", "subj", "obj")} % {ENTRY_SHARE} = 0
+        ORDER BY id""").df()
+
+
+def _at_each_thread_count(step: str, run, tmp_path: Path, input_bytes: int) -> dict:
+    """``run(engine, folder)`` (writing the step's outputs into ``folder``) at one thread in a roomy pool, then at 1, 2 and
+    4 threads in the step's pool of STEP_POOLS_MB: every run gives the roomy run's bytes, the roomy run does not spill,
+    each other run spills more than 1 MB and within the bound (``spill_bound``). Returns threads -> MB spilled."""
     from directional_inference.engine import Engine
+
+    digests, spilled = {}, {}
+    for name, threads, pool in (("roomy", 1, 4000), *((f"threads-{t}", t, STEP_POOLS_MB[step]) for t in (1, 2, 4))):
+        folder = tmp_path / name
+        folder.mkdir(parents=True)
+        with Engine(pool_mb=pool, threads=threads, spill=folder / "spill") as engine:
+            run(engine, folder)
+        spilled[name] = engine.spilled_mb
+        digests[name] = {f.name: hashlib.sha256(f.read_bytes()).hexdigest() for f in sorted(folder.glob("*")) if f.is_file()}
+        assert digests[name], f"{step} wrote nothing"
+    assert all(found == digests["roomy"] for found in digests.values()), f"{step}: other bytes at other threads or pools"
+    assert spilled.pop("roomy") == 0, step
+    for name, mb in spilled.items():
+        threads = int(name.split("-")[1])
+        assert 1 < mb <= spill_bound(threads) * input_bytes / 1e6, (
+            f"{step} at {threads} thread(s) spilled {mb:.1f} MB of {input_bytes / 1e6:.1f} MB of input"
+        )
+    return spilled
+
+
+def test_the_imported_corpus_table_spills_and_gives_the_same_bytes_at_one_two_and_four_threads(relations_30x, tmp_path):
+    """The articles of imported relations (rule describe_imported_corpus): one group-by over every relation, sorted."""
+    from directional_inference.relations.imported import write_imported_corpus
+
+    def run(engine, folder):
+        reading = write_imported_corpus(engine, relations_30x, relations_30x, [str(f) for f in relations_30x], folder / "articles.parquet")
+        assert reading["articles_kept"] > 100_000
+
+    _at_each_thread_count("imported corpus", run, tmp_path, _parquet_bytes(relations_30x))
+
+
+def test_the_positives_spill_instead_of_stopping_and_give_the_same_bytes_at_one_two_and_four_threads(relations_30x, tmp_path):
+    """The positives' group-bys spill below their data. Before the per-sentence step joined its least hash back, it took
+    the proposition by ``arg_min`` of a 128-bit value, whose state DuckDB cannot spill: "out of memory" in such pools."""
+    from directional_inference.booqa.positives import select_positives
+
+    settings = {"starring_min_articles": 5, "starring_min_predicates": 5, "felicity_min_pairs": 10, "felicity_count": "pairs", "seed": 13}
+
+    def run(engine, folder):
+        found = select_positives(
+            engine, relations_30x, "en", **settings, positives_path=folder / "positives.parquet", counts_path=folder / "counts.parquet"
+        )
+        assert found[0] > 10_000
+
+    _at_each_thread_count("positives", run, tmp_path, _parquet_bytes(relations_30x))
+
+
+def test_the_graph_build_spills_and_gives_the_same_edges_at_one_two_and_four_threads(relations_30x, tmp_path):
+    """The graph build's feature counts (a group-by, two windowed cut-offs and a sort) at the engine's floor."""
     from directional_inference.graphs import build_graphs
 
-    files = sorted(synthetic_relations.glob("*.parquet"))
-    edges, spilled = {}, {}
-    for name, pool in (("roomy", 2000), ("tight", 48)):
-        output = tmp_path / f"{name}.parquet"
-        with Engine(pool_mb=pool, threads=1, spill=tmp_path / f"{name}-spill") as engine:
-            assert build_graphs(engine, files, min_arg_pairs=2, min_predicates=2, output=output) > 10_000
-            spilled[name] = engine.spilled_mb
-        edges[name] = hashlib.sha256(output.read_bytes()).hexdigest()
-    assert edges["roomy"] == edges["tight"]
-    assert spilled["roomy"] == 0 and 1 < spilled["tight"] <= SPILL_BOUND * _parquet_bytes(files) / 1e6, spilled
+    def run(engine, folder):
+        assert build_graphs(engine, relations_30x, min_arg_pairs=2, min_predicates=2, output=folder / "graph.parquet") > 1_000_000
+
+    _at_each_thread_count("graph build", run, tmp_path, _parquet_bytes(relations_30x))
+
+
+def test_evidence_retrieval_spills_instead_of_stopping_and_gives_the_same_evidence_at_one_two_and_four_threads(relations_30x, entries_30x, tmp_path):
+    """The matched relations and the capped choice per entry at the engine's floor. The choice's window function holds
+    a chunk of entries in the pool: chunks of a fixed 2M matched rows stopped with "out of memory" here
+    (``evidence.chunk_rows`` sizes them to the pool)."""
+    from directional_inference.booqa.negatives import RelationKeys
+    from directional_inference.evaluation.evidence import retrieve_evidence
+
+    def run(engine, folder):
+        rows = retrieve_evidence(
+            engine, entries_30x, relations_30x, cap=100, seed=3, relation_keys=RelationKeys("en"), output=folder / "evidence.parquet"
+        )
+        assert rows > 500_000
+
+    _at_each_thread_count("evidence", run, tmp_path, _parquet_bytes(relations_30x))
+
+
+def test_graph_scoring_spills_and_gives_the_same_scores_at_one_two_and_four_threads(relations_30x, entries_30x, tmp_path):
+    """The lookups of every piece of evidence's edge in a graph larger than the pool (score_booqa's SQL of a graph)."""
+    from directional_inference.booqa.negatives import RelationKeys
+    from directional_inference.engine import Engine
+    from directional_inference.evaluation.evidence import retrieve_evidence
+    from directional_inference.evaluation.scoring import graph_scores
+    from directional_inference.graphs import build_graphs
+
+    evidence, graph = tmp_path / "evidence.parquet", tmp_path / "graph.parquet"
+    with Engine(pool_mb=4000, threads=2) as engine:
+        retrieve_evidence(engine, entries_30x, relations_30x, cap=100, seed=3, relation_keys=RelationKeys("en"), output=evidence)
+        build_graphs(engine, relations_30x, min_arg_pairs=2, min_predicates=2, output=graph)
+
+    def run(engine, folder):
+        scores, _ = graph_scores(engine, entries_30x, evidence, graph, "binc")
+        assert (scores > 0).sum() > 10_000
+        (folder / "scores.npy").write_bytes(scores.tobytes())
+
+    _at_each_thread_count("graph scoring", run, tmp_path / "runs", _parquet_bytes([evidence, graph]))

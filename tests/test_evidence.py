@@ -165,6 +165,18 @@ def test_entries_in_chunks_and_the_file_give_the_same_rows(engine, tmp_path, mon
     assert list(pd.read_parquet(tmp_path / "none.parquet").columns) == list(whole.columns)  # e2 has no evidence: an empty file
 
 
+def test_a_chunk_of_entries_follows_the_engines_pool_and_threads():
+    """1,500 matched rows per MB of the pool at one and two threads, half as many per MB at four, at most 2M: by hand,
+    256 MB gives 384,000 rows at one or two threads and 192,000 at four; a default job's 3,600 MB pool gives 2M."""
+    from directional_inference.engine import Engine
+    from directional_inference.evaluation.evidence import chunk_rows
+
+    expected = {(256, 1): 384_000, (256, 2): 384_000, (256, 4): 192_000, (3600, 2): 2_000_000}
+    for (pool, threads), rows in expected.items():
+        with Engine(pool_mb=pool, threads=threads) as engine:
+            assert chunk_rows(engine) == rows, (pool, threads)
+
+
 def test_max_over_evidence_with_floor_for_no_evidence(engine):
     evidence = retrieve_evidence(engine, _entries(), _relations(), cap=10, seed=1, relation_keys=KEYS)
     scores = np.arange(len(evidence), dtype=float)

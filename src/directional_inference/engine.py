@@ -86,8 +86,9 @@ class Engine:
         self.spill.mkdir(parents=True, exist_ok=True)
         self.con = duckdb.connect()
         pool = pool_mb if pool_mb is not None else max(MIN_POOL_MB, int((memory_mb or 4000) * pool_share))
+        self.pool_mb, self.threads = pool, max(int(threads), 1)  # steps that size their own pieces to the pool read them
         self.con.execute(f"SET memory_limit = '{pool}MB'")
-        self.con.execute(f"SET threads = {max(int(threads), 1)}")
+        self.con.execute(f"SET threads = {self.threads}")
         self.con.execute(f"SET temp_directory = {sql_string(self.spill)}")
         # every query whose rows are written orders them itself; keeping the scan order would hold rows in memory
         self.con.execute("SET preserve_insertion_order = false")

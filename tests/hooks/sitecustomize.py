@@ -156,6 +156,11 @@ MUTATIONS = {
     "no-spill": ("directional_inference.engine", _no_spill),
     # the engine writes the rows of a query in the order its threads produce them (its final ORDER BY dropped)
     "unordered-writes": ("directional_inference.engine", _unordered_writes),
+    # evidence retrieval chooses in chunks of a fixed 2M matched rows, whatever the pool: a small pool stops with "out of memory"
+    "fixed-evidence-chunks": (
+        "directional_inference.evaluation.evidence",
+        lambda module: setattr(module, "chunk_rows", lambda engine: module.CHUNK_ROWS),
+    ),
 }
 
 PATCHES: dict = {}  # module -> the patches to apply once it has run

@@ -64,7 +64,7 @@ def retrieve_evidence(
     def chunk_queries():
         """For each chunk of entries (in id order, about CHUNK_ROWS matched rows each): its chosen evidence, then the
         query of its rows with their sentences."""
-        for ids in _entry_chunks(sizes, CHUNK_ROWS):
+        for ids in _entry_chunks(sizes, chunk_rows(engine)):
             engine.frame("chunk_ids", pd.DataFrame({"id": ids}, dtype=object))
             engine.materialise(
                 "chosen",
@@ -99,8 +99,23 @@ def retrieve_evidence(
     return result
 
 
-# matched relations per chunk of entries whose evidence is chosen together: bounds the rows a window function sorts
+# matched relations per chunk of entries whose evidence is chosen together: bounds the rows the choice's window function
+# holds. DuckDB's window operator does not spill a partition it sorts, so a chunk must fit the engine's pool with its
+# threads' share: at the engine's floor (256 MB) a chunk of 2M rows stopped with "out of memory" at one thread; 500,000
+# rows held at one and two threads and stopped at four, where 250,000 held; 250,000 held at 128 MB and one thread,
+# 500,000 stopped (synthetic relations at 15 times the default's, AMD EPYC, 2026-12-01). CHUNK_ROWS_PER_POOL_MB keeps
+# a margin below those; in the default job's pool (3,600 MB) a chunk is CHUNK_ROWS.
 CHUNK_ROWS = 2_000_000
+CHUNK_ROWS_PER_POOL_MB = 1_500
+
+
+def chunk_rows(engine) -> int:
+    """Matched rows per chunk of entries in ``engine``'s pool: ``CHUNK_ROWS_PER_POOL_MB`` per MB of it at one or two
+    threads, shared by every two threads above that, at most ``CHUNK_ROWS``. The chunks do not change the evidence: an
+    entry's rows are chosen within one chunk, and the chunks are written in entry order."""
+    return max(1, min(CHUNK_ROWS, engine.pool_mb * CHUNK_ROWS_PER_POOL_MB * 2 // max(engine.threads, 2)))
+
+
 _EMPTY_EVIDENCE = (
     "SELECT CAST(NULL AS VARCHAR) AS entry, CAST(NULL AS VARCHAR) AS pred, CAST(NULL AS VARCHAR) AS subj, "
     "CAST(NULL AS VARCHAR) AS obj, CAST(NULL AS BOOLEAN) AS aligned, CAST(NULL AS VARCHAR) AS sentence LIMIT 0"
