@@ -120,30 +120,27 @@ def test_every_engine_step_gives_the_same_bytes_at_one_two_and_four_threads_and_
             assert spilled_mb * 1e6 <= spill_bound(threads) * input_bytes, f"{rule} spilled {spilled_mb} MB of {input_bytes / 1e6:.1f} MB of input"
 
 
+def _positives(files):
+    """A run of the positives' step on ``files`` for ``_same_bytes_and_spill``."""
+    from directional_inference.booqa.positives import select_positives
+
+    settings = {"starring_min_articles": 5, "starring_min_predicates": 5, "felicity_min_pairs": 10, "felicity_count": "pairs", "seed": 13}
+
+    def run(engine, folder):
+        found = select_positives(engine, files, "en", **settings, positives_path=folder / "positives.parquet", counts_path=folder / "counts.parquet")
+        assert found[0] > 1000
+
+    return run
+
+
 def test_positives_spill_instead_of_stopping_in_a_pool_below_their_data(synthetic_relations, tmp_path):
     """The positives' group-bys in a 32 MB pool at one thread, where their data does not fit: they must spill (more than
     1 MB) and give a roomy pool's bytes. Before the per-sentence step joined its least hash back, it took the proposition by
     ``arg_min`` of a 128-bit value, whose state DuckDB cannot spill: "out of memory" here (and at 15 times the
     default's relations in a 96 MB pool at two threads; the old step passes the test at 1, 2 and 4 threads below, in
     a pool of 192 MB, so this one stays)."""
-    from directional_inference.booqa.positives import select_positives
-    from directional_inference.engine import Engine
-
     files = sorted(synthetic_relations.glob("*.parquet"))
-    settings = {"starring_min_articles": 5, "starring_min_predicates": 5, "felicity_min_pairs": 10, "felicity_count": "pairs", "seed": 13}
-    outputs, spilled = {}, {}
-    for name, pool in (("roomy", 2000), ("tight", 32)):
-        folder = tmp_path / name
-        folder.mkdir()
-        with Engine(pool_mb=pool, threads=1, spill=folder / "spill") as engine:
-            found = select_positives(
-                engine, files, "en", **settings, positives_path=folder / "positives.parquet", counts_path=folder / "counts.parquet"
-            )
-            spilled[name] = engine.spilled_mb
-        outputs[name] = {f.name: hashlib.sha256(f.read_bytes()).hexdigest() for f in (folder / "positives.parquet", folder / "counts.parquet")}
-        assert found[0] > 1000
-    assert outputs["roomy"] == outputs["tight"]
-    assert spilled["roomy"] == 0 and 1 < spilled["tight"] <= spill_bound(1) * _parquet_bytes(files) / 1e6, spilled
+    _same_bytes_and_spill("positives", _positives(files), tmp_path, _parquet_bytes(files), pool_mb=32, threads=(1,))
 
 
 # Each step called directly at 1, 2 and 4 threads in a pool below its data, on relations 30 times the default's (about
@@ -181,29 +178,27 @@ def entries_30x(relations_30x):
         ORDER BY id""").df()
 
 
-def _at_each_thread_count(step: str, run, tmp_path: Path, input_bytes: int) -> dict:
-    """``run(engine, folder)`` (writing the step's outputs into ``folder``) at one thread in a roomy pool, then at 1, 2 and
-    4 threads in the step's pool of STEP_POOLS_MB: every run gives the roomy run's bytes, the roomy run does not spill,
-    each other run spills more than 1 MB and within the bound (``spill_bound``). Returns threads -> MB spilled."""
+def _same_bytes_and_spill(step: str, run, tmp_path: Path, input_bytes: int, *, pool_mb: int, threads=(1, 2, 4)) -> None:
+    """``run(engine, folder)`` (writing the step's outputs into ``folder``) at one thread in a roomy pool, then at each of
+    ``threads`` in a pool of ``pool_mb``: every run gives the roomy run's bytes, the roomy run does not spill, each other
+    run spills more than 1 MB and within the bound of its threads (``spill_bound``)."""
     from directional_inference.engine import Engine
 
     digests, spilled = {}, {}
-    for name, threads, pool in (("roomy", 1, 4000), *((f"threads-{t}", t, STEP_POOLS_MB[step]) for t in (1, 2, 4))):
-        folder = tmp_path / name
+    for count, pool in ((None, 4000), *((t, pool_mb) for t in threads)):
+        folder = tmp_path / (f"threads-{count}" if count else "roomy")
         folder.mkdir(parents=True)
-        with Engine(pool_mb=pool, threads=threads, spill=folder / "spill") as engine:
+        with Engine(pool_mb=pool, threads=count or 1, spill=folder / "spill") as engine:
             run(engine, folder)
-        spilled[name] = engine.spilled_mb
-        digests[name] = {f.name: hashlib.sha256(f.read_bytes()).hexdigest() for f in sorted(folder.glob("*")) if f.is_file()}
-        assert digests[name], f"{step} wrote nothing"
-    assert all(found == digests["roomy"] for found in digests.values()), f"{step}: other bytes at other threads or pools"
-    assert spilled.pop("roomy") == 0, step
-    for name, mb in spilled.items():
-        threads = int(name.split("-")[1])
-        assert 1 < mb <= spill_bound(threads) * input_bytes / 1e6, (
-            f"{step} at {threads} thread(s) spilled {mb:.1f} MB of {input_bytes / 1e6:.1f} MB of input"
+        spilled[count] = engine.spilled_mb
+        digests[count] = {f.name: hashlib.sha256(f.read_bytes()).hexdigest() for f in sorted(folder.glob("*")) if f.is_file()}
+        assert digests[count], f"{step} wrote nothing"
+    assert all(found == digests[None] for found in digests.values()), f"{step}: other bytes at other threads or pools"
+    assert spilled.pop(None) == 0, step
+    for count, mb in spilled.items():
+        assert 1 < mb <= spill_bound(count) * input_bytes / 1e6, (
+            f"{step} at {count} thread(s) spilled {mb:.1f} MB of {input_bytes / 1e6:.1f} MB of input"
         )
-    return spilled
 
 
 def test_the_imported_corpus_table_spills_and_gives_the_same_bytes_at_one_two_and_four_threads(relations_30x, tmp_path):
@@ -214,23 +209,12 @@ def test_the_imported_corpus_table_spills_and_gives_the_same_bytes_at_one_two_an
         reading = write_imported_corpus(engine, relations_30x, relations_30x, [str(f) for f in relations_30x], folder / "articles.parquet")
         assert reading["articles_kept"] > 100_000
 
-    _at_each_thread_count("imported corpus", run, tmp_path, _parquet_bytes(relations_30x))
+    _same_bytes_and_spill("imported corpus", run, tmp_path, _parquet_bytes(relations_30x), pool_mb=STEP_POOLS_MB["imported corpus"])
 
 
 def test_the_positives_spill_instead_of_stopping_and_give_the_same_bytes_at_one_two_and_four_threads(relations_30x, tmp_path):
-    """The positives' group-bys spill below their data. Before the per-sentence step joined its least hash back, it took
-    the proposition by ``arg_min`` of a 128-bit value, whose state DuckDB cannot spill: "out of memory" in such pools."""
-    from directional_inference.booqa.positives import select_positives
-
-    settings = {"starring_min_articles": 5, "starring_min_predicates": 5, "felicity_min_pairs": 10, "felicity_count": "pairs", "seed": 13}
-
-    def run(engine, folder):
-        found = select_positives(
-            engine, relations_30x, "en", **settings, positives_path=folder / "positives.parquet", counts_path=folder / "counts.parquet"
-        )
-        assert found[0] > 10_000
-
-    _at_each_thread_count("positives", run, tmp_path, _parquet_bytes(relations_30x))
+    """The positives' group-bys below their data, at each thread count."""
+    _same_bytes_and_spill("positives", _positives(relations_30x), tmp_path, _parquet_bytes(relations_30x), pool_mb=STEP_POOLS_MB["positives"])
 
 
 def test_the_graph_build_spills_and_gives_the_same_edges_at_one_two_and_four_threads(relations_30x, tmp_path):
@@ -240,7 +224,7 @@ def test_the_graph_build_spills_and_gives_the_same_edges_at_one_two_and_four_thr
     def run(engine, folder):
         assert build_graphs(engine, relations_30x, min_arg_pairs=2, min_predicates=2, output=folder / "graph.parquet") > 1_000_000
 
-    _at_each_thread_count("graph build", run, tmp_path, _parquet_bytes(relations_30x))
+    _same_bytes_and_spill("graph build", run, tmp_path, _parquet_bytes(relations_30x), pool_mb=STEP_POOLS_MB["graph build"])
 
 
 def test_evidence_retrieval_spills_instead_of_stopping_and_gives_the_same_evidence_at_one_two_and_four_threads(relations_30x, entries_30x, tmp_path):
@@ -256,7 +240,7 @@ def test_evidence_retrieval_spills_instead_of_stopping_and_gives_the_same_eviden
         )
         assert rows > 500_000
 
-    _at_each_thread_count("evidence", run, tmp_path, _parquet_bytes(relations_30x))
+    _same_bytes_and_spill("evidence", run, tmp_path, _parquet_bytes(relations_30x), pool_mb=STEP_POOLS_MB["evidence"])
 
 
 def test_graph_scoring_spills_and_gives_the_same_scores_at_one_two_and_four_threads(relations_30x, entries_30x, tmp_path):
@@ -277,4 +261,4 @@ def test_graph_scoring_spills_and_gives_the_same_scores_at_one_two_and_four_thre
         assert (scores > 0).sum() > 10_000
         (folder / "scores.npy").write_bytes(scores.tobytes())
 
-    _at_each_thread_count("graph scoring", run, tmp_path / "runs", _parquet_bytes([evidence, graph]))
+    _same_bytes_and_spill("graph scoring", run, tmp_path / "runs", _parquet_bytes([evidence, graph]), pool_mb=STEP_POOLS_MB["graph scoring"])
