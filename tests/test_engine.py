@@ -91,7 +91,7 @@ FOUR_THREAD_POOL_MB = 256  # the engine's floor; at 4 threads DuckDB's sort pins
 def test_the_merge_spills_within_its_bound_and_gives_the_same_bytes_at_one_two_and_four_threads(tmp_path):
     """About 800,000 relations (twice the other tests' data, so that the merge spills at 4 threads in a pool where
     DuckDB can pin what 4 threads sort): in a pool at the engine's floor, at 1, 2 and 4 threads, it spills, within
-    SPILL_BOUND times its input, and writes the same bytes."""
+    the bound of its threads (``spill_bound``), and writes the same bytes."""
     from directional_inference.relations.imported import import_relations
     from directional_inference.relations.synthetic import SyntheticModel, generate_relations
 
