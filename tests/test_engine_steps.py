@@ -145,12 +145,12 @@ def test_positives_spill_instead_of_stopping_in_a_pool_below_their_data(syntheti
 
 # Each step called directly at 1, 2 and 4 threads in a pool below its data, on relations 30 times the default's (about
 # 2.5M, 34 MB of Parquet), where it spills at every thread count (AMD EPYC, 2026-12-01; MB spilled at 1 / 2 / 4 threads):
-# the positives in 192 MB (17 / 21-24 / 27-36, 2-3 runs each; at 256 MB they hold it all; at 160 MB and 4 threads 2
-# runs of 4 stopped with "out of memory"), the graph build at the engine's floor, 256 MB (179 / 170 / 294-296), evidence
-# retrieval for 1 relation in 40 as an entry (63,612 entries, about the paper's BoOQA; 1.9M matched relations) at
-# 256 MB (12 / 82 / 19), the graph scoring of that evidence at 256 MB (271 / 233 / 164). Each must give a roomy pool's
-# bytes, spill more than 1 MB and stay within the spill bound. The imported corpus table (describe_imported_corpus) at
-# 88 MB (8 / 15-25 / 21-22, 3 runs; at 72 MB and 4 threads 3 runs of 3 stopped).
+# the imported corpus table (describe_imported_corpus) in 88 MB (8 / 15-25 / 21-22, 3 runs; at 72 MB and 4 threads 3
+# runs of 3 stopped with "out of memory"), the positives in 192 MB (17 / 21-24 / 27-36, 2-5 runs each; at 256 MB they
+# hold it all; at 160 MB and 4 threads 2 runs of 4 stopped), the graph build at the engine's floor, 256 MB (179 / 170 /
+# 294-296), evidence retrieval for 1 relation in 40 as an entry (63,612 entries, about the paper's BoOQA; 1.9M matched
+# relations) at 256 MB (12 / 82 / 19), the graph scoring of that evidence at 256 MB (271 / 233 / 164). Each must give a
+# roomy pool's bytes, spill more than 1 MB and stay within the spill bound.
 STEP_POOLS_MB = {"imported corpus": 88, "positives": 192, "graph build": 256, "evidence": 256, "graph scoring": 256}
 ENTRY_SHARE = 40  # one relation in ENTRY_SHARE is an entry of the evidence and scoring tests
 
@@ -201,6 +201,21 @@ def _same_bytes_and_spill(step: str, run, tmp_path: Path, input_bytes: int, *, p
         )
 
 
+def _evidence_of(relations, entries, engine, output) -> int:
+    """The evidence of ``entries`` among ``relations`` into ``output`` (the evidence and graph-scoring tests' call)."""
+    from directional_inference.booqa.negatives import RelationKeys
+    from directional_inference.evaluation.evidence import retrieve_evidence
+
+    return retrieve_evidence(engine, entries, relations, cap=100, seed=3, relation_keys=RelationKeys("en"), output=output)
+
+
+def _graph_of(relations, engine, output) -> int:
+    """The local graphs of ``relations`` into ``output`` (the graph-build and graph-scoring tests' call)."""
+    from directional_inference.graphs import build_graphs
+
+    return build_graphs(engine, relations, min_arg_pairs=2, min_predicates=2, output=output)
+
+
 def test_the_imported_corpus_table_spills_and_gives_the_same_bytes_at_one_two_and_four_threads(relations_30x, tmp_path):
     """The articles of imported relations (rule describe_imported_corpus): one group-by over every relation, sorted."""
     from directional_inference.relations.imported import write_imported_corpus
@@ -219,10 +234,9 @@ def test_the_positives_spill_instead_of_stopping_and_give_the_same_bytes_at_one_
 
 def test_the_graph_build_spills_and_gives_the_same_edges_at_one_two_and_four_threads(relations_30x, tmp_path):
     """The graph build's feature counts (a group-by, two windowed cut-offs and a sort) at the engine's floor."""
-    from directional_inference.graphs import build_graphs
 
     def run(engine, folder):
-        assert build_graphs(engine, relations_30x, min_arg_pairs=2, min_predicates=2, output=folder / "graph.parquet") > 1_000_000
+        assert _graph_of(relations_30x, engine, folder / "graph.parquet") > 1_000_000
 
     _same_bytes_and_spill("graph build", run, tmp_path, _parquet_bytes(relations_30x), pool_mb=STEP_POOLS_MB["graph build"])
 
@@ -231,30 +245,22 @@ def test_evidence_retrieval_spills_instead_of_stopping_and_gives_the_same_eviden
     """The matched relations and the capped choice per entry at the engine's floor. The choice's window function holds
     a chunk of entries in the pool: chunks of a fixed 2M matched rows stopped with "out of memory" here
     (``evidence.chunk_rows`` sizes them to the pool)."""
-    from directional_inference.booqa.negatives import RelationKeys
-    from directional_inference.evaluation.evidence import retrieve_evidence
 
     def run(engine, folder):
-        rows = retrieve_evidence(
-            engine, entries_30x, relations_30x, cap=100, seed=3, relation_keys=RelationKeys("en"), output=folder / "evidence.parquet"
-        )
-        assert rows > 500_000
+        assert _evidence_of(relations_30x, entries_30x, engine, folder / "evidence.parquet") > 500_000
 
     _same_bytes_and_spill("evidence", run, tmp_path, _parquet_bytes(relations_30x), pool_mb=STEP_POOLS_MB["evidence"])
 
 
 def test_graph_scoring_spills_and_gives_the_same_scores_at_one_two_and_four_threads(relations_30x, entries_30x, tmp_path):
     """The lookups of every piece of evidence's edge in a graph larger than the pool (score_booqa's SQL of a graph)."""
-    from directional_inference.booqa.negatives import RelationKeys
     from directional_inference.engine import Engine
-    from directional_inference.evaluation.evidence import retrieve_evidence
     from directional_inference.evaluation.scoring import graph_scores
-    from directional_inference.graphs import build_graphs
 
     evidence, graph = tmp_path / "evidence.parquet", tmp_path / "graph.parquet"
     with Engine(pool_mb=4000, threads=2) as engine:
-        retrieve_evidence(engine, entries_30x, relations_30x, cap=100, seed=3, relation_keys=RelationKeys("en"), output=evidence)
-        build_graphs(engine, relations_30x, min_arg_pairs=2, min_predicates=2, output=graph)
+        _evidence_of(relations_30x, entries_30x, engine, evidence)
+        _graph_of(relations_30x, engine, graph)
 
     def run(engine, folder):
         scores, _ = graph_scores(engine, entries_30x, evidence, graph, "binc")
