@@ -118,6 +118,37 @@ def planned_from_scratch(workdir: Path, target: str, snakemake_args: str = "") -
     return subprocess.run(command, cwd=workdir, capture_output=True, text=True, check=True).stdout
 
 
+def every_job_seconds(workdir: Path) -> dict[str, float]:
+    """Every job's seconds in the run (its benchmark file's last row), keyed by the file's path under logs/ without
+    the suffix: what the run forecast (``workflow.run_forecast``) reads a job's time from."""
+    from directional_inference.workflow.benchmarks import job_seconds
+
+    return {
+        str(path.relative_to(workdir / "logs")).removesuffix(".benchmark.tsv"): round(job_seconds(path), 2)
+        for path in sorted((workdir / "logs").rglob("*.benchmark.tsv"))
+    }
+
+
+def probe_figures(workdir: Path, snakemake_args: str = "") -> dict:
+    """The precision probe's step of the run's main model on this machine at the jobs' threads, in the format its jobs
+    take (``workflow.run_forecast.measure_rate``): the run forecast scales a recorded model scoring's time by this
+    machine's forward step over this one. Empty where the run's config or model is not in its folder."""
+    from directional_inference.compute import model_job_threads
+    from directional_inference.workflow.plan import run_config
+    from directional_inference.workflow.run_forecast import measure_rate, model_config_dir
+
+    if not (workdir / "config" / "config.yaml").is_file():
+        return {}
+    config = run_config(snakemake_args.split(), workdir)
+    alias = config["training"]["language_models"][0]
+    model_dir = model_config_dir(alias, config, workdir)
+    if model_dir is None:
+        return {}
+    threads = model_job_threads(config["training"]["threads"], 1)
+    rate = measure_rate(model_dir, config["training"]["precision"], threads)
+    return {"model": alias, "threads": threads, "precision": rate.precision, "train_s": rate.train_s, "forward_s": rate.forward_s}
+
+
 def record(
     workdir: Path,
     scale: str,
@@ -147,6 +178,8 @@ def record(
         "note": note,
         **({"invocations": {target: busy_share(Path(log).read_text(encoding="utf-8"), cores) for target, log in logs.items()}} if logs else {}),
         **({"targets": [target_job_time(workdir, t, planned_from_scratch(workdir, t, snakemake_args)) for t in targets]} if targets else {}),
+        "job_seconds": every_job_seconds(workdir),
+        "probe": probe_figures(workdir, snakemake_args),
     }
 
 

@@ -6,7 +6,11 @@ On LevyHolt Directional (the authors' released train / test files, from the mirr
   ``sns.training``) against plain forward+backward of the classifier on tensors of the same shapes (the chunks of
   similar-length sentences the scorer makes of each batch);
 * scoring: prompt sentences per second of ``PromptScorer.scores`` against plain forward passes of the same shapes;
-* each in fp32 and under bf16 autocast, and the share of padding tokens in the batches.
+* each in fp32 and under bf16 autocast, and the share of padding tokens in the batches;
+* the fixed cost of a pass in tokens (``pass_cost``): forward and backward timed over chunks of several shapes (sentences
+  x tokens), fitted as seconds = a + b x tokens, per format: a / b is what ``sns.model.PASS_COST_TOKENS`` holds for the
+  CPU;
+* the workload a trial's forecast reads (``workload``): padded tokens and passes per prompt sentence on LevyHolt Full.
 
 Whether bf16 changes AUC is ``benchmarks/precision_auc.py``.
 
@@ -97,6 +101,7 @@ def measure(model_dir: str, train, test, *, precision: str, batch_size: int, bat
     forward_s = time.perf_counter() - start
     test_sentences = sum(len(p.prompts) + len(p.antiprompts) for p in test_pairs)
     real, padded = sum(t[1] for t in tensors), sum(t[2] for t in tensors)
+    share = probe_share(scorer, precision, (padded, sum(len(t[0]) for t in tensors), loop_s), score_tensors, score_s)
     return {
         "precision": precision,
         "train_sentences": sentences,
@@ -108,6 +113,107 @@ def measure(model_dir: str, train, test, *, precision: str, batch_size: int, bat
         "score_sentences_per_s": test_sentences / score_s,
         "forward_sentences_per_s": test_sentences / forward_s,
         "score_share_of_limit": forward_s / score_s,
+        "train_passes": sum(len(t[0]) for t in tensors),
+        "probe_share": share,
+    }
+
+
+def probe_share(scorer, precision: str, training: tuple[int, int, float], score_tensors, score_s: float) -> dict:
+    """What share of the precision probe's rate (``compute.measure_step`` on this model, threads and format, as the run
+    forecast scales it to tokens and passes: ``workflow.run_forecast.StepRate``) the S&S loop and the scoring reach:
+    the probe's seconds for the loop's padded tokens and passes over the loop's measured seconds (``training``: padded
+    tokens, passes, seconds), and the same for scoring."""
+    from directional_inference.compute import measure_step
+    from directional_inference.sns.model import PASS_COST_TOKENS
+    from directional_inference.workflow.run_forecast import StepRate
+
+    train = measure_step(scorer.model, scorer.device, precisions=(precision,))[precision]
+    forward = measure_step(scorer.model, scorer.device, forward_only=True, precisions=(precision,))[precision]
+    rate = StepRate("cpu", precision, 0, train, forward, "measured by the benchmark")
+    cost = PASS_COST_TOKENS["cpu"][precision]
+    tokens, passes, loop_s = training
+    score_tokens = sum(input_ids.numel() for passes_, _, _ in score_tensors for input_ids, _ in passes_)
+    score_passes = sum(len(passes_) for passes_, _, _ in score_tensors)
+    return {
+        "probe_train_s": train,
+        "probe_forward_s": forward,
+        "train": rate.seconds(tokens, passes, training=True, pass_cost=cost) / loop_s,
+        "score": rate.seconds(score_tokens, score_passes, training=False, pass_cost=cost) / score_s,
+    }
+
+
+def workload(model_dir: str, mirror: Path, *, max_length: int = 48, batch_size: int = 8, seed: int = 47110815) -> dict:
+    """Per variant (S&S, 'S&S) and number format, the padded tokens and forward passes per prompt sentence that a trial computes on
+    LevyHolt Full (the authors' files; the default's token limit and batch size): training in the seeded random batches
+    of ``batch_size`` pairs, scoring (dev evaluations) in batches of 32 pairs by length, each batch in the scorer's
+    chunks. What the run forecast (``workflow.run_forecast``) multiplies a trial's sentences by."""
+    import itertools
+
+    from directional_inference.levyholt.english import read_authors_subset
+    from directional_inference.sns.model import PASS_COST_TOKENS, PromptScorer
+
+    train = read_authors_subset(mirror / "levyholt-authors", "full", "train")
+    dev = read_authors_subset(mirror / "levyholt-authors", "full", "dev")
+    figures = {}
+    for (variant, symmetric), precision in itertools.product((("sns", False), ("sns_sym", True)), ("fp32", "bf16")):
+        scorer = PromptScorer(model_dir, max_length=max_length, symmetric=symmetric, precision="fp32")
+        scorer.pass_cost = PASS_COST_TOKENS["cpu"][precision]  # the passes of that format, whatever this CPU computes
+        figures.setdefault(variant, {})[precision] = found = {}
+        for what, entries in (("train", train), ("score", dev)):
+            pairs = scorer.encode(entries)
+            order = list(range(len(pairs)))
+            if what == "train":
+                random.Random(seed).shuffle(order)
+                size = batch_size
+            else:
+                order.sort(key=lambda k: (pairs[k].longest, k))
+                size = 32
+            sentences = tokens = passes = real_tokens = 0
+            for start in range(0, len(order), size):
+                batch = [pairs[k] for k in order[start : start + size]]
+                chunks, real, padded = _tensors(scorer, batch)
+                sentences += sum(len(p.prompts) + len(p.antiprompts) for p in batch)
+                tokens, real_tokens, passes = tokens + padded, real_tokens + real, passes + len(chunks)
+            found |= {
+                f"{what}_tokens_per_sentence": tokens / sentences,
+                f"{what}_passes_per_sentence": passes / sentences,
+                f"{what}_padding_share": 1 - real_tokens / tokens,
+            }
+    return figures
+
+
+def pass_cost(model_dir: str, *, precision: str, rounds: int = 3) -> dict:
+    """Seconds of a forward and backward pass over chunks of several shapes (sentences x tokens, random ids), the least
+    of ``rounds``, fitted as a + b x tokens (least squares): the fixed cost of a pass, a / b, in tokens."""
+    import numpy as np
+    import torch
+
+    from directional_inference.sns.model import PromptScorer
+
+    scorer = PromptScorer(model_dir, max_length=128, symmetric=False, precision=precision)
+    model, generator = scorer.model, torch.Generator().manual_seed(0)
+    model.eval()  # no dropout: the same work each round
+    shapes = [(sentences, tokens) for sentences in (4, 8, 16, 32, 64) for tokens in (12, 18, 24, 32)]
+    seconds = []
+    for sentences, tokens in shapes:
+        ids = torch.randint(5, int(model.config.vocab_size), (sentences, tokens), generator=generator)
+        times = []
+        for _ in range(rounds + 1):
+            start = time.perf_counter()
+            with torch.autocast("cpu", dtype=torch.bfloat16, enabled=precision == "bf16"):
+                logits = model(input_ids=ids, attention_mask=torch.ones_like(ids)).logits
+            logits.float().sum().backward()
+            times.append(time.perf_counter() - start)
+        model.zero_grad(set_to_none=True)
+        seconds.append(min(times[1:]))  # the first warms up
+    tokens = np.array([s * t for s, t in shapes], dtype=float)
+    slope, intercept = np.polyfit(tokens, np.array(seconds), 1)
+    return {
+        "precision": precision,
+        "shapes": [{"sentences": s, "tokens": t, "seconds": round(x, 6)} for (s, t), x in zip(shapes, seconds)],
+        "seconds_per_pass": intercept,
+        "seconds_per_token": slope,
+        "pass_cost_tokens": intercept / slope,
     }
 
 
@@ -176,6 +282,8 @@ def main() -> None:
             for p in ("fp32", "bf16")
         ],
     }
+    results["pass_cost"] = [pass_cost(model_dir, precision=p) for p in ("fp32", "bf16")]
+    results["workload"] = workload(model_dir, mirror)
     results["auto_precision"] = auto_choice(model_dir, results["runs"])
     Path(args.output).parent.mkdir(parents=True, exist_ok=True)
     Path(args.output).write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")

@@ -73,14 +73,14 @@ rule score_booqa:
         method=WHOLE_SCORING_METHODS,
     conda:
         "../envs/workflow.yaml"
-    threads: config["training"]["threads"]
+    threads: model_threads
     resources:
         mem_mb=6000,
         runtime=lambda wildcards, attempt: 240 * attempt,  # a retry resumes from the progress file, with more time
         gpu=scoring_gpus,
     params:
         settings=booqa_scoring_settings,
-        torch_threads=config["training"]["threads"],
+        torch_threads=model_threads,
         part=0,
         parts=1,
         progress=".checkpoints/booqa_scores/{lang}/{split}/{method}.npz",
@@ -102,14 +102,14 @@ rule score_booqa_part:
         method=SPLIT_SCORING_METHODS,
     conda:
         "../envs/workflow.yaml"
-    threads: config["training"]["threads"]
+    threads: model_threads
     resources:
         mem_mb=6000,
         runtime=lambda wildcards, attempt: 120 * attempt,  # a retry resumes from the progress file, with more time
         gpu=scoring_gpus,
     params:
         settings=booqa_scoring_settings,
-        torch_threads=config["training"]["threads"],
+        torch_threads=model_threads,
         part=lambda wildcards: int(wildcards.part),
         parts=config["evaluation"]["scoring_jobs"],
         progress=".checkpoints/booqa_scores/{lang}/{split}/{method}.part-{part}.npz",

@@ -3,6 +3,7 @@
 import re
 
 from directional_inference.booqa.settings import booqa_settings
+from directional_inference.compute import local_gpu_problems, model_job_gpus, model_job_threads
 from directional_inference.evaluation.methods import (
     BOOQA_TABLES,
     booqa_score_path,
@@ -223,15 +224,74 @@ def demand(rule_name, key):
 TOP_PRIORITY = len(ALL_SUBSETS) + 1
 
 
+def run_cores():
+    """The run's --cores (None on a cluster, where each job gets its own node's cores)."""
+    cores = workflow.global_resources.get("_cores")
+    return getattr(cores, "value", cores)  # a Resource in Snakemake 9
+
+
 def engine_threads(wildcards):
     """Threads of a corpus-wide engine job (DuckDB: merging relations, BoOQA's positives and negatives, a graph part):
     two, except in a run of fewer than 4 cores. On 2 cores a two-thread job cannot start beside a one-thread trial, so
     the BoOQA chain waited for the trials with the other core idle (issue 45, item 4); at one thread it runs beside them."""
-    cores = workflow.global_resources.get("_cores")
-    cores = getattr(cores, "value", cores)  # a Resource in Snakemake 9
-    if cores is None:  # no --cores on a cluster: each job gets its own node's cores
-        return 2
-    return 2 if cores >= 4 else 1
+    cores = run_cores()
+    return 2 if cores is None or cores >= 4 else 1
+
+
+def model_threads(wildcards=None):
+    """Threads of a training or scoring job (training.threads: its number, or auto's share of --cores)."""
+    return model_job_threads(config["training"]["threads"], run_cores())
+
+
+def model_gpus(wildcards=None):
+    """GPUs of a training or scoring job: training.gpus, or one where it is 0 and the run offers GPUs to its jobs
+    (--resources gpu=N, as profiles/gpu does): then at most N such jobs run at once, and the others on the CPU."""
+    offered = workflow.global_resources.get("gpu")
+    return model_job_gpus(config["training"]["gpus"], getattr(offered, "value", offered))
+
+
+def at_run_start():
+    """What a run does before its first job (the onstart handler; never in a dry run): a local run whose jobs ask for a
+    GPU stops where torch sees none; a local run says how long it will take here (workflow.run_forecast)."""
+    if not workflow.local_exec:
+        return
+    if model_gpus() > 0:
+        stop_for_config(local_gpu_problems(model_gpus()), "Error: this run cannot start on this machine:")
+    print_run_forecast()
+
+
+def print_run_forecast():
+    """The forecast of the jobs this run will make (its DAG), printed before the first job; a forecast that cannot be
+    made says why and the run goes on."""
+    import json
+    import subprocess
+    import tempfile
+    from pathlib import Path
+
+    try:
+        jobs = [
+            {
+                "rule": job.rule.name,
+                "wildcards": dict(job.wildcards_dict),
+                "threads": int(job.threads),
+                "priority": int(job.priority),
+                "input": [str(path) for path in job.input],
+                "output": [str(path) for path in job.output],
+                "benchmark": str(job.benchmark) if job.benchmark else None,
+                "resources": {"gpu": str(job.resources.get("gpu", 0))},
+            }
+            for job in workflow.dag.needrun_jobs()
+        ]
+        with tempfile.TemporaryDirectory(prefix="di-forecast-") as folder:
+            (Path(folder) / "jobs.json").write_text(json.dumps(jobs))
+            (Path(folder) / "config.json").write_text(json.dumps(config, default=str))
+            command = [sys.executable, "-m", "directional_inference.workflow.run_forecast", "--jobs", f"{folder}/jobs.json"]
+            command += ["--config", f"{folder}/config.json", "--cores", str(run_cores()), "--targets", " ".join(sorted(workflow.dag.targetfiles))]
+            environment = dict(os.environ, PYTHONPATH=os.path.join(workflow.basedir, "src"))
+            done = subprocess.run(command, capture_output=True, text=True, env=environment, timeout=300)
+        print(done.stdout.rstrip() or f"forecast: none ({done.stderr.strip().splitlines()[-1:]})", file=sys.stderr)
+    except Exception as error:  # the forecast informs; it never stops a run
+        print(f"forecast: none ({type(error).__name__}: {error})", file=sys.stderr)
 
 
 def node_scratch(rule_name):
@@ -370,6 +430,7 @@ def trial_settings(wildcards):
         "patience": budget["patience"],
         "min_delta": training["min_delta"],
         "precision": training["precision"],
+        "threads": model_threads(),
     }
 
 

@@ -16,13 +16,13 @@ rule score_levyholt:
         phase_benchmark("levyholt_evaluation", "score_levyholt", "{lm}/{variant}/{subset}")
     conda:
         "../envs/workflow.yaml"
-    threads: config["training"]["threads"]
+    threads: model_threads
     resources:
         mem_mb=4000,
         runtime=lambda wildcards, attempt: 120 * attempt,
-        gpu=config["training"]["gpus"],
+        gpu=model_gpus,
     params:
         scorer=prompt_scorer_settings,
-        torch_threads=config["training"]["threads"],
+        torch_threads=model_threads,
     script:
         "../scripts/score_levyholt.py"

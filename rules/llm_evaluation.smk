@@ -91,17 +91,17 @@ rule score_llm_levyholt:
         phase_benchmark("llm_evaluation", "score_llm_levyholt", "{llm}")
     conda:
         "../envs/workflow.yaml"
-    threads: config["training"]["threads"]
+    threads: model_threads
     resources:
         mem_mb=8000,
         runtime=120,
-        gpu=config["training"]["gpus"],
+        gpu=model_gpus,
     params:
         prompts=config["llm"]["prompts"],
         batch_size=config["llm"]["batch_size"],
         precision=config["llm"]["precision"],
         answer_rule=config["llm"]["answer_rule"],
-        torch_threads=config["training"]["threads"],
+        torch_threads=model_threads,
         checkpoints=".checkpoints/llm_scores/{llm}",  # a job stopped at its time limit resumes from its saved batches
     script:
         "../scripts/score_llm_levyholt.py"
@@ -122,17 +122,17 @@ rule score_llm_run_test:
         test="|".join(LLM_SCORED_RUN_TESTS) or "none",
     conda:
         "../envs/workflow.yaml"
-    threads: config["training"]["threads"]
+    threads: model_threads
     resources:
         mem_mb=8000,
         runtime=120,
-        gpu=config["training"]["gpus"],
+        gpu=model_gpus,
     params:
         prompts=config["llm"]["prompts"],
         batch_size=config["llm"]["batch_size"],
         precision=config["llm"]["precision"],
         answer_rule=config["llm"]["answer_rule"],
-        torch_threads=config["training"]["threads"],
+        torch_threads=model_threads,
         checkpoints=".checkpoints/llm_scores/{test}/{llm}",
     script:
         "../scripts/score_llm_levyholt.py"

@@ -18,5 +18,6 @@ if workflow.is_main_process:
 
 
 onstart:
+    at_run_start()
     if LOCK_OWNER is not None:  # the lock files this run holds, for a later run to recognise if this one dies
         LOCK_OWNER.record_locks(getattr(workflow.persistence, "_lockfile", {}).values())

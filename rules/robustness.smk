@@ -23,11 +23,11 @@ rule train_booqa_hyponly_trial:
         phase_benchmark("robustness", "train_booqa_hyponly_trial", "{lang}/{lm}/trial-{trial}")
     conda:
         "../envs/workflow.yaml"
-    threads: config["training"]["threads"]
+    threads: model_threads
     resources:
         mem_mb=6000,
         runtime=lambda wildcards, attempt: 240 * attempt,  # a retry resumes from the checkpoint, with more time
-        gpu=config["training"]["gpus"],
+        gpu=model_gpus,
     params:
         checkpoint_dir=".checkpoints/robustness/{lang}/{lm}/trial-{trial}",
         settings=trial_settings,
@@ -35,7 +35,6 @@ rule train_booqa_hyponly_trial:
         search="results/robustness/{lang}/{lm}",
         search_trials=search_trial_ids,
         selection_floor=config["training"]["selection_precision_floor"],
-        torch_threads=config["training"]["threads"],
     script:
         "../scripts/train_sns_trial.py"
 
@@ -77,15 +76,15 @@ rule score_booqa_hyponly:
         phase_benchmark("robustness", "score_booqa_hyponly", "{lang}/{lm}/{trained_on}")
     conda:
         "../envs/workflow.yaml"
-    threads: config["training"]["threads"]
+    threads: model_threads
     resources:
         mem_mb=4000,
         runtime=lambda wildcards, attempt: 120 * attempt,
-        gpu=config["training"]["gpus"],
+        gpu=model_gpus,
     params:
         max_length=config["training"]["max_length"],
         lang=wildcard_lang,
         precision=config["training"]["precision"],
-        torch_threads=config["training"]["threads"],
+        torch_threads=model_threads,
     script:
         "../scripts/score_booqa_hyponly.py"

@@ -12,10 +12,10 @@ sys.path.insert(0, os.path.join(workflow.basedir, "src"))
 from directional_inference.workflow.config_checks import config_problems, pin_problems, schema_problems, user_input_problems  # noqa: E402
 
 
-def stop_for_config(problems):
-    """End the run before any job is planned, with one line per config problem (no traceback, no schema dump)."""
+def stop_for_config(problems, heading="Error in the config (config/config.yaml overlaid by --configfile and --config):"):
+    """End the run before any job runs, with one line per problem (no traceback, no schema dump)."""
     if problems:
-        print("Error in the config (config/config.yaml overlaid by --configfile and --config):", file=sys.stderr)
+        print(heading, file=sys.stderr)
         for problem in problems:
             print(f"  {problem}", file=sys.stderr)
         sys.exit(1)

@@ -67,11 +67,11 @@ rule train_sns_trial:
     priority: training_priority
     conda:
         "../envs/workflow.yaml"
-    threads: config["training"]["threads"]
+    threads: model_threads
     resources:
         mem_mb=6000,
         runtime=lambda wildcards, attempt: 240 * attempt,  # a retry resumes from the checkpoint, with more time
-        gpu=config["training"]["gpus"],
+        gpu=model_gpus,
     params:
         # resumable state lives outside the declared outputs, which Snakemake deletes before a re-run
         checkpoint_dir=".checkpoints/{lm}/{variant}/{subset}/trial-{trial}",
@@ -80,7 +80,6 @@ rule train_sns_trial:
         search="results/models/{lm}/{variant}/{subset}",
         search_trials=search_trial_ids,
         selection_floor=config["training"]["selection_precision_floor"],
-        torch_threads=config["training"]["threads"],
     script:
         "../scripts/train_sns_trial.py"
 
@@ -123,13 +122,13 @@ rule check_sns_model:
         variant="sns|sns_sym",  # H-only models never see the premise
     conda:
         "../envs/workflow.yaml"
-    threads: config["training"]["threads"]
+    threads: model_threads
     resources:
         mem_mb=2000,
         runtime=10,
-        gpu=config["training"]["gpus"],
+        gpu=model_gpus,
     params:
         scorer=prompt_scorer_settings,
-        torch_threads=config["training"]["threads"],
+        torch_threads=model_threads,
     script:
         "../scripts/check_sns_model.py"

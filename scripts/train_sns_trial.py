@@ -10,8 +10,9 @@ from directional_inference.sns.training import TrainingSettings, train_prompt_mo
 
 start_job(snakemake)
 params, wildcards, output = snakemake.params, snakemake.wildcards, snakemake.output
-set_threads(params.torch_threads)
-seed = params.settings["seed"]
+settings = TrainingSettings(**params.settings)
+set_threads(settings.threads)
+seed = settings.seed
 train = stratified_sample(read_subset_tsv(snakemake.input.train), params.samples["train"], seed)
 dev = stratified_sample(read_subset_tsv(snakemake.input.dev), params.samples["dev"], seed)
 result = train_prompt_model(
@@ -19,7 +20,7 @@ result = train_prompt_model(
     train,
     dev,
     read_trials(snakemake.input.hyperparameters)[int(wildcards.trial)],
-    TrainingSettings(**params.settings),
+    settings,
     output.weights,
     params.checkpoint_dir,
     selection_floor=params.selection_floor,

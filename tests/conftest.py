@@ -32,7 +32,21 @@ if os.environ.get("BOOQA_MIRROR"):
         str(Path(part).expanduser().resolve()) for part in os.environ["BOOQA_MIRROR"].split(os.pathsep) if part
     )
 # What a copy of the workflow needs to run (the package itself is installed in the environment).
-WORKFLOW_FILES = ("Snakefile", "rules", "scripts", "src", "config", "envs", "profiles", "bin", "report", "pyproject.toml", ".dvcignore", ".gitignore")
+WORKFLOW_FILES = (
+    "Snakefile",
+    "rules",
+    "scripts",
+    "src",
+    "config",
+    "envs",
+    "profiles",
+    "bin",
+    "report",
+    "benchmarks",
+    "pyproject.toml",
+    ".dvcignore",
+    ".gitignore",
+)
 SMOKE = ("--configfile", "config/smoke.yaml")
 # one thread per job: two of the short smoke jobs at a time on 2 cores
 SMOKE_THREADS = ("--set-threads", "train_sns_trial=1", "score_levyholt=1")

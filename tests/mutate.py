@@ -54,6 +54,7 @@ GRAPH_SCORING_SPILL = f"{STEP}graph_scoring_spills_and_gives_the_same_scores_at_
 SMALL_POOL_POSITIVES = f"{STEP}positives_spill_instead_of_stopping_in_a_pool_below_their_data"
 IMPORTED_CORPUS_SPILL = f"{STEP}the_imported_corpus_table_spills_and_gives_the_same_bytes_at_one_two_and_four_threads"
 STEP_SPILLS = (SMALL_POOL_POSITIVES, IMPORTED_CORPUS_SPILL, POSITIVES_SPILL, GRAPH_BUILD_SPILL, EVIDENCE_SPILL, GRAPH_SCORING_SPILL)
+THREADS_RESUME = "tests/test_sns.py::test_a_trial_is_the_same_bytes_at_the_same_threads_and_resumes_only_at_its_own_thread_count"
 RECOMPUTE = "tests/test_workflow.py::test_every_tables_aucnorm_is_recomputed_from_its_score_files_by_an_independent_implementation"
 
 # the tests that must fail under each mutation
@@ -69,6 +70,7 @@ CATCHERS = {
     "no-spill": (MERGE_SPILL, *STEP_SPILLS),
     "unordered-writes": (MERGE_SPILL, ENGINE_STEPS, POSITIVES_SPILL, EVIDENCE_SPILL),
     "fixed-evidence-chunks": (EVIDENCE_SPILL,),
+    "threads-out-of-signature": (THREADS_RESUME,),
 }
 SMOKE_RUN_TESTS = (CHAIN, RESUME, RECOMPUTE)  # the tests that read the smoke run
 

@@ -67,6 +67,7 @@ def write_selection(directory, *, best_is_last, stop_reason="patience: no better
             train_pairs=4388,
             dev_pairs=1098,
             precision="bf16",
+            threads=2,
             stopped_epoch=2,
             stopped_batch=137,
             stopped_step=960,
@@ -87,7 +88,7 @@ def test_a_model_record_says_how_the_selected_model_was_trained_and_whether_it_i
     record = read_model_record(tmp_path / "m")  # no sanity.csv: an H-only model
     assert record.precision == "bf16" and record.sanity == "not applicable (hypothesis-only)" and not record.undertrained
     assert record.training == (
-        "4388 train / 1098 dev pairs; best dev point epoch 2 batch 274, stopped epoch 3 batch 137 (patience: no better dev AUC in 3 evaluations)"
+        "4388 train / 1098 dev pairs, 2 CPU threads; best dev point epoch 2 batch 274, stopped epoch 3 batch 137 (patience: no better dev AUC in 3 evaluations)"
     )
     cases = sanity_cases("en")
     (tmp_path / "m" / "sanity.csv").write_text(format_rows(judge(cases, [0.5] * len(cases))))

@@ -66,6 +66,26 @@ def test_a_machine_with_what_the_smoke_run_needs_passes(checkout, venv_link, mir
     assert lines_of(report, OK, "plan") and lines_of(report, OK, "disk") and lines_of(report, OK, "packages")
 
 
+def test_the_readme_run_is_forecast_at_its_cores_before_it_starts(checkout, venv_link, mirrors):
+    """bin/doctor with the README's main command's arguments says how long it takes here: the trials from their
+    workload at this machine's measured rate, the chain that ends the run; on one core it takes longer than on two."""
+    import re
+
+    def forecast(*args: str) -> tuple[float, list[str]]:
+        code, report = doctor(checkout, "results/table5.csv", *args)
+        lines = [line.split("forecast", 1)[1].strip() for line in report.splitlines() if line.split()[:2] == ["note", "forecast"]]
+        found = re.match(r"about (?:(\d+) h )?(\d+) min for ", lines[0] if lines else "")
+        assert found, report
+        return int(found.group(1) or 0) * 60 + int(found.group(2)), lines
+
+    two_cores, lines = forecast("--cores", "2")
+    assert "64 jobs on 2 cores" in lines[0] and "the chain that ends it: " in lines[0], lines
+    assert any(line.startswith("measured here: a step of 32 x 32 tokens") and "1 thread;" in line for line in lines), lines
+    assert "4 workload" in lines[-1], lines  # the four trials of Table 5 from their workload
+    one_core, lines = forecast("--cores", "1")
+    assert "64 jobs on 1 cores" in lines[0] and one_core > two_cores
+
+
 def test_no_mirror_and_no_network_fails_naming_the_mirror_variable(checkout, venv_link):
     code, report = doctor(checkout, *SMOKE, BOOQA_MIRROR=str(checkout / "no-such-mirror"), https_proxy=NOWHERE, HTTPS_PROXY=NOWHERE)
     assert code == 1, report

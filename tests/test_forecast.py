@@ -134,10 +134,26 @@ def test_an_llm_scoring_forecast_is_its_pairs_at_the_measured_rate(monkeypatch):
     assert (unmeasured.how, unmeasured.hours) == ("request", 2.0)
 
 
-def test_the_dry_run_parser_keeps_each_jobs_wildcards():
+def test_the_dry_run_parser_keeps_each_jobs_wildcards_files_and_priority():
     jobs = planned_job_details(
-        "rule train_sns_trial:\n    wildcards: lm=rb, variant=sns, subset=full, trial=3\n    threads: 4\n"
+        "rule train_sns_trial:\n    input: resources/models/rb, results/levyholt/full/train.tsv\n"
+        "    output: results/models/rb/sns/full/trial-3/training.json, results/models/rb/sns/full/trial-3/model\n"
+        "    benchmark: logs/training/train_sns_trial/rb/sns/full/trial-3.benchmark.tsv\n"
+        "    wildcards: lm=rb, variant=sns, subset=full, trial=3\n    priority: 6\n    threads: 4\n"
         "    resources: runtime=240, gpu=1\nlocalrule all:\n    threads: 1\n"
     )
     assert jobs[0]["wildcards"] == {"lm": "rb", "variant": "sns", "subset": "full", "trial": "3"} and jobs[0]["threads"] == 4
-    assert jobs[1] == {"rule": "all", "local": True, "threads": 1, "resources": {}, "wildcards": {}}
+    assert jobs[0]["input"] == ["resources/models/rb", "results/levyholt/full/train.tsv"] and jobs[0]["priority"] == 6
+    assert jobs[0]["output"][1] == "results/models/rb/sns/full/trial-3/model"
+    assert jobs[0]["benchmark"] == "logs/training/train_sns_trial/rb/sns/full/trial-3.benchmark.tsv"
+    assert jobs[1] == {
+        "rule": "all",
+        "local": True,
+        "threads": 1,
+        "resources": {},
+        "wildcards": {},
+        "input": [],
+        "output": [],
+        "benchmark": None,
+        "priority": 0,
+    }

@@ -161,7 +161,7 @@ def test_card_and_table_cell_say_whether_a_model_is_the_authors_published_choice
     )
     assert f"| hyper-parameter search | {published}, after 25 dev evaluations |" in card
     assert "It is the authors' published trial, trained again at the `paper` scale" in card and "selected by its best dev AUC" not in card
-    assert read_model_record(run).training.startswith(f"{published}; 4388 train / 1098 dev pairs; best dev point epoch 2 batch 548")
+    assert read_model_record(run).training.startswith(f"{published}; 4388 train / 1098 dev pairs, 1 CPU thread; best dev point epoch 2 batch 548")
     two = [{**selection, "chosen_by": "dev_auc", "published_search": "", "published_epoch": "", "trial": k, "selected": int(k == 1)} for k in (0, 1)]
     pd.DataFrame(two).to_csv(run / "selection.csv", index=False)
     assert read_model_record(run).training.startswith(

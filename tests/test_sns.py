@@ -15,7 +15,8 @@ from directional_inference.levyholt.entries import Entry
 from directional_inference.levyholt.scores import write_scores
 from directional_inference.resources.models import build_tiny_model
 from directional_inference.sns import training
-from directional_inference.sns.model import PromptScorer
+from directional_inference.sns import model as sns_model
+from directional_inference.sns.model import PromptScorer, least_cost_chunks
 from directional_inference.sns.prompts import prompt_sentences, template_texts
 from directional_inference.sns.search import draw_trials, read_trials, select_best_trial, write_evaluations, write_trials
 from directional_inference.sns.training import Hyperparameters, TrainingSettings, schedule_steps, train_prompt_model
@@ -102,6 +103,45 @@ def test_scores_do_not_depend_on_batching_or_order(tiny_model):
     one_by_one = np.array([scorer.scores([e], batch_size=1)[0] for e in entries])
     assert np.allclose(together, one_by_one, atol=1e-5)
     assert np.allclose(scorer.scores(entries[::-1])[::-1], together, atol=1e-5)
+
+
+def test_a_batch_splits_where_a_length_step_saves_more_tokens_than_a_pass_costs():
+    # [2, 2, 2, 10], a pass costing 3 tokens: one pass 3 + 4 x 10 = 43; [2, 2, 2] and [10] 3 + 6 + 3 + 10 = 22;
+    # [2, 2], [2], [10] 3 + 4 + 3 + 2 + 3 + 10 = 25; so two passes
+    assert least_cost_chunks([2, 2, 2, 10], 3, 4) == [(0, 3), (3, 4)]
+    # a pass costing 100: one pass 140, two 222
+    assert least_cost_chunks([2, 2, 2, 10], 100, 4) == [(0, 4)]
+    # equal lengths and a cap of 2 a pass: the fewest passes, 3, each within the cap, covering every sentence in order
+    bounds = least_cost_chunks([5] * 5, 1, 2)
+    assert len(bounds) == 3 and all(0 < end - start <= 2 for start, end in bounds)
+    assert [start for start, _ in bounds] == [0] + [end for _, end in bounds[:-1]] and bounds[-1][1] == 5
+    assert least_cost_chunks([], 3, 4) == []
+
+
+def test_the_loss_and_scores_do_not_depend_on_how_a_batch_is_chunked(tiny_model, monkeypatch):
+    """One pass per batch (a GPU's cost) or a pass per length (no pass cost): the same loss and scores, within float
+    noise: each sentence is read on its own."""
+    entries = ENTRIES[:6] + [Entry(("a much longer subject phrase here", "shopped in", "IKEA"), ("John", "went to", "IKEA"), True)]
+    results = []
+    for cost in (1 << 20, 0):
+        torch.manual_seed(0)
+        scorer = PromptScorer(tiny_model, max_length=48, symmetric=False)
+        scorer.pass_cost, scorer.max_chunk = cost, 128
+        scorer.model.eval()
+        pairs = scorer.encode(entries)
+        sentences = [s for p in pairs for s in p.prompts + p.antiprompts]
+        results.append((len(scorer.chunks(sentences)), scorer.loss(pairs).item(), scorer.scores(pairs)))
+    (one, loss_one, scores_one), (many, loss_many, scores_many) = results
+    assert one == 1 and many >= len({len(s) for s in sentences}) > 1
+    assert abs(loss_one - loss_many) < 1e-5 and np.allclose(scores_one, scores_many, atol=1e-5)
+
+
+def test_the_pass_cost_follows_the_device_kind_and_format():
+    costs = sns_model.PASS_COST_TOKENS
+    assert set(costs) == {"cpu", "cuda"} and all(set(by_format) == {"fp32", "bf16"} for by_format in costs.values())
+    # a GPU: a batch is one pass; a CPU splits 64 sentences of 20 tokens from 64 of 30 (640 tokens saved) in both formats
+    assert least_cost_chunks([20] * 64 + [30] * 64, costs["cuda"]["fp32"], 128) == [(0, 128)]
+    assert all(least_cost_chunks([20] * 64 + [30] * 64, cost, 128) == [(0, 64), (64, 128)] for cost in costs["cpu"].values())
 
 
 def settings(**changes):
@@ -194,6 +234,39 @@ def test_a_checkpoint_of_other_data_is_not_resumed(tiny_model, tmp_path, monkeyp
     resumed = train_prompt_model(tiny_model, flipped, ENTRIES[:8], hp, run_settings, tmp_path / "run", tmp_path / "ckpt")
     fresh = train_prompt_model(tiny_model, flipped, ENTRIES[:8], hp, run_settings, tmp_path / "fresh", tmp_path / "ckpt-fresh")
     for (name, a), (_, b) in zip(fresh.scorer.model.state_dict().items(), resumed.scorer.model.state_dict().items()):
+        assert torch.equal(a, b), name
+
+
+def test_a_trial_is_the_same_bytes_at_the_same_threads_and_resumes_only_at_its_own_thread_count(tiny_model, tmp_path, monkeypatch):
+    """training.threads: auto makes the thread count follow --cores: a checkpoint of a trial at one thread count is not
+    continued at another (their CPU sums differ), the record names the count, and the same count gives the same weights."""
+    from directional_inference.compute import set_threads
+
+    hp = Hyperparameters(0, 1e-3, 0.01, 1)
+    one, two = settings(epochs=2, seed=9, checkpoint_every=2, threads=1), settings(epochs=2, seed=9, checkpoint_every=2, threads=2)
+    batches = []  # the batches each run trains: a resumed run trains fewer than a fresh one
+    loss = PromptScorer.loss
+    monkeypatch.setattr(PromptScorer, "loss", lambda self, pairs: batches.append(1) or loss(self, pairs))
+    previous = torch.get_num_threads()
+    try:
+        set_threads(2)
+        first = train_prompt_model(tiny_model, ENTRIES, ENTRIES[:8], hp, two, tmp_path / "a", tmp_path / "ckpt-a")
+        again = train_prompt_model(tiny_model, ENTRIES, ENTRIES[:8], hp, two, tmp_path / "b", tmp_path / "ckpt-b")
+        assert (tmp_path / "a" / "model.safetensors").read_bytes() == (tmp_path / "b" / "model.safetensors").read_bytes()
+        assert first.record["settings"]["threads"] == 2 and first.record == again.record
+        set_threads(1)
+        original = _kill_at_third_checkpoint(monkeypatch)
+        with pytest.raises(KeyboardInterrupt):
+            train_prompt_model(tiny_model, ENTRIES, ENTRIES[:8], hp, one, tmp_path / "run", tmp_path / "ckpt")
+        monkeypatch.setattr(training, "_save_checkpoint", original)
+        set_threads(2)
+        batches.clear()
+        resumed = train_prompt_model(tiny_model, ENTRIES, ENTRIES[:8], hp, two, tmp_path / "run", tmp_path / "ckpt")
+    finally:
+        set_threads(previous)
+    assert len(batches) == 12, "the one-thread checkpoint was continued at two threads"  # 2 epochs of 6 batches: afresh
+    assert resumed.record["settings"]["threads"] == 2 and resumed.evaluations == first.evaluations
+    for (name, a), (_, b) in zip(first.scorer.model.state_dict().items(), resumed.scorer.model.state_dict().items()):
         assert torch.equal(a, b), name
 
 
@@ -504,7 +577,7 @@ def test_chinese_prompts_train_a_model_with_a_chinese_tokenizer(tmp_path):
     labels = np.array([e.label for e in train])
     assert scores[labels].mean() > scores[~labels].mean()
     recorded = json.loads((tmp_path / "out" / "training.json").read_text())
-    assert recorded["settings"]["lang"] == "zh" and "threads" not in json.dumps(recorded)  # the thread count is no part of a run's identity
+    assert recorded["settings"]["lang"] == "zh" and recorded["settings"]["threads"] == 1  # the thread count is part of a run's identity
 
 
 SEED_ZH = 47110815

@@ -7,9 +7,13 @@ def booqa_scoring_settings(wildcards):
     back-off; a score file: nothing), so that changing one re-runs only the methods that read it."""
     family, detail = method_spec(wildcards.method)
     if family == "lm":
-        return {"lm_pooling": config["evaluation"]["lm_pooling"][detail], "lm_window": config["evaluation"]["lm_window"][wildcards.lang]}
+        return {
+            "lm_pooling": config["evaluation"]["lm_pooling"][detail],
+            "lm_window": config["evaluation"]["lm_window"][wildcards.lang],
+            "threads": model_threads(),
+        }
     if family == "sns":
-        settings = {"max_length": config["training"]["max_length"], "precision": config["training"]["precision"]}
+        settings = {"max_length": config["training"]["max_length"], "precision": config["training"]["precision"], "threads": model_threads()}
         if detail[0] == "sns_sym":
             settings["sym_sns_prompts"] = config["evaluation"]["sym_sns_prompts"]
         if wildcards.lang == "zh":
@@ -21,6 +25,7 @@ def booqa_scoring_settings(wildcards):
             "batch_size": config["llm"]["batch_size"],
             "precision": config["llm"]["precision"],
             "answer_rule": config["llm"]["answer_rule"],
+            "threads": model_threads(),
         }
     if family == "file":
         return {}
@@ -70,7 +75,7 @@ def score_parts(wildcards):
 
 def scoring_gpus(wildcards):
     """A GPU for the methods that run a neural model (LM, S&S, LLM); none for a graph lookup or a score file."""
-    return config["training"]["gpus"] if method_spec(wildcards.method)[0] in ("lm", "sns", "llm") else 0
+    return model_gpus() if method_spec(wildcards.method)[0] in ("lm", "sns", "llm") else 0
 
 
 def booqa_evaluation_phase_targets():

@@ -96,8 +96,47 @@ def torch_device():
     return torch.device("cpu")
 
 
+# training.threads: auto shares a run's cores among this many training and scoring jobs at once: Tables 1, 2 and 5 each
+# train four models side by side, and a job's second thread adds about half to its speed where a second job adds up to
+# as much again (benchmarks/sns_throughput.py), so cores go to jobs side by side first and to each job's threads after.
+JOBS_SHARING_CORES = 4
+AUTO_THREADS_ON_A_CLUSTER = 4  # a cluster job's own node: no --cores to share
+
+
+def model_job_threads(setting: int | str, cores: int | None) -> int:
+    """Threads of a training or scoring job for ``training.threads``: the number it gives, or for ``auto`` an equal share
+    of the run's ``cores`` among ``JOBS_SHARING_CORES`` jobs (at least one; ``AUTO_THREADS_ON_A_CLUSTER`` where the run
+    has no core count, each job on a node of its own)."""
+    if setting != "auto":
+        return int(setting)
+    if cores is None:
+        return AUTO_THREADS_ON_A_CLUSTER
+    return max(1, int(cores) // JOBS_SHARING_CORES)
+
+
+def model_job_gpus(setting: int, offered: int | None) -> int:
+    """GPUs of a training or scoring job: ``training.gpus``, or one where that is 0 and the run offers its jobs GPUs
+    (``--resources gpu=N``: a local machine's GPUs, profiles/gpu)."""
+    return int(setting) if int(setting) > 0 else int(bool(offered and int(offered) > 0))
+
+
+def local_gpu_problems(gpus: int) -> list[str]:
+    """Why a local run whose training and scoring jobs ask for ``gpus`` GPUs each cannot run here (empty where torch
+    sees a CUDA device): said before any job starts, naming the settings to change."""
+    import torch
+
+    if torch.cuda.is_available():
+        return []
+    return [
+        f"the training and scoring jobs ask for {gpus} GPU(s) each (training.gpus, or --resources gpu=N as profiles/gpu "
+        f"gives) but torch sees no CUDA device here: {cuda_setup()}. Install a CUDA build of torch (bin/doctor says "
+        "which), or run on the CPU: without profiles/gpu and --resources gpu, and training.gpus: 0"
+    ]
+
+
 def set_threads(threads: int) -> None:
-    """A fixed intra-op thread count: CPU results depend on it (the order of floating-point sums), not on --cores."""
+    """A fixed intra-op thread count: CPU results depend on it (the order of floating-point sums); it is part of a
+    trial's settings, so results depend on --cores only where ``training.threads: auto`` derives it from them."""
     import torch
 
     torch.set_num_threads(max(int(threads), 1))
@@ -162,12 +201,13 @@ def native_bf16(device_type: str, *, flags: set[str] | None = None, cuda_bf16: b
     return False, ("the CPU has neither " + " nor ".join(NATIVE_BF16_CPU_FLAGS) + ", so bf16 would be emulated (many times slower than fp32)")
 
 
-def measure_step(model, device, *, rounds: int = 3, forward_only: bool = False) -> dict[str, float]:
+def measure_step(model, device, *, rounds: int = 3, forward_only: bool = False, precisions: tuple[str, ...] = PRECISIONS) -> dict[str, float]:
     """Seconds of one forward and backward pass of ``model`` (a sequence classifier on ``device``) over ``STEP_SHAPE``
     random token ids, per format: the least of ``rounds`` after a warm-up, the formats taken in turn. Dropout is off,
     the random state is not drawn from (the ids come from a generator of their own), and the gradients are cleared,
     so the job trains and scores as if nothing had run. ``forward_only``: the forward pass alone, without gradients
-    (a scorer that never trains, e.g. an LLM: no gradient memory)."""
+    (a scorer that never trains, e.g. an LLM: no gradient memory); ``precisions``: the formats timed (fp32 alone where
+    bf16 would be emulated: many times slower, and never taken)."""
     import torch
 
     sentences, tokens = STEP_SHAPE
@@ -187,9 +227,9 @@ def measure_step(model, device, *, rounds: int = 3, forward_only: bool = False) 
         return time.perf_counter() - start
 
     try:
-        seconds = {precision: [] for precision in PRECISIONS}
+        seconds = {precision: [] for precision in precisions}
         for round_ in range(rounds + 1):
-            for precision in PRECISIONS:
+            for precision in precisions:
                 taken = step(precision)
                 if round_:  # the first round warms up
                     seconds[precision].append(taken)

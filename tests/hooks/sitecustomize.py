@@ -135,6 +135,18 @@ def _unordered_writes(module) -> None:
 
 
 # name -> (module, what is replaced in it by what), each the break of one guarantee
+def _threads_out_of_signature(module) -> None:
+    """A trial's checkpoint resumed whatever the thread count it was saved at."""
+
+    def resumable(saved_signature, signature):
+        def without_threads(found):
+            return json.dumps(found | {"settings": {k: v for k, v in found["settings"].items() if k != "threads"}}, sort_keys=True)
+
+        return without_threads(json.loads(saved_signature)) == without_threads(signature)
+
+    module.resumable = resumable
+
+
 MUTATIONS = {
     # a run no longer removes the scratch folders that killed jobs left
     "keep-scratch": ("directional_inference.recovery.start", lambda module: setattr(module, "sweep_scratch", lambda root, workdir=None: [])),
@@ -156,6 +168,8 @@ MUTATIONS = {
     "no-spill": ("directional_inference.engine", _no_spill),
     # the engine writes the rows of a query in the order its threads produce them (its final ORDER BY dropped)
     "unordered-writes": ("directional_inference.engine", _unordered_writes),
+    # a trial killed at one thread count and resumed at another mixes their sums
+    "threads-out-of-signature": ("directional_inference.sns.training", _threads_out_of_signature),
     # evidence retrieval chooses in chunks of a fixed 2M matched rows, whatever the pool: a small pool stops with "out of memory"
     "fixed-evidence-chunks": (
         "directional_inference.evaluation.evidence",

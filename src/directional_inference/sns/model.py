@@ -5,8 +5,12 @@
 * score = max over prompts of P(1) - max over antiprompts of P(1), in (-1, 1).
 
 Sentences are tokenised once (``encode``), so repeated epochs and evaluations never tokenise again. The sentences of
-a batch go through the model in chunks of ``chunk_size`` sentences of similar length, each padded to its longest:
-the batch is the same (the authors' random batches), only less padding is computed. Scoring goes through the pairs
+a batch go through the model in chunks of sentences of similar length, each padded to its longest: the batch is the
+same (the authors' random batches), only less padding is computed. The chunks are those of least cost
+(``least_cost_chunks``): a pass costs its padded tokens plus a fixed cost per pass (``PASS_COST_TOKENS``, measured per
+device kind and number format by ``benchmarks/sns_throughput.py``), so on a CPU a batch splits wherever a length step
+saves more tokens than a pass costs, and on a GPU, where a pass of these sizes costs its launches rather than its
+tokens, a batch is one pass. Scoring goes through the pairs
 in order of length and returns the scores in the input order. ``precision="bf16"`` runs the forward passes under bfloat16 autocast;
 ``"auto"`` takes bf16 only where the device computes it natively and a measured step of this model is faster in it
 (``compute.resolve_precision``; logged with the figures); the default is float32.
@@ -27,6 +31,16 @@ from ..progress import ProgressLog
 from .prompts import prompt_sentences
 
 log = logging.getLogger(__name__)
+# The fixed cost of one forward pass, in padded tokens, per device kind and number format. CPU: fitted by
+# benchmarks/sns_throughput.py ("pass_cost": MiniLM's forward and backward timed at several chunk shapes) and held by its
+# training loop, where these costs were the fastest of 0, 48, 96 and 192 and of passes of 32 sentences (AMD EPYC Zen 5,
+# one thread: fp32 8% faster than passes of 32, bf16 as fast). A GPU's pass at these sizes is bound by its kernel
+# launches (not measured here: no GPU), so a batch there is one pass.
+PASS_COST_TOKENS = {"cpu": {"fp32": 48, "bf16": 192}, "cuda": {"fp32": 1 << 20, "bf16": 1 << 20}}
+# A pass's sentences at most, per device kind: on a CPU a pass of more than 32 prompt sentences ran slower a sentence
+# (its activations outgrow the core's cache: scoring in passes of up to 128 took 10-35% longer, benchmarks/sns_throughput.py);
+# on a GPU a 'S&S batch of 8 pairs (128 sentences) is one pass.
+MAX_CHUNK_SENTENCES = {"cpu": 32, "cuda": 128}
 
 
 @dataclass(frozen=True)
@@ -42,10 +56,27 @@ class EncodedPair:
         return max(len(ids) for ids in self.prompts + self.antiprompts)
 
 
+def least_cost_chunks(lengths: Sequence[int], pass_cost: float, max_sentences: int) -> list[tuple[int, int]]:
+    """(start, end) of the runs that split ``lengths`` (ascending) into passes of least cost: a pass of the sentences
+    ``start:end`` costs ``pass_cost`` plus its padded tokens, (end - start) x lengths[end - 1]; at most
+    ``max_sentences`` a pass. Exact (dynamic programming over the split points); of equal costs, the fewer passes."""
+    n = len(lengths)
+    best = [(0.0, 0)] + [(float("inf"), 0)] * n  # (cost, passes) of the first j sentences
+    start_of = [0] * (n + 1)
+    for end in range(1, n + 1):
+        for start in range(max(0, end - max_sentences), end):
+            cost = (best[start][0] + pass_cost + (end - start) * lengths[end - 1], best[start][1] + 1)
+            if cost < best[end]:
+                best[end], start_of[end] = cost, start
+    bounds, end = [], n
+    while end > 0:
+        bounds.append((start_of[end], end))
+        end = start_of[end]
+    return bounds[::-1]
+
+
 class PromptScorer:
-    def __init__(
-        self, model_dir: str | os.PathLike, *, max_length: int, symmetric: bool, lang: str = "en", precision: str = "fp32", chunk_size: int = 32
-    ):
+    def __init__(self, model_dir: str | os.PathLike, *, max_length: int, symmetric: bool, lang: str = "en", precision: str = "fp32"):
         import torch
         from transformers import AutoModelForSequenceClassification, AutoTokenizer
 
@@ -56,7 +87,8 @@ class PromptScorer:
         precision, self.precision_reason = resolve_precision(precision, self.device.type, model=self.model, device=self.device)
         log.info("number format %s (%s)", precision, self.precision_reason)
         self.max_length, self.symmetric, self.lang, self.precision = max_length, symmetric, lang, precision
-        self.chunk_size = chunk_size
+        self.pass_cost = PASS_COST_TOKENS.get(self.device.type, PASS_COST_TOKENS["cpu"])[precision]
+        self.max_chunk = MAX_CHUNK_SENTENCES.get(self.device.type, MAX_CHUNK_SENTENCES["cpu"])
         self.pad_id = self.tokenizer.pad_token_id if self.tokenizer.pad_token_id is not None else 0
 
     def encode(self, entries: Sequence[Entry]) -> list[EncodedPair]:
@@ -85,19 +117,22 @@ class PromptScorer:
         return input_ids, attention
 
     def chunks(self, id_lists: Sequence[tuple[int, ...]]) -> list[list[int]]:
-        """Positions of the sentences in forward passes of ``chunk_size`` sentences of similar length: each sentence is
-        read on its own, so grouping by length changes no result, only the padding computed."""
+        """Positions of the sentences in forward passes of sentences of similar length (``least_cost_chunks``): each
+        sentence is read on its own, so grouping by length changes no result, only the padding computed."""
         order = sorted(range(len(id_lists)), key=lambda k: (len(id_lists[k]), k))
-        return [order[start : start + self.chunk_size] for start in range(0, len(order), self.chunk_size)]
+        bounds = least_cost_chunks([len(id_lists[k]) for k in order], self.pass_cost, self.max_chunk)
+        return [order[start:end] for start, end in bounds]
 
     def _logits(self, id_lists: list[tuple[int, ...]]):
         torch = self.torch
         parts, positions = [], []
-        for chunk in self.chunks(id_lists):
-            input_ids, attention = self.padded([id_lists[k] for k in chunk])
-            with torch.autocast(self.device.type, dtype=torch.bfloat16, enabled=self.precision == "bf16"):
+        # one autocast region for every pass of the batch: bf16 casts the weights once, not once a pass (its cache lives
+        # as long as the region; the casts are the same, so are the results)
+        with torch.autocast(self.device.type, dtype=torch.bfloat16, enabled=self.precision == "bf16"):
+            for chunk in self.chunks(id_lists):
+                input_ids, attention = self.padded([id_lists[k] for k in chunk])
                 parts.append(self.model(input_ids=input_ids.to(self.device), attention_mask=attention.to(self.device)).logits.float())
-            positions += chunk
+                positions += chunk
         logits = torch.cat(parts)
         inverse = torch.empty(len(positions), dtype=torch.long)
         inverse[torch.tensor(positions)] = torch.arange(len(positions))

@@ -208,8 +208,9 @@ def read_model_record(model_dir: str | Path) -> ModelRecord:
     selection = pd.read_csv(Path(model_dir) / "selection.csv")
     row = selection[selection["selected"] == 1].iloc[0]
     undertrained = bool(row["still_improving"])
+    threads = int(row["threads"]) if "threads" in row else 1
     training = (
-        f"{row['train_pairs']} train / {row['dev_pairs']} dev pairs; best dev point {shown_epoch(row['best_epoch'])} batch "
+        f"{row['train_pairs']} train / {row['dev_pairs']} dev pairs, {threads} CPU thread{'s' if threads > 1 else ''}; best dev point {shown_epoch(row['best_epoch'])} batch "
         f"{row['best_batch']}, stopped {shown_epoch(row['stopped_epoch'])} batch {row['stopped_batch']} ({row['stop_reason']})"
     )
     if origin := describe_selection(row, list(selection["trial"])):  # the authors' trials: whose choice the model is

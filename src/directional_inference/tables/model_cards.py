@@ -88,6 +88,7 @@ def model_card(
         ("epochs (maximum) / dev evaluations per epoch", f"{settings.get('epochs')} / {settings.get('evaluations_per_epoch')}"),
         ("early stopping", f"patience {settings.get('patience')} evaluations, min_delta {settings.get('min_delta')}"),
         ("number format", f"{training.get('precision')} ({training.get('precision_reason', '')})"),
+        ("CPU threads", f"{settings.get('threads', 1)} (results on a CPU are those of this thread count: training.threads)"),
         ("best dev point", f"{shown_epoch(best.get('epoch'), settings.get('epochs'))}, batch {best.get('batch')} (step {best.get('step')})"),
         ("stopped", f"{shown_epoch(stopped.get('epoch'), settings.get('epochs'))}, batch {stopped.get('batch')}: {training.get('stop_reason')}"),
         ("still improving at its last evaluation", undertrained),

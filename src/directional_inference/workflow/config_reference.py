@@ -47,6 +47,8 @@ def cell(value) -> str:
 
 def type_name(node: dict) -> str:
     kind = node.get("type", "one of" if "oneOf" in node else "")
+    if "oneOf" in node and all("type" in choice or "const" in choice for choice in node["oneOf"]):  # e.g. integer or "auto"
+        kind = [choice.get("type") or json.dumps(choice["const"]) for choice in node["oneOf"]]
     kinds = kind if isinstance(kind, list) else [kind]
     text = " or ".join(str(k) for k in kinds)
     if "enum" in node:

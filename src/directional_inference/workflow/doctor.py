@@ -444,6 +444,43 @@ def _megabytes(value) -> float:
         return 0.0
 
 
+# the forecast
+
+
+def cores_of(args: list[str], profile: Path | None) -> int:
+    """The cores a local run of ``args`` gets: ``--cores``/``-c`` (``all``: this machine's), else the profile's
+    ``cores``, else this machine's."""
+    import yaml
+
+    value = None
+    for at, arg in enumerate(args):
+        for flag in ("--cores", "-c"):
+            if arg == flag and at + 1 < len(args):
+                value = args[at + 1]
+            elif arg.startswith(flag + "=") or (flag == "-c" and arg.startswith("-c") and arg[2:].isdigit()):
+                value = arg.split("=", 1)[1] if "=" in arg else arg[2:]
+    if value is None and profile and (profile / "config.yaml").is_file():
+        value = (yaml.safe_load((profile / "config.yaml").read_text(encoding="utf-8")) or {}).get("cores")
+    if value is None or str(value) == "all":
+        return os.cpu_count() or 1
+    return int(value)
+
+
+def forecast_findings(jobs: list[dict], config: Mapping, args: list[str], root: Path, profile: Path | None) -> list[Finding]:
+    """How long the run takes on this machine at its cores (``run_forecast``), a line each."""
+    from .run_forecast import forecast_report
+
+    cores = cores_of(args, profile)
+    targets = " ".join(arg for arg in args if not arg.startswith("-") and "/" in arg and not arg.endswith((".yaml", ".yml"))) or "<targets>"
+    try:
+        lines = forecast_report(jobs, config, cores, root, targets)
+    except Exception as error:  # the forecast informs; it never fails the check
+        return [Finding("forecast", NOTE, f"none ({type(error).__name__}: {error})")]
+    if cores > (os.cpu_count() or 1):
+        lines.append(f"this machine has {os.cpu_count()} cores, not {cores}: the jobs would share them, and take longer than this")
+    return [Finding("forecast", NOTE, line) for line in lines]
+
+
 # scheduler
 
 
@@ -540,6 +577,8 @@ def doctor(args: list[str], root: Path, *, device_trial: bool = False) -> tuple[
         findings.append(Finding("plan", OK, f"{len(jobs)} jobs to run" if jobs else "nothing to do: every output is up to date"))
         concurrency = _profile_jobs(profile) if cluster else os.cpu_count() or 1
         findings += disk_findings(root, jobs, config, concurrency)
+        if not cluster:
+            findings += forecast_findings(jobs, config, args, root, profile)
     findings += scheduler_findings(profile, root)
     return findings, heading
 

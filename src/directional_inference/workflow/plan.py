@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 JOB_HEADER = re.compile(r"^(local)?rule (\w+):$")
-FIELD = re.compile(r"^\s+(threads|resources|wildcards): (.*)$")
+FIELD = re.compile(r"^\s+(threads|resources|wildcards|input|output|benchmark|priority): (.*)$")
 # What Snakemake needs of the workflow to plan it (the package is read from src/, as the Snakefile does)
 DEFINITION = ("Snakefile", "rules", "scripts", "src", "config", "envs", "profiles", "report")
 # threads as Snakemake prints them are capped by --cores; a plan asks for enough cores that none is capped
@@ -106,18 +106,34 @@ def copy_definition(workflow_dir: str | os.PathLike, destination: str | os.PathL
 
 
 def planned_job_details(dry_run: str, local: set[str] = frozenset()) -> list[dict]:
-    """``rule, local, threads, resources, wildcards`` of every job a Snakemake dry run prints."""
+    """``rule, local, threads, resources, wildcards, input, output, benchmark, priority`` of every job a Snakemake dry
+    run prints (threads 1 and priority 0 where it prints none, as Snakemake does)."""
     jobs: list[dict] = []
     for line in dry_run.splitlines():
         if header := JOB_HEADER.match(line):
             jobs.append(
-                {"rule": header.group(2), "local": bool(header.group(1)) or header.group(2) in local, "threads": 1, "resources": {}, "wildcards": {}}
+                {
+                    "rule": header.group(2),
+                    "local": bool(header.group(1)) or header.group(2) in local,
+                    "threads": 1,
+                    "resources": {},
+                    "wildcards": {},
+                    "input": [],
+                    "output": [],
+                    "benchmark": None,
+                    "priority": 0,
+                }
             )
         elif jobs and (found := FIELD.match(line)):
-            if found.group(1) == "threads":
-                jobs[-1]["threads"] = int(found.group(2))
+            name, value = found.groups()
+            if name in ("threads", "priority"):
+                jobs[-1][name] = int(value)
+            elif name in ("input", "output"):
+                jobs[-1][name] = [path.strip() for path in value.split(", ") if path.strip()]
+            elif name == "benchmark":
+                jobs[-1][name] = value.strip()
             else:
-                jobs[-1][found.group(1)] = dict(part.strip().split("=", 1) for part in found.group(2).split(",") if "=" in part)
+                jobs[-1][name] = dict(part.strip().split("=", 1) for part in value.split(",") if "=" in part)
     return jobs
 
 

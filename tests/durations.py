@@ -1,0 +1,76 @@
+"""Every test's duration, from the output of a run of the suite (``.ci/run`` passes pytest ``--durations=0``, so its own
+output lists each test's setup, call and teardown seconds), into the committed ``tests/durations.tsv``:
+
+    .venv/bin/python tests/durations.py CI-OUTPUT --where "..." [--commit C] [--wall-clock SECONDS]
+
+The file's header says where and when the run was, its wall-clock and pytest's own total; its rows are the phases of
+every test, longest first. ``tests/test_conventions.py`` holds its total under the suite's budget and its names to the
+tests that exist.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import re
+import subprocess
+from pathlib import Path
+
+DURATIONS = Path(__file__).with_name("durations.tsv")
+BUDGET_S = 40 * 60  # .ci/run's budget: the whole of it, set-up included
+ROW = re.compile(r"^(\d+(?:\.\d+)?)s (setup|call|teardown) +(\S+)$")
+PYTEST_TOTAL = re.compile(r"=+ .*? in (\d+(?:\.\d+)?)s")
+
+
+def parse(output: str) -> tuple[list[tuple[float, str, str]], float | None]:
+    """(seconds, phase, test id) of every row of pytest's durations report in ``output``, and pytest's total seconds."""
+    rows = [(float(found.group(1)), found.group(2), found.group(3)) for line in output.splitlines() if (found := ROW.match(line.strip()))]
+    totals = [float(found.group(1)) for line in output.splitlines() if (found := PYTEST_TOTAL.match(line.strip()))]
+    return sorted(rows, key=lambda row: (-row[0], row[2], row[1])), (totals[-1] if totals else None)
+
+
+def render(rows: list[tuple[float, str, str]], pytest_s: float | None, wall_clock_s: float | None, where: str, commit: str, date: str) -> str:
+    header = [
+        f"# every test's seconds in one run of the suite: {where}, commit {commit}, {date}",
+        f"# wall-clock of .ci/run: {wall_clock_s:.0f} s; pytest's total: {pytest_s:.0f} s; the budget: {BUDGET_S} s"
+        if wall_clock_s and pytest_s
+        else f"# pytest's total: {pytest_s or 0:.0f} s; the budget: {BUDGET_S} s",
+        "seconds\tphase\ttest",
+    ]
+    return "\n".join(header + [f"{seconds:.2f}\t{phase}\t{test}" for seconds, phase, test in rows]) + "\n"
+
+
+def read(path: Path = DURATIONS) -> tuple[dict[str, float], list[tuple[float, str, str]]]:
+    """The header's figures (``wall_clock_s``, ``pytest_s``) and the rows of the committed file."""
+    text = path.read_text(encoding="utf-8")
+    figures = {}
+    if found := re.search(r"wall-clock of \.ci/run: (\d+) s", text):
+        figures["wall_clock_s"] = float(found.group(1))
+    if found := re.search(r"pytest's total: (\d+) s", text):
+        figures["pytest_s"] = float(found.group(1))
+    rows = []
+    for line in text.splitlines():
+        if line and not line.startswith("#") and not line.startswith("seconds\t"):
+            seconds, phase, test = line.split("\t")
+            rows.append((float(seconds), phase, test))
+    return figures, rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("output", type=Path, help="the saved output of .ci/run (or of bin/test --durations=0)")
+    parser.add_argument("--where", required=True, help="where it ran: CI, or this machine with its CPU")
+    parser.add_argument("--commit", default=None)
+    parser.add_argument("--wall-clock", type=float, default=None, help=".ci/run's wall-clock in seconds, as measured")
+    args = parser.parse_args(argv)
+    rows, pytest_s = parse(args.output.read_text(encoding="utf-8", errors="replace"))
+    if not rows:
+        parser.error(f"{args.output}: no durations report (run pytest with --durations=0)")
+    commit = args.commit or subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
+    DURATIONS.write_text(render(rows, pytest_s, args.wall_clock, args.where, commit, datetime.date.today().isoformat()), encoding="utf-8")
+    print(f"{DURATIONS}: {len(rows)} rows, pytest {pytest_s} s")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,144 @@
+"""The forecast of a run on this machine (workflow.run_forecast): job times from the workload and the run records, and
+Snakemake's local scheduling played out; expected values worked out by hand."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from directional_inference.compute import AUTO_THREADS_ON_A_CLUSTER, model_job_gpus, model_job_threads
+from directional_inference.workflow import run_forecast
+from directional_inference.workflow.run_forecast import JobTime, StepRate, play_out, recorded_seconds, trial_seconds
+
+
+def job(rule, outputs=(), inputs=(), threads=1, priority=0, gpu=0, **wildcards):
+    return {
+        "rule": rule,
+        "wildcards": wildcards,
+        "threads": threads,
+        "priority": priority,
+        "input": list(inputs),
+        "output": list(outputs),
+        "resources": {"gpu": str(gpu)},
+        "benchmark": None,
+    }
+
+
+def test_a_job_waits_for_the_jobs_whose_outputs_it_reads():
+    # A (10 s) -> C (3 s), B (5 s), on 2 cores: A and B start at 0, B ends at 5, A at 10, C runs 10-13
+    jobs = [job("a", ["x"]), job("b", ["y"]), job("c", ["z"], ["x"])]
+    schedule = play_out(jobs, [10.0, 5.0, 3.0], cores=2)
+    assert schedule.seconds == 13.0
+    assert [label for label, _ in schedule.critical_path] == ["a", "c"]
+    assert schedule.busy_share == pytest.approx((10 + 5 + 3) / (2 * 13))
+
+
+def test_ready_jobs_start_by_priority_then_the_longer_first():
+    # one core: the priority-1 job (2 s) first, then the 7 s job before the 4 s one: they end at 2, 9, 13
+    jobs = [job("short"), job("long"), job("urgent", priority=1)]
+    schedule = play_out(jobs, [4.0, 7.0, 2.0], cores=1)
+    assert schedule.seconds == 13.0 and [label for label, _ in schedule.critical_path] == ["short"]
+
+
+def test_a_job_of_several_threads_waits_for_its_cores_and_its_gpu():
+    # 4 cores: a 4-thread job (6 s, the longer, first) and two 1-thread jobs (5 s each) that wait for its cores: 11 s;
+    # one GPU: two GPU jobs of 3 s run one after the other
+    assert play_out([job("wide", threads=4), job("a"), job("b")], [6.0, 5.0, 5.0], cores=4).seconds == 11.0
+    assert play_out([job("g1", gpu=1), job("g2", gpu=1)], [3.0, 3.0], cores=4, gpus=1).seconds == 6.0
+    # threads above the cores are capped as Snakemake does: an 8-thread job runs on 2 cores
+    assert play_out([job("capped", threads=8)], [4.0], cores=2).seconds == 4.0
+
+
+def test_training_threads_auto_shares_the_cores_among_four_jobs():
+    assert [model_job_threads("auto", cores) for cores in (1, 2, 4, 7, 8, 16)] == [1, 1, 1, 1, 2, 4]
+    assert model_job_threads("auto", None) == AUTO_THREADS_ON_A_CLUSTER
+    assert model_job_threads(3, 16) == 3 and model_job_threads(1, None) == 1
+
+
+def test_the_gpus_a_model_job_asks_for_come_from_the_config_or_the_gpus_the_run_offers():
+    assert model_job_gpus(0, None) == 0 and model_job_gpus(0, 0) == 0
+    assert model_job_gpus(0, 2) == 1  # --resources gpu=2 (profiles/gpu): each job one of them
+    assert model_job_gpus(2, None) == 2
+
+
+def test_a_trials_time_is_its_tokens_and_passes_at_the_probes_rate():
+    # the probe: 32 x 32 = 1,024 tokens, a pass costing 1,024 tokens: training 2.048 s a step, so 1 ms a token and 1.024 s
+    # a pass; forward 0.512 s a step, so 0.25 ms a token and 0.256 s a pass
+    rate = StepRate("cpu", "fp32", 1, 2.048, 0.512, "by hand")
+    assert rate.seconds(1000, 2, training=True, pass_cost=1024) == pytest.approx(1.0 + 2 * 1.024)
+    # Directional (502 train / 128 dev pairs), 1 epoch, 2 evaluations: 502 x 8 = 4,016 sentences trained, 128 x 8 x 2 =
+    # 2,048 scored; 20 tokens and 1/40 passes a trained sentence, 10 tokens and 1/100 passes a scored one
+    record = {
+        "workload": {
+            "sns": {
+                "fp32": {
+                    "train_tokens_per_sentence": 20,
+                    "train_passes_per_sentence": 1 / 40,
+                    "score_tokens_per_sentence": 10,
+                    "score_passes_per_sentence": 0.01,
+                }
+            }
+        },
+        "runs": [{"precision": "fp32", "probe_share": {"train": 0.5, "score": 1.0}}],
+    }
+    budget = {"epochs": 1, "evaluations_per_epoch": 2, "max_train": None, "max_dev": None}
+    train = (4016 * 20 * 0.001 + 4016 / 40 * 1.024) / 0.5  # at half the probe's rate
+    dev = 2048 * 10 * 0.00025 + 2048 * 0.01 * 0.256
+    expected = run_forecast.LOAD_S + train + dev
+    assert trial_seconds({"variant": "sns", "subset": "directional"}, budget, 8, rate, record, 1024) == pytest.approx(expected)
+
+
+def test_other_jobs_take_their_recorded_time_scaled_for_model_scorings():
+    record = {
+        "job_seconds": {
+            "relations/merge_relations/en": 40.0,
+            "booqa_evaluation/score_booqa/en/test/sns_full": 100.0,
+            "booqa_evaluation/score_booqa/en/test/lm_rel": 30.0,
+        }
+    }
+    merge = job("merge_relations") | {"benchmark": "logs/relations/merge_relations/en.benchmark.tsv"}
+    assert recorded_seconds(merge, record, 2.0) == JobTime(40.0, "record")  # not a model's job: not scaled
+    score = job("score_booqa") | {"benchmark": "logs/booqa_evaluation/score_booqa/en/test/sns_full.benchmark.tsv"}
+    assert recorded_seconds(score, record, 2.0) == JobTime(200.0, "record, scaled")
+    other = job("score_booqa") | {"benchmark": "logs/booqa_evaluation/score_booqa/zh/test/sns_full.benchmark.tsv"}
+    assert recorded_seconds(other, record, None) == JobTime(65.0, "rule median")  # the median of 100 and 30
+    assert recorded_seconds(job("never_recorded"), record, None) == JobTime(run_forecast.UNRECORDED_JOB_S, "unrecorded")
+    # a corpus-wide rule no record holds: its request (minutes) over the margin of 3
+    extraction = job("extract_relations") | {"resources": {"runtime": "6"}}
+    assert recorded_seconds(extraction, None, None) == JobTime(6 * 60 / 3, "request / margin")
+
+
+def test_the_newest_record_of_the_scale_with_job_times_is_read(tmp_path):
+    rows = [
+        {"scale": "default", "date": "2026-11-01", "job_seconds": {"a/b/c": 1.0}},
+        {"scale": "default", "date": "2026-12-01", "job_seconds": {"a/b/c": 2.0}},
+        {"scale": "default", "date": "2026-12-02"},  # no job times: not a forecast's record
+        {"scale": "smoke", "date": "2026-12-03", "job_seconds": {"a/b/c": 3.0}},
+    ]
+    (tmp_path / "records.json").write_text(json.dumps({"rows": rows}))
+    assert run_forecast.newest_record("default", tmp_path / "records.json")["job_seconds"] == {"a/b/c": 2.0}
+    assert run_forecast.newest_record("paper", tmp_path / "records.json") is None
+
+
+def test_a_machine_with_a_gpu_the_run_does_not_use_is_told_the_local_gpu_command_and_its_time(monkeypatch, tmp_path):
+    import torch
+
+    def forecast_on(jobs, config, cores, root, *, device_type="cpu", gpus=0):
+        seconds = {"cpu": "about 2 h 0 min", "cuda": "about 20 min"}[device_type]
+        assert device_type == "cpu" or all(int(job["resources"]["gpu"]) == (job["rule"] == "train_sns_trial") for job in jobs)
+        return run_forecast.RunForecast(None, [], None, [f"{seconds} for {len(jobs)} jobs on {cores} cores (gpus {gpus})"])
+
+    monkeypatch.setattr(run_forecast, "forecast_run", forecast_on)
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    monkeypatch.setattr(torch.cuda, "get_device_name", lambda index=0: "NVIDIA RTX 4090")
+    jobs = [job("train_sns_trial", lm="minilm"), job("build_corpus")]
+    config = {"training": {"gpus": 0}}
+    lines = run_forecast.forecast_report(jobs, config, 8, tmp_path, "results/table5.csv")
+    assert lines[0] == "about 2 h 0 min for 2 jobs on 8 cores (gpus 0)"
+    assert lines[1] == (
+        "this machine has a GPU (NVIDIA RTX 4090) that these jobs do not use: .venv/bin/snakemake results/table5.csv "
+        "--workflow-profile profiles/gpu would take about 20 min for 2 jobs on 8 cores (gpus 1)"
+    )
+    # a run that already uses it is not told again
+    assert len(run_forecast.forecast_report(jobs, {"training": {"gpus": 1}}, 8, tmp_path, "results/table5.csv")) == 1
