@@ -47,11 +47,11 @@ def slurm_cluster():
 
 
 # A job of every kind the profile sends differently, and the local downloads: LevyHolt's Table 1 (downloads, a built
-# model, training and scoring trials, a table) and BoOQA's English test split (relation extraction, the out-of-core merge,
-# positives and negatives, each asking for node-local scratch). The rest of the smoke workflow is more jobs of these
+# model, training and scoring trials, a table) and the English relations (extraction, and the out-of-core merge, which
+# asks for node-local scratch as every corpus-wide rule does). The rest of the smoke workflow is more jobs of these
 # kinds, each run locally by the other workflow tests (the resources of paper-scale jobs are checked at plan time in
 # test_config.py): all 195 of its jobs through SLURM made this test about 20 minutes of CI's hour.
-SLURM_TARGETS = ("results/table1.csv", "results/en/booqa/test.parquet", "resources/models/minilm")
+SLURM_TARGETS = ("results/table1.csv", "results/en/relations/merged.parquet", "resources/models/minilm")
 
 
 def test_jobs_of_every_kind_and_a_dvc_repro_run_through_the_slurm_profile(slurm_cluster, smoke_repo, tmp_path, mirrors, monkeypatch):
