@@ -37,6 +37,7 @@ from directional_inference.tables.findings import CLAIMS, runnable_claims
 from directional_inference.tables.findings import score_path as claim_score_path
 from directional_inference.resources.models import is_hub_llm, model_kind
 from directional_inference.workflow.config_tree import booqa_language_models
+from directional_inference.workflow.run_forecast import forecast_at_run_start
 from directional_inference.levyholt.chinese import CHINESE_PREFIX, CHINESE_SUBSETS
 from directional_inference.levyholt.english import subset_conventions
 from directional_inference.levyholt.entries import ALL_SUBSETS, SPLITS
@@ -257,41 +258,7 @@ def at_run_start():
         return
     if model_gpus() > 0:
         stop_for_config(local_gpu_problems(model_gpus()), "Error: this run cannot start on this machine:")
-    print_run_forecast()
-
-
-def print_run_forecast():
-    """The forecast of the jobs this run will make (its DAG), printed before the first job; a forecast that cannot be
-    made says why and the run goes on."""
-    import json
-    import subprocess
-    import tempfile
-    from pathlib import Path
-
-    try:
-        jobs = [
-            {
-                "rule": job.rule.name,
-                "wildcards": dict(job.wildcards_dict),
-                "threads": int(job.threads),
-                "priority": int(job.priority),
-                "input": [str(path) for path in job.input],
-                "output": [str(path) for path in job.output],
-                "benchmark": str(job.benchmark) if job.benchmark else None,
-                "resources": {"gpu": str(job.resources.get("gpu", 0))},
-            }
-            for job in workflow.dag.needrun_jobs()
-        ]
-        with tempfile.TemporaryDirectory(prefix="di-forecast-") as folder:
-            (Path(folder) / "jobs.json").write_text(json.dumps(jobs))
-            (Path(folder) / "config.json").write_text(json.dumps(config, default=str))
-            command = [sys.executable, "-m", "directional_inference.workflow.run_forecast", "--jobs", f"{folder}/jobs.json"]
-            command += ["--config", f"{folder}/config.json", "--cores", str(run_cores()), "--targets", " ".join(sorted(workflow.dag.targetfiles))]
-            environment = dict(os.environ, PYTHONPATH=os.path.join(workflow.basedir, "src"))
-            done = subprocess.run(command, capture_output=True, text=True, env=environment, timeout=300)
-        print(done.stdout.rstrip() or f"forecast: none ({done.stderr.strip().splitlines()[-1:]})", file=sys.stderr)
-    except Exception as error:  # the forecast informs; it never stops a run
-        print(f"forecast: none ({type(error).__name__}: {error})", file=sys.stderr)
+    print(forecast_at_run_start(workflow.dag, config, run_cores(), workflow.basedir), file=sys.stderr)
 
 
 def node_scratch(rule_name):

@@ -16,7 +16,7 @@ Every planned job (Snakemake's dry run, or the run's own DAG) gets a time:
 
 Then Snakemake's local scheduling is played out: ready jobs start by priority, the longer first, while their threads
 fit in the cores (and their GPUs in the GPUs offered); the forecast is when the last one ends, with the chain of jobs
-that ends it (the critical path). Logged with the figures it was made from.
+that ends it (the critical path), with the figures it was made from.
 """
 
 from __future__ import annotations
@@ -24,13 +24,12 @@ from __future__ import annotations
 import heapq
 import json
 import logging
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from .forecast import trial_workload
-
-log = logging.getLogger(__name__)
 
 ROOT = Path(__file__).resolve().parents[3]
 THROUGHPUT = ROOT / "benchmarks" / "results" / "sns_throughput_1thread.json"  # one thread: the jobs' own count
@@ -74,7 +73,7 @@ class StepRate:
 @dataclass
 class JobTime:
     seconds: float
-    how: str  # "workload", "record", "record, scaled", "rule median", "unrecorded"
+    how: str  # "workload", "record", "record, scaled", "rule median", "request / margin", "unrecorded"
 
 
 def throughput_record(path: Path = THROUGHPUT) -> dict:
@@ -89,6 +88,7 @@ def trial_seconds(rule_wildcards: Mapping, budget: Mapping, batch_size: int, rat
     trained, scored = trial_workload(variant, subset, budget)
     tokens = record["workload"][variant if variant in record["workload"] else "sns"][rate.precision]
     share = {run["precision"]: run["probe_share"] for run in record["runs"]}[rate.precision]
+    # the workload's passes are those of batches of 8 pairs; a batch of b pairs makes about 8 / b times as many a sentence
     train = rate.seconds(
         trained * tokens["train_tokens_per_sentence"],
         trained * tokens["train_passes_per_sentence"] * 8 / batch_size,
@@ -317,7 +317,9 @@ def forecast_run(jobs: list[dict], config: Mapping, cores: int, root: Path, *, d
     wanted = sorted({(job["wildcards"]["lm"], int(job.get("threads", 1))) for job in jobs if job["rule"] in TRIAL_RULES})
     main = (config["training"].get("language_models") or [None])[0]
     scoring_threads = model_job_threads(config["training"]["threads"], cores)
-    if main and (main, scoring_threads) not in wanted:
+    # the main model's scoring rate scales the recorded model scorings: measured only where the run has some
+    scores = any(job["rule"] in MODEL_SCORING_RULES for job in jobs)
+    if main and scores and (main, scoring_threads) not in wanted:
         wanted.append((main, scoring_threads))
     rates, missing = {}, []
     for alias, threads in wanted:
@@ -368,12 +370,12 @@ def gpu_forecast(jobs: list[dict], config: Mapping, cores: int, root: Path) -> R
 def forecast_report(jobs: list[dict], config: Mapping, cores: int, root: Path, targets: str) -> list[str]:
     """The lines a run or ``bin/doctor`` prints: the forecast at ``cores``, and where torch sees a GPU the run's jobs do
     not use, the local-GPU command with its forecast."""
+    if not jobs:
+        return ["nothing to run"]
     import torch
 
     from ..compute import model_job_gpus
 
-    if not jobs:
-        return ["nothing to run"]
     lines = forecast_run(jobs, config, cores, root).lines
     if torch.cuda.is_available() and not model_job_gpus(config["training"]["gpus"], None):
         on_gpu = gpu_forecast(jobs, config, cores, root)
@@ -382,6 +384,44 @@ def forecast_report(jobs: list[dict], config: Mapping, cores: int, root: Path, t
             f".venv/bin/snakemake {targets} --workflow-profile profiles/gpu would take {on_gpu.lines[0]}"
         )
     return lines
+
+
+def planned_jobs_of(dag) -> list[dict]:
+    """The jobs a run's DAG (Snakemake's, handed over by the rules) will make, as ``plan.planned_job_details`` gives a
+    dry run's: what the forecast reads of them."""
+    return [
+        {
+            "rule": job.rule.name,
+            "wildcards": dict(job.wildcards_dict),
+            "threads": int(job.threads),
+            "priority": int(job.priority),
+            "input": [str(path) for path in job.input],
+            "output": [str(path) for path in job.output],
+            "benchmark": str(job.benchmark) if job.benchmark else None,
+            "resources": {"gpu": str(job.resources.get("gpu", 0))},
+        }
+        for job in dag.needrun_jobs()
+    ]
+
+
+def forecast_at_run_start(dag, config: Mapping, cores: int, basedir: str) -> str:
+    """The lines a local run prints before its first job: the forecast of its DAG's jobs, made in a process of its own
+    (torch and the probe stay out of Snakemake's); a forecast that cannot be made says why, and the run goes on."""
+    import subprocess
+    import sys
+    import tempfile
+
+    try:
+        with tempfile.TemporaryDirectory(prefix="di-forecast-") as folder:
+            (Path(folder) / "jobs.json").write_text(json.dumps(planned_jobs_of(dag)), encoding="utf-8")
+            (Path(folder) / "config.json").write_text(json.dumps(config, default=str), encoding="utf-8")
+            command = [sys.executable, "-m", __name__, "--jobs", f"{folder}/jobs.json", "--config", f"{folder}/config.json", "--cores", str(cores)]
+            command += ["--targets", " ".join(sorted(dag.targetfiles))]
+            environment = dict(os.environ, PYTHONPATH=os.path.join(basedir, "src"))
+            done = subprocess.run(command, capture_output=True, text=True, env=environment, timeout=300)
+        return done.stdout.rstrip() or f"forecast: none ({' '.join(done.stderr.strip().splitlines()[-1:])})"
+    except Exception as error:  # the forecast informs; it never stops a run
+        return f"forecast: none ({type(error).__name__}: {error})"
 
 
 def main(argv: list[str] | None = None) -> int:
