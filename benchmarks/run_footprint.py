@@ -159,6 +159,7 @@ def record(
     logs: dict[str, Path] | None = None,
     targets: list[str] = (),
     snakemake_args: str = "",
+    forecast_logs: dict[str, Path] | None = None,
 ) -> dict:
     from directional_inference.compute import cpu_name
 
@@ -180,7 +181,22 @@ def record(
         **({"targets": [target_job_time(workdir, t, planned_from_scratch(workdir, t, snakemake_args)) for t in targets]} if targets else {}),
         "job_seconds": every_job_seconds(workdir),
         "probe": probe_figures(workdir, snakemake_args),
+        **(
+            {"forecasts": {name: forecast_said(Path(log).read_text(encoding="utf-8")) for name, log in forecast_logs.items()}}
+            if forecast_logs
+            else {}
+        ),
     }
+
+
+FORECAST = re.compile(r"forecast:?\s+(about (?:(\d+) h )?(\d+) min for .*)")
+
+
+def forecast_said(output: str) -> dict:
+    """The forecast a run (its first ``forecast:`` line) or ``bin/doctor`` (its ``note forecast`` line) printed: the
+    line, and its seconds."""
+    found = next(found for line in output.splitlines() if (found := FORECAST.search(line)))
+    return {"line": found.group(1), "seconds": (int(found.group(2) or 0) * 60 + int(found.group(3))) * 60}
 
 
 def _duration(seconds: float | None) -> str:
@@ -210,6 +226,7 @@ def footprint_markdown(rows: list[dict]) -> str:
             f"; `{target}` alone: {_duration(i['wall_s'])} in {i['jobs']} jobs, {i['busy_share']:.0%} of the cores busy (threads x time of its jobs, from its log)"
             for target, i in r.get("invocations", {}).items()
         )
+        + "".join(f"; forecast before it ({name}): {_duration(f['seconds'])}" for name, f in r.get("forecasts", {}).items())
         for r in rows
         if r.get("note")
     ]
@@ -306,6 +323,13 @@ def main(argv: list[str] | None = None) -> int:
         metavar="TARGET=LOG",
         help="an invocation's Snakemake output: record how busy it kept the cores",
     )
+    add.add_argument(
+        "--forecast-log",
+        action="append",
+        default=[],
+        metavar="NAME=LOG",
+        help="the output of bin/doctor or of the run: record the forecast it printed before the run (NAME: who said it)",
+    )
     suite = commands.add_parser("record-tests", help="add a run of the test suite (bin/test) as measured")
     suite.add_argument("--seconds", type=float, required=True, help="its wall-clock, as measured")
     suite.add_argument("--where", required=True, help="where it ran (CI, or this machine and how)")
@@ -326,7 +350,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.command == "record":
         logs = dict(item.split("=", 1) for item in args.snakemake_log)
-        row = record(args.workdir, args.scale, args.cores, args.wall_clock, args.note, args.commit, logs, args.target, args.snakemake_args)
+        forecasts = dict(item.split("=", 1) for item in args.forecast_log)
+        row = record(args.workdir, args.scale, args.cores, args.wall_clock, args.note, args.commit, logs, args.target, args.snakemake_args, forecasts)
         rows = [r for r in records["rows"] if (r["scale"], r["cpu"]) != (row["scale"], row["cpu"])] + [row]
         order = {"smoke": 0, "default": 1, "paper": 2}
         records["rows"] = sorted(rows, key=lambda r: (order.get(r["scale"], 3), r["scale"], r["cpu"]))

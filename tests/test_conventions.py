@@ -65,3 +65,23 @@ def test_every_rule_script_starts_its_job_first():
         ]
         first = calls[0].func if calls else None
         assert isinstance(first, ast.Name) and first.id == "start_job", script.name
+
+
+def test_the_suites_recorded_durations_name_tests_that_exist():
+    """tests/durations.tsv (every test's seconds in a run of .ci/run, tests/durations.py): a wall-clock and pytest's
+    total in its header, and every test it names still defined (a renamed or removed test means the record is stale)."""
+    import sys
+
+    sys.path.insert(0, str(ROOT / "tests"))
+    from durations import read
+
+    figures, rows = read()
+    assert figures["wall_clock_s"] >= figures["pytest_s"] >= sum(seconds for seconds, _, _ in rows) * 0.95
+    assert rows and {phase for _, phase, _ in rows} <= {"setup", "call", "teardown"}
+    missing = set()
+    for _, _, test in rows:
+        path, _, name = test.partition("::")
+        function = name.split("[")[0].split("::")[-1]
+        if not (ROOT / path).is_file() or not re.search(rf"^\s*def {re.escape(function)}\(", (ROOT / path).read_text(encoding="utf-8"), flags=re.M):
+            missing.add(test)
+    assert not missing, f"tests/durations.tsv names tests that no longer exist (record it again): {sorted(missing)[:5]}"

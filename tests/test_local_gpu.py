@@ -49,3 +49,18 @@ def test_a_local_run_that_asks_for_a_gpu_torch_does_not_see_stops_before_any_job
     forecast = [line for line in ran.stderr.splitlines() if line.startswith("forecast: ")]
     assert forecast and forecast[0].startswith("forecast: about ") and "1 jobs on 1 cores" in forecast[0], ran.stderr[-3000:]
     assert ran.stderr.index("forecast: about ") < ran.stderr.index("rule draw_hyperparameters")
+
+
+def test_a_run_forecasts_its_jobs_as_bin_doctor_does_from_the_dry_run(workflow_copy):
+    """The forecast a run prints before its first job is the one bin/doctor makes of the same run's dry run: the same
+    jobs with the same resources (a corpus-wide rule's time is its runtime request over its margin in both)."""
+    from directional_inference.workflow.plan import run_config
+    from directional_inference.workflow.run_forecast import forecast_report
+
+    target, smoke = "results/en/corpus/articles.parquet", ("--configfile", "config/smoke.yaml")
+    planned = planned_job_details(run_snakemake(workflow_copy, "--dry-run", target, *smoke, "--cores", "1").stdout)
+    assert {job["rule"] for job in planned} == {"fetch_dataset", "build_corpus"}
+    ran = run_snakemake(workflow_copy, target, *smoke, "--cores", "1")
+    said = [line.removeprefix("forecast: ") for line in ran.stderr.splitlines() if line.startswith("forecast: ")]
+    assert any("request / margin" in line for line in said), said  # build_corpus, from its runtime request
+    assert said == forecast_report(planned, run_config([target, *smoke], workflow_copy), 1, workflow_copy, target)

@@ -297,6 +297,14 @@ def test_a_runs_footprint_sums_its_jobs_and_counts_a_file_linked_twice_once(tmp_
     # every job's seconds by its benchmark file, for the run forecast (workflow.run_forecast)
     assert row["job_seconds"] == {"report/summarise_benchmarks": 0.5, "training/train_sns_trial/m/a": 2.0, "training/train_sns_trial/m/b": 3.0}
     assert "| smoke |" in module.footprint_markdown([row]) and "1 min 0 s" in module.footprint_markdown([row])
+    # the forecasts said before the run: bin/doctor's note line and the run's first line, 1 h 43 min and 66 min
+    (tmp_path / "doctor.log").write_text("  ok    plan      64 jobs to run\n  note  forecast  about 1 h 43 min for 64 jobs on 2 cores\n")
+    (tmp_path / "run.log").write_text(
+        "Building DAG of jobs...\nforecast: about 66 min for 64 jobs on 2 cores (99% busy)\nforecast: about 5 min for 1 jobs\n"
+    )
+    row = module.record(tmp_path, "smoke", 2, 60.0, "a note", forecast_logs={"bin/doctor": tmp_path / "doctor.log", "run": tmp_path / "run.log"})
+    assert {name: f["seconds"] for name, f in row["forecasts"].items()} == {"bin/doctor": 6180, "run": 3960}
+    assert "forecast before it (bin/doctor): 1 h 43 min; forecast before it (run): 1 h 6 min" in module.footprint_markdown([row])
 
 
 def test_an_invocations_busy_share_weighs_each_job_by_its_threads():

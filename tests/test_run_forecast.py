@@ -142,3 +142,22 @@ def test_a_machine_with_a_gpu_the_run_does_not_use_is_told_the_local_gpu_command
     )
     # a run that already uses it is not told again
     assert len(run_forecast.forecast_report(jobs, {"training": {"gpus": 1}}, 8, tmp_path, "results/table5.csv")) == 1
+    # nor is a run with no job that trains or scores with a model: no job would take the GPU
+    assert len(run_forecast.forecast_report([job("build_corpus")], config, 8, tmp_path, "results/table5.csv")) == 1
+
+
+def test_a_run_without_model_jobs_is_forecast_without_loading_torch(tmp_path):
+    """The forecast of a run that neither trains nor scores with a model reads only the run records: torch, which takes
+    seconds to load, is not loaded (every run prints a forecast)."""
+    import subprocess
+    import sys
+
+    jobs = [job("fetch_dataset", ["a"]), job("build_corpus", ["b"], ["a"])]
+    script = (
+        "import json, sys; from pathlib import Path; from directional_inference.workflow.run_forecast import forecast_report; "
+        f"lines = forecast_report({jobs!r}, {{'scale': 'smoke', 'training': {{'precision': 'auto', 'threads': 1, 'gpus': 0}}}}, 2, Path('.'), ''); "
+        "print(json.dumps({'torch': 'torch' in sys.modules, 'lines': lines}))"
+    )
+    done = json.loads(subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True, cwd=tmp_path).stdout)
+    assert done["torch"] is False
+    assert done["lines"][0].startswith("about ") and "for 2 jobs on 2 cores" in done["lines"][0]

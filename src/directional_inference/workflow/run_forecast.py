@@ -372,11 +372,13 @@ def forecast_report(jobs: list[dict], config: Mapping, cores: int, root: Path, t
     not use, the local-GPU command with its forecast."""
     if not jobs:
         return ["nothing to run"]
+    lines = forecast_run(jobs, config, cores, root).lines
+    if not uses_models(jobs):  # no job a GPU would take: torch stays unloaded
+        return lines
     import torch
 
     from ..compute import model_job_gpus
 
-    lines = forecast_run(jobs, config, cores, root).lines
     if torch.cuda.is_available() and not model_job_gpus(config["training"]["gpus"], None):
         on_gpu = gpu_forecast(jobs, config, cores, root)
         lines.append(
@@ -398,22 +400,31 @@ def planned_jobs_of(dag) -> list[dict]:
             "input": [str(path) for path in job.input],
             "output": [str(path) for path in job.output],
             "benchmark": str(job.benchmark) if job.benchmark else None,
-            "resources": {"gpu": str(job.resources.get("gpu", 0))},
+            "resources": {name: str(value) for name, value in job.resources.items()} | {"gpu": str(job.resources.get("gpu", 0))},
         }
         for job in dag.needrun_jobs()
     ]
 
 
+def uses_models(jobs: list[dict]) -> bool:
+    """Whether any of ``jobs`` trains or scores with a model: only then does the forecast measure a rate (torch)."""
+    return any(job["rule"] in TRIAL_RULES + MODEL_SCORING_RULES for job in jobs)
+
+
 def forecast_at_run_start(dag, config: Mapping, cores: int, basedir: str) -> str:
     """The lines a local run prints before its first job: the forecast of its DAG's jobs, made in a process of its own
-    (torch and the probe stay out of Snakemake's); a forecast that cannot be made says why, and the run goes on."""
+    where it measures a model (torch and the probe stay out of Snakemake's), else here from the run records; a forecast
+    that cannot be made says why, and the run goes on."""
     import subprocess
     import sys
     import tempfile
 
     try:
+        jobs = planned_jobs_of(dag)
+        if not uses_models(jobs):
+            return "\n".join(f"forecast: {line}" for line in forecast_report(jobs, config, cores, Path.cwd(), ""))
         with tempfile.TemporaryDirectory(prefix="di-forecast-") as folder:
-            (Path(folder) / "jobs.json").write_text(json.dumps(planned_jobs_of(dag)), encoding="utf-8")
+            (Path(folder) / "jobs.json").write_text(json.dumps(jobs), encoding="utf-8")
             (Path(folder) / "config.json").write_text(json.dumps(config, default=str), encoding="utf-8")
             command = [sys.executable, "-m", __name__, "--jobs", f"{folder}/jobs.json", "--config", f"{folder}/config.json", "--cores", str(cores)]
             command += ["--targets", " ".join(sorted(dag.targetfiles))]
