@@ -8,7 +8,7 @@ import pytest
 
 from conftest import copy_workflow, run_snakemake, tool_environment
 from directional_inference.workflow.plan import planned_job_details
-from directional_inference.workflow.run_forecast import MODEL_SCORING_RULES, TRIAL_RULES
+from directional_inference.workflow.run_forecast import MODEL_RULES
 
 pytestmark = pytest.mark.workflow
 GRAPH_OR_FILE = ("graph_", "file_")  # BoOQA methods that run no model
@@ -27,9 +27,9 @@ def test_the_gpu_profile_gives_the_gpu_to_every_training_and_scoring_job_and_to_
     planned = run_snakemake(workflow_copy, "--dry-run", "results/table5.csv", "--workflow-profile", "profiles/gpu", "--cores", "2").stdout
     jobs = planned_job_details(planned)
     on_gpu = {job["rule"] for job in jobs if _asks_for_a_gpu(job)}
-    assert {"train_sns_trial", "check_sns_model", "score_booqa"} <= on_gpu <= set(TRIAL_RULES + MODEL_SCORING_RULES)
+    assert {"train_sns_trial", "check_sns_model", "score_booqa"} <= on_gpu <= set(MODEL_RULES)
     for job in jobs:
-        model_job = job["rule"] in TRIAL_RULES + MODEL_SCORING_RULES and not job["wildcards"].get("method", "").startswith(GRAPH_OR_FILE)
+        model_job = job["rule"] in MODEL_RULES and not job["wildcards"].get("method", "").startswith(GRAPH_OR_FILE)
         assert _asks_for_a_gpu(job) == model_job, job
     # without it (the README's command), nothing asks for one
     plain = planned_job_details(run_snakemake(workflow_copy, "--dry-run", "results/table5.csv", "--cores", "2").stdout)

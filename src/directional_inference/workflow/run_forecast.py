@@ -30,11 +30,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .forecast import trial_workload
+from .plan import TRIAL_RULES
 
 ROOT = Path(__file__).resolve().parents[3]
 THROUGHPUT = ROOT / "benchmarks" / "results" / "sns_throughput_1thread.json"  # one thread: the jobs' own count
 RUN_RECORDS = ROOT / "benchmarks" / "results" / "run_footprint.json"
-TRIAL_RULES = ("train_sns_trial", "train_booqa_hyponly_trial")
 MODEL_SCORING_RULES = (
     "score_booqa",
     "score_booqa_part",
@@ -44,6 +44,7 @@ MODEL_SCORING_RULES = (
     "score_llm_levyholt",
     "score_llm_run_test",
 )
+MODEL_RULES = TRIAL_RULES + MODEL_SCORING_RULES  # the jobs that run a model: the ones a GPU takes, and the forecast measures
 UNRECORDED_JOB_S = 60.0  # a job of a rule no record holds
 LOAD_S = 10.0  # a trial's fixed seconds: loading torch, the model and the data, writing the weights
 
@@ -361,9 +362,7 @@ def forecast_lines(schedule: Schedule, rates: list[StepRate], record: Mapping | 
 
 def gpu_forecast(jobs: list[dict], config: Mapping, cores: int, root: Path) -> RunForecast:
     """The same run with its training and scoring jobs on this machine's first GPU, one at a time (profiles/gpu)."""
-    on_gpu = [
-        job | {"resources": {**job.get("resources", {}), "gpu": "1"}} if job["rule"] in TRIAL_RULES + MODEL_SCORING_RULES else job for job in jobs
-    ]
+    on_gpu = [job | {"resources": {**job.get("resources", {}), "gpu": "1"}} if job["rule"] in MODEL_RULES else job for job in jobs]
     return forecast_run(on_gpu, config, cores, root, device_type="cuda", gpus=1)
 
 
@@ -408,7 +407,7 @@ def planned_jobs_of(dag) -> list[dict]:
 
 def uses_models(jobs: list[dict]) -> bool:
     """Whether any of ``jobs`` trains or scores with a model: only then does the forecast measure a rate (torch)."""
-    return any(job["rule"] in TRIAL_RULES + MODEL_SCORING_RULES for job in jobs)
+    return any(job["rule"] in MODEL_RULES for job in jobs)
 
 
 def forecast_at_run_start(dag, config: Mapping, cores: int, basedir: str) -> str:
