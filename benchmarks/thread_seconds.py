@@ -1,15 +1,16 @@
-"""The thread-seconds of a run's jobs (each job's threads times its seconds), by rule, and each trained model's best dev
-AUCnorm: old code against new, each run from a clean clone on the same CPU model.
+"""The thread-seconds of Table 5's jobs (each job's threads times its seconds), by rule, each trained model's best dev
+AUCnorm and Table 5's English rows: old code against new, each a run from a clean clone on the same CPU model.
 
-    .venv/bin/python benchmarks/thread_seconds.py --old 992529d=../run-992529d --new c78f841 \\
-        --output benchmarks/results/table5_thread_seconds.json
+    .venv/bin/python benchmarks/thread_seconds.py record 992529d=../run-992529d --note "..."   # a finished run
+    .venv/bin/python benchmarks/thread_seconds.py record c78f841                               # a run_footprint.json row
+    .venv/bin/python benchmarks/thread_seconds.py compare 992529d HEAD-COMMIT                  # on one CPU model
 
-Each run is ``COMMIT=DIR``, a finished run's folder: every job's seconds from its benchmark file, its threads from the run's
-Snakemake log (a job's block names them where they are more than one), each trial's best dev AUCnorm from its
-``training.json``; or ``COMMIT`` alone, the run recorded in ``benchmarks/results/run_footprint.json`` (its
-``job_seconds``); a record keeps no threads per job, so it is taken only where its invocations' threads-times-time
-(from the log) equals its job seconds, that is where every job ran on one thread. The output says which runs, on which
-CPU, and the change of the total.
+A run's folder gives every job's seconds from its benchmark file, its threads from the run's Snakemake log (a job's
+block names them where they are more than one), each trial's best dev AUCnorm from its ``training.json`` and Table 5's
+rows. A row of ``benchmarks/results/run_footprint.json`` keeps no threads per job: it is taken only where its
+invocations' threads-times-time (from the log) equals its job seconds, that is where every job ran on one thread.
+Runs are kept in ``benchmarks/results/table5_thread_seconds.json`` by commit and CPU; ``compare`` reads two of the same
+CPU and prints the change of the total, of each model's dev AUCnorm and of each Table 5 row against its interval.
 """
 
 from __future__ import annotations
@@ -24,21 +25,26 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from run_footprint import JOB_FIELD, JOB_START, RECORDS, every_job_seconds  # noqa: E402
 
+RESULTS = Path(__file__).resolve().parent / "results" / "table5_thread_seconds.json"
+
 BENCHMARK_LINE = re.compile(r"^\s+benchmark: logs/(\S+)\.benchmark\.tsv$")
 
 
 def job_threads(log_text: str) -> dict[str, int]:
-    """Each job's threads (by its benchmark file under logs/, without the suffix) as a Snakemake log's job blocks say."""
+    """Each job's threads (by its benchmark file under logs/, without the suffix) as a Snakemake log's job blocks say:
+    1 unless the block names more."""
     threads, block = {}, None
-    for line in log_text.splitlines():
+    for line in [*log_text.splitlines(), ""]:
+        if block is not None and not line.startswith(" "):  # the block ends
+            if "benchmark" in block:
+                threads[block["benchmark"]] = block["threads"]
+            block = None
         if JOB_START.match(line):
             block = {"threads": 1}
         elif block is not None and (found := BENCHMARK_LINE.match(line)):
             block["benchmark"] = found.group(1)
         elif block is not None and (found := JOB_FIELD.match(line)) and found.group(1) == "threads":
             block["threads"] = int(found.group(2))
-        elif block is not None and (found := JOB_FIELD.match(line)) and found.group(1) == "jobid" and "benchmark" in block:
-            threads[block["benchmark"]] = block["threads"]
     return threads
 
 
@@ -75,7 +81,20 @@ def of_run(commit: str, workdir: Path) -> dict:
         "thread_s": round(sum(rules.values()), 1),
         "thread_s_by_rule": rules,
         "best_dev_auc_norm": best_dev(workdir),
+        "table5_en": table5_rows(workdir / "results" / "table5.csv"),
     }
+
+
+def table5_rows(path: Path) -> dict[str, list[float]]:
+    """Each row of Table 5 with an English number: [AUCnorm, its interval's low, high]."""
+    import csv
+
+    with open(path, newline="", encoding="utf-8") as handle:
+        return {
+            row["method"]: [float(row["en_auc_norm"]), float(row["en_auc_norm_low"]), float(row["en_auc_norm_high"])]
+            for row in csv.DictReader(handle)
+            if row["en_auc_norm"]
+        }
 
 
 def of_record(commit: str) -> dict:
@@ -94,28 +113,49 @@ def of_record(commit: str) -> dict:
         "thread_s": round(sum(rules.values()), 1),
         "thread_s_by_rule": rules,
         "best_dev_auc_norm": None,
+        "table5_en": None,
     }
+
+
+def compare(old: dict, new: dict) -> dict:
+    """The change of the thread-seconds; each model's dev AUCnorm (points) and each Table 5 row: whether the new number
+    is within the old one's interval."""
+    result = {"old": old["commit"], "new": new["commit"], "cpu": new["cpu"], "thread_s_change": round(new["thread_s"] / old["thread_s"] - 1, 4)}
+    if old["best_dev_auc_norm"] and new["best_dev_auc_norm"]:
+        shared = sorted(set(old["best_dev_auc_norm"]) & set(new["best_dev_auc_norm"]))
+        result["dev_auc_norm_points"] = {m: round(new["best_dev_auc_norm"][m] - old["best_dev_auc_norm"][m], 2) for m in shared}
+    if old["table5_en"] and new["table5_en"]:
+        result["table5_within_old_interval"] = {
+            method: old["table5_en"][method][1] <= number <= old["table5_en"][method][2]
+            for method, (number, _, _) in new["table5_en"].items()
+            if method in old["table5_en"]
+        }
+    return result
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--old", required=True, metavar="COMMIT[=DIR]", help="the old code's run: its folder, or its record")
-    parser.add_argument("--new", required=True, metavar="COMMIT[=DIR]", help="the new code's run")
-    parser.add_argument("--note", default="", help="how the runs were made")
-    parser.add_argument("--output", type=Path, default=None)
+    commands = parser.add_subparsers(dest="command", required=True)
+    add = commands.add_parser("record", help="keep a run's figures")
+    add.add_argument("run", metavar="COMMIT[=DIR]", help="a finished run's folder, or a commit whose run_footprint.json row to read")
+    add.add_argument("--note", default="", help="how the run was made")
+    pair = commands.add_parser("compare", help="the old code's run against the new, on one CPU model")
+    pair.add_argument("old")
+    pair.add_argument("new")
     args = parser.parse_args(argv)
-    old, new = (of_run(spec.split("=", 1)[0], Path(spec.split("=", 1)[1])) if "=" in spec else of_record(spec) for spec in (args.old, args.new))
-    result = {
-        "old": old,
-        "new": new,
-        "note": args.note,
-        "thread_s_change": round(new["thread_s"] / old["thread_s"] - 1, 4),
-        "same_cpu": old["cpu"] == new["cpu"],
-    }
-    text = json.dumps(result, indent=1) + "\n"
-    if args.output:
-        args.output.write_text(text, encoding="utf-8")
-    print(text)
+    runs = json.loads(RESULTS.read_text(encoding="utf-8"))["runs"] if RESULTS.is_file() else []
+    if args.command == "record":
+        commit, _, folder = args.run.partition("=")
+        run = (of_run(commit, Path(folder)) if folder else of_record(commit)) | {"note": args.note}
+        runs = [r for r in runs if (r["commit"], r["cpu"]) != (run["commit"], run["cpu"])] + [run]
+        RESULTS.write_text(json.dumps({"runs": runs}, indent=1) + "\n", encoding="utf-8")
+        print(f"{RESULTS}: {run['commit']} on {run['cpu']}: {run['thread_s']} thread-seconds in {run['jobs']} jobs")
+        return 0
+    shared = sorted({r["cpu"] for r in runs if r["commit"] == args.old} & {r["cpu"] for r in runs if r["commit"] == args.new})
+    if not shared:
+        raise SystemExit(f"{RESULTS}: no CPU model ran both {args.old} and {args.new} (runs: {sorted((r['commit'], r['cpu']) for r in runs)})")
+    found = {r["commit"]: r for r in runs if r["cpu"] == shared[0]}
+    print(json.dumps(compare(found[args.old], found[args.new]), indent=1))
     return 0
 
 

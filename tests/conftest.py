@@ -161,29 +161,9 @@ def rules_run(output: str) -> list[str]:
     return [found.group(2) for line in output.splitlines() if (found := JOB_HEADER.match(line))]
 
 
-def uses_the_smoke_run(item: pytest.Item) -> bool:
-    return "smoke_repo" in getattr(item, "fixturenames", ())
-
-
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The tests of the smoke run first, the others after them in their order: under bin/test's workers (pytest-xdist,
-    ``--dist worksteal``), the first worker builds the smoke run while the second takes the other tests, and both then
-    share the run's tests."""
-    items.sort(key=lambda item: not uses_the_smoke_run(item))
-
-
-def session_directory(config: pytest.Config, tmp_path_factory) -> Path:
-    """The directory the whole session shares: its base directory, or in a pytest-xdist worker the one above the
-    workers' own."""
-    base = tmp_path_factory.getbasetemp()
-    return base.parent if hasattr(config, "workerinput") else base
-
-
 @pytest.fixture(scope="session")
-def smoke_repo(request, tmp_path_factory, mirrors) -> Path:
-    """A git + DVC repository of the workflow whose smoke run is complete, committed to DVC and pushed to its remote
-    (once per session, whatever the number of workers: the first to ask builds it, under a lock the others wait on).
-    Tests read it and work in copies of it.
+def smoke_repo(tmp_path_factory, mirrors) -> Path:
+    """A git + DVC repository of the workflow whose smoke run is complete and committed to DVC (once per session).
 
     The run is the README's on a machine that reaches the inputs' canonical URLs: no mirror variable, every input
     downloaded from its URL (a local stand-in serves them, from the mirror's files; canonical_urls.py). It runs in two
@@ -191,12 +171,11 @@ def smoke_repo(request, tmp_path_factory, mirrors) -> Path:
     them) where the URLs are reached, then every other job with no network at all (a proxy that refuses and records
     every request, and no mirror; canonical_urls.NoNetwork).
 
-    ``DI_SMOKE_REPO`` names a finished smoke run to use instead (one this fixture made, with the same code);
-    tests/mutate.py runs each deliberate break on one such run. Its number-format figures (``PRECISION_FIGURES``, beside
-    it) become this session's: measured again under another load, ``precision: auto`` could choose another format and
-    the tests' reruns would score in it. (bin/test's workers share one such cache: tests/conftest.py sets it before
-    they start.)"""
-    import fcntl
+    ``DI_SMOKE_REPO`` names a finished smoke run to use instead (one this fixture made, with the same code: tests
+    work in copies of it); tests/mutate.py runs each deliberate break on one such run. Its number-format figures
+    (``PRECISION_FIGURES``, beside it) become this session's: measured again under another load, ``precision: auto``
+    could choose another format and the tests' reruns would score in it."""
+    from canonical_urls import CanonicalURLs, NoNetwork
 
     if os.environ.get("DI_SMOKE_REPO"):
         reused = Path(os.environ["DI_SMOKE_REPO"]).resolve()
@@ -206,23 +185,8 @@ def smoke_repo(request, tmp_path_factory, mirrors) -> Path:
             shutil.copytree(reused.parent / PRECISION_FIGURES, os.environ["DI_PRECISION_CACHE"], dirs_exist_ok=True)
         return reused
 
-    shared = session_directory(request.config, tmp_path_factory)
-    with open(shared / "smoke.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        workdir = shared / "smoke" / "repo"
-        if not (workdir.parent / SMOKE_STEPS).is_file():  # none finished (a worker that failed to leaves its debris)
-            shutil.rmtree(workdir.parent, ignore_errors=True)
-            build_smoke_run(workdir, shared / "dvc-remote", mirrors)
-        return workdir
-
-
-def build_smoke_run(workdir: Path, remote: Path, mirrors) -> None:
-    """The smoke run of ``smoke_repo`` in ``workdir``, its step record (SMOKE_STEPS) written beside it last."""
-    from canonical_urls import CanonicalURLs, NoNetwork
-
-    copy_workflow(workdir)
-    shutil.rmtree(remote, ignore_errors=True)
-    remote.mkdir()
+    workdir = copy_workflow(tmp_path_factory.mktemp("smoke") / "repo")
+    remote = tmp_path_factory.mktemp("dvc-remote")
     run(workdir, "git", "init", "-q")
     run(workdir, "git", "config", "user.email", "ci@example.org")
     run(workdir, "git", "config", "user.name", "CI")
@@ -236,18 +200,18 @@ def build_smoke_run(workdir: Path, remote: Path, mirrors) -> None:
         rest = run_snakemake(workdir, "--cores", "2", *SMOKE, *SMOKE_THREADS, env=network.environment(tool_environment()))
     (workdir.parent / SERVED_URLS).write_text("".join(f"{url}\n" for url in urls.served), encoding="utf-8")
     (workdir.parent / REFUSED_URLS).write_text("".join(f"{url}\n" for url in urls.refused), encoding="utf-8")
-    if Path(os.environ["DI_PRECISION_CACHE"]).is_dir():  # no job measured where none chose a format automatically
-        shutil.copytree(os.environ["DI_PRECISION_CACHE"], workdir.parent / PRECISION_FIGURES, ignore=shutil.ignore_patterns("*.lock"))
-    run(workdir, "dvc", "commit", "-f", "-q")
-    run(workdir, "git", "add", "-A")
-    run(workdir, "git", "commit", "-q", "-m", "smoke run")
-    run(workdir, "dvc", "push", "-q")
     steps = {
         "downloads": rules_run(downloads.stdout + downloads.stderr),
         "without_network": rules_run(rest.stdout + rest.stderr),
         "asked_without_network": network.asked,
     }
     (workdir.parent / SMOKE_STEPS).write_text(json.dumps(steps, indent=1) + "\n", encoding="utf-8")
+    if Path(os.environ["DI_PRECISION_CACHE"]).is_dir():  # no job measured where none chose a format automatically
+        shutil.copytree(os.environ["DI_PRECISION_CACHE"], workdir.parent / PRECISION_FIGURES, ignore=shutil.ignore_patterns("*.lock"))
+    run(workdir, "dvc", "commit", "-f", "-q")
+    run(workdir, "git", "add", "-A")
+    run(workdir, "git", "commit", "-q", "-m", "smoke run")
+    return workdir
 
 
 def write_chinese_levyholt(root: Path, seed: int = 0) -> Path:

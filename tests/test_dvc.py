@@ -50,6 +50,7 @@ def _digests(root: Path) -> dict[str, str]:
 
 @pytest.fixture(scope="module")
 def clone(smoke_repo, tmp_path_factory) -> Path:
+    run(smoke_repo, "dvc", "push", "-q")
     target = tmp_path_factory.mktemp("clone") / "repo"
     run(smoke_repo.parent, "git", "clone", "-q", str(smoke_repo), str(target))
     run(target, "dvc", "pull", "-q")

@@ -408,3 +408,40 @@ def test_the_density_block_reads_both_snapshots_side_by_side(tmp_path):
     assert "| S&S Full | 2.8 [0.9, 7.0]: no signal | 9.9 [4.3, 18.1] |  |  |" in block
     assert "sparse 0.0-6.8, default 0.0-11.3" in block
     assert "| S&S beats LM (Table 5) | inconclusive | supported |" in block and "Other" not in block
+
+
+def test_thread_seconds_weigh_each_job_by_the_threads_its_log_block_names():
+    """benchmarks/thread_seconds.py: a two-thread job of 10 s (its block names threads: 2 after its benchmark line) and
+    a one-thread job of 30 s of another rule: 2 x 10 + 30 = 50 thread-seconds; and a later run of 40 is 20% fewer."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("thread_seconds", REPO / "benchmarks" / "thread_seconds.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    log = """[Sat Nov 28 10:00:00 2026]
+localrule merge_relations:
+    jobid: 7
+    benchmark: logs/relations/merge_relations/en.benchmark.tsv
+    threads: 2
+    resources: tmpdir=/tmp
+[Sat Nov 28 10:00:00 2026]
+rule train_sns_trial:
+    jobid: 3
+    benchmark: logs/training/train_sns_trial/minilm/sns/full/trial-0.benchmark.tsv
+    wildcards: lm=minilm
+Select jobs to execute...
+"""
+    threads = module.job_threads(log)
+    assert threads == {"relations/merge_relations/en": 2, "training/train_sns_trial/minilm/sns/full/trial-0": 1}
+    seconds = {"relations/merge_relations/en": 10.0, "training/train_sns_trial/minilm/sns/full/trial-0": 30.0}
+    assert module.by_rule(seconds, threads) == {"train_sns_trial": 30.0, "merge_relations": 20.0}
+    old = {"commit": "a", "cpu": "c", "thread_s": 50.0, "best_dev_auc_norm": {"m": 74.3}, "table5_en": {"sns_full": [9.9, 4.3, 18.1]}}
+    new = {"commit": "b", "cpu": "c", "thread_s": 40.0, "best_dev_auc_norm": {"m": 73.0}, "table5_en": {"sns_full": [19.0, 10.0, 30.0]}}
+    assert module.compare(old, new) == {
+        "old": "a",
+        "new": "b",
+        "cpu": "c",
+        "thread_s_change": -0.2,
+        "dev_auc_norm_points": {"m": -1.3},
+        "table5_within_old_interval": {"sns_full": False},
+    }
