@@ -20,7 +20,7 @@ DURATIONS = Path(__file__).with_name("durations.tsv")
 BUDGET_S = 40 * 60  # .ci/run's budget: the whole of it, set-up included
 ROW = re.compile(r"^(\d+(?:\.\d+)?)s (setup|call|teardown) +(\S+)$")
 PYTEST_TOTAL = re.compile(r"=+ .*? in (\d+(?:\.\d+)?)s")
-WORKERS = re.compile(r"^created: (\d+)/\d+ workers?")  # pytest-xdist's line (bin/test runs the suite in workers)
+WORKERS = re.compile(r"^created: (\d+)/\d+ workers?")  # pytest-xdist's line, where a run used workers (bin/test -n N with it installed)
 
 
 def parse(output: str) -> tuple[list[tuple[float, str, str]], float | None, int]:
