@@ -17,17 +17,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import sys
 from collections import defaultdict
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from run_footprint import JOB_FIELD, JOB_START, RECORDS, every_job_seconds  # noqa: E402
+from run_footprint import BENCHMARK_LINE, JOB_FIELD, JOB_START, RECORDS, every_job_seconds  # noqa: E402
 
 RESULTS = Path(__file__).resolve().parent / "results" / "table5_thread_seconds.json"
-
-BENCHMARK_LINE = re.compile(r"^\s+benchmark: logs/(\S+)\.benchmark\.tsv$")
 
 
 def job_threads(log_text: str) -> dict[str, int]:
@@ -42,7 +39,7 @@ def job_threads(log_text: str) -> dict[str, int]:
         if JOB_START.match(line):
             block = {"threads": 1}
         elif block is not None and (found := BENCHMARK_LINE.match(line)):
-            block["benchmark"] = found.group(1)
+            block["benchmark"] = found.group(1).removeprefix("logs/").removesuffix(".benchmark.tsv")  # every_job_seconds' key
         elif block is not None and (found := JOB_FIELD.match(line)) and found.group(1) == "threads":
             block["threads"] = int(found.group(2))
     return threads

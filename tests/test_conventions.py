@@ -68,18 +68,15 @@ def test_every_rule_script_starts_its_job_first():
 
 
 def test_the_suites_recorded_durations_name_tests_that_exist():
-    """tests/durations.tsv (every test's seconds in a run of .ci/run, tests/durations.py): a wall-clock, pytest's total
-    and its workers in its header, and every test it names still defined (a renamed or removed test means the record
-    is stale). (Its wall-clock is over the 40-minute budget: the assertion that holds it there waits for a run that
-    fits.)"""
+    """tests/durations.tsv (every test's seconds in a run of .ci/run, tests/durations.py): a wall-clock and pytest's
+    total in its header, and every test it names still defined (a renamed or removed test means the record is stale)."""
     import sys
 
     sys.path.insert(0, str(ROOT / "tests"))
     from durations import read
 
     figures, rows = read()
-    assert figures["wall_clock_s"] >= figures["pytest_s"]
-    assert figures["pytest_s"] * figures["workers"] >= sum(seconds for seconds, _, _ in rows) * 0.95
+    assert figures["wall_clock_s"] >= figures["pytest_s"] >= sum(seconds for seconds, _, _ in rows) * 0.95
     assert rows and {phase for _, phase, _ in rows} <= {"setup", "call", "teardown"}
     missing = set()
     for _, _, test in rows:
