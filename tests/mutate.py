@@ -44,7 +44,7 @@ RESUME = f"{RECOVERY}::test_a_scoring_killed_after_saved_batches_resumes_from_th
 SIGNATURE = "tests/test_booqa_scoring.py::test_a_changed_input_file_changes_the_signature_and_its_saved_progress_is_not_resumed"
 MERGE_SPILL = "tests/test_engine.py::test_the_merge_spills_within_its_bound_and_gives_the_same_bytes_at_one_two_and_four_threads"
 ENGINE_STEPS = (
-    "tests/test_engine_steps.py::test_every_engine_step_gives_the_same_bytes_at_one_two_and_four_threads_and_when_the_merge_and_the_negatives_spill"
+    "tests/test_engine_steps.py::test_every_engine_step_gives_the_same_bytes_at_one_and_two_threads_and_when_the_merge_and_the_negatives_spill"
 )
 STEP = "tests/test_engine_steps.py::test_"
 POSITIVES_SPILL = f"{STEP}the_positives_spill_instead_of_stopping_and_give_the_same_bytes_at_one_two_and_four_threads"

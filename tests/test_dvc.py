@@ -85,23 +85,24 @@ def _changed_stages(root: Path) -> set[str]:
     return set(status)
 
 
-def test_booqa_key_change_reruns_booqa_and_its_dependants_only(clone):
+def test_a_booqa_key_change_reruns_booqa_and_leaves_exactly_its_dependants_to_rerun(clone):
+    """A key of the booqa phase: `dvc repro booqa` re-runs that phase alone (upstream phases untouched, their files not
+    re-made), and then DVC holds exactly the phases that read BoOQA as changed, none of the others. (The dependants are
+    not run: DVC re-makes a stage's outputs whole, so they were most of the smoke run again, 4 min of CI; the README's
+    experiment and the SLURM test re-run a stage through DVC.)"""
     run(clone, "bin/sync-after-pull", *SMOKE)
     before = _lock(clone)
     corpus_mtime = (clone / "results" / "en" / "corpus" / "articles.parquet").stat().st_mtime_ns
     _set_key(clone, "booqa", "felicity_min_pairs", 3)
     assert _changed_stages(clone) == {"booqa"}
-    run(clone, "dvc", "repro", "-q")
+    run(clone, "dvc", "repro", "-q", "booqa")
     after = _lock(clone)
-    for stage in ("resources", "corpus", "relations", "levyholt", "training", "levyholt_evaluation"):
+    for stage in ("resources", "corpus", "relations", "levyholt", "training"):
         assert after[stage] == before[stage], stage  # upstream and unrelated phases untouched
     assert (clone / "results" / "en" / "corpus" / "articles.parquet").stat().st_mtime_ns == corpus_mtime
     assert after["booqa"]["outs"] != before["booqa"]["outs"]
-    for stage in ("graphs", "robustness", "booqa_evaluation", "tables"):
-        assert after[stage]["deps"] != before[stage]["deps"], stage  # every dependant re-ran on the new BoOQA
-    run(clone, "bin/sync-after-pull", *SMOKE)
-    result = run_snakemake(clone, "-n", *SMOKE)
-    assert "Nothing to be done" in result.stdout + result.stderr
+    assert after["booqa"]["params"] != before["booqa"]["params"]
+    assert _changed_stages(clone) == {"graphs", "robustness", "booqa_evaluation", "tables"}  # the phases that read BoOQA
 
 
 def _holds(node, key: str, value) -> bool:

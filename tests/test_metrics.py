@@ -219,3 +219,23 @@ def test_the_seeded_average_over_random_orders_is_within_a_tenth_of_a_point(monk
     exact = tie_aware_auc50(scores, labels, 0.5)
     monkeypatch.setattr(metrics, "TIE_AWARE_MAX_ORDERS", 3000)
     assert tie_aware_auc50(scores, labels, 0.5, seed=9) == pytest.approx(exact, abs=0.001)
+
+
+def test_the_untied_fast_path_gives_the_reference_curves_points_and_chance_exactly():
+    """The seeded averages score thousands of rankings without ties through ``_untied_points``; its precision and
+    recall must be ``precision_recall_curve``'s to the bit (the tables' bytes depend on it), and ``chance_range`` what
+    its definition gives: AUCnorm of ``draws`` seeded random permutations used as scores."""
+    from directional_inference.metrics import _interval, _untied_points
+
+    rng = np.random.default_rng(4)
+    for n, rate in ((7, 0.3), (200, 0.1), (1000, 0.6)):
+        labels = rng.random(n) < rate
+        labels[0], labels[-1] = True, False
+        scores = rng.permutation(n).astype(np.float64)
+        curve = precision_recall_curve(scores, labels)
+        precision, recall = _untied_points(labels[np.argsort(-scores, kind="mergesort")])
+        assert precision.tobytes() == curve.precision.tobytes() and recall.tobytes() == curve.recall.tobytes()
+        draws = np.random.default_rng(8)
+        values = [auc_norm(precision_recall_curve(draws.permutation(n).astype(np.float64), labels)) for _ in range(50)]
+        chance = chance_range(labels, draws=50, seed=8)
+        assert (chance["mean"], chance["low"], chance["high"]) == (float(np.mean(values)), *_interval(values, 0.95))

@@ -61,15 +61,35 @@ def precision_recall_curve(scores, labels) -> PRCurve:
     )
 
 
+def _untied_points(ranked_labels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The precision and recall of ``precision_recall_curve`` for a ranking without ties whose entries, best first,
+    have the labels ``ranked_labels``: the same arrays, made without the sort and the checks (every entry is a point,
+    its count of entries so far its position). The inner step of the seeded averages below, run thousands of times."""
+    true_positives = np.cumsum(ranked_labels)
+    precision = true_positives / np.arange(1, true_positives.size + 1)
+    recall = true_positives / true_positives[-1]
+    full = int(np.searchsorted(true_positives, true_positives[-1]))
+    return np.concatenate((precision[full::-1], (1.0,))), np.concatenate((recall[full::-1], (0.0,)))
+
+
 def _trapezoid(y: np.ndarray, x: np.ndarray) -> float:
     return float(np.sum((x[1:] - x[:-1]) * (y[1:] + y[:-1]) / 2.0))
 
 
+def _area_above(precision: np.ndarray, recall: np.ndarray, floor: float) -> float:
+    keep = precision >= floor
+    return _trapezoid(precision[keep][::-1], recall[keep][::-1])
+
+
+def _area_norm(precision: np.ndarray, recall: np.ndarray, xi: float) -> float:
+    if not 0.0 <= xi < 1.0:
+        raise ValueError(f"xi must lie in [0, 1), got {xi}")
+    return _trapezoid(np.maximum(precision - xi, 0.0)[::-1], recall[::-1]) / (1.0 - xi)
+
+
 def auc_above(curve: PRCurve, floor: float) -> float:
     """Area under the curve's points with precision >= ``floor`` (trapezoid over increasing recall)."""
-    keep = curve.precision >= floor
-    precision, recall = curve.precision[keep][::-1], curve.recall[keep][::-1]
-    return _trapezoid(precision, recall)
+    return _area_above(curve.precision, curve.recall, floor)
 
 
 def auc_norm(curve: PRCurve, xi: float | None = None) -> float:
@@ -77,11 +97,7 @@ def auc_norm(curve: PRCurve, xi: float | None = None) -> float:
 
     ``xi`` defaults to the positive rate of the evaluated set (the random baseline's precision).
     """
-    xi = curve.positive_rate if xi is None else xi
-    if not 0.0 <= xi < 1.0:
-        raise ValueError(f"xi must lie in [0, 1), got {xi}")
-    lifted = np.maximum(curve.precision - xi, 0.0)[::-1]
-    return _trapezoid(lifted, curve.recall[::-1]) / (1.0 - xi)
+    return _area_norm(curve.precision, curve.recall, curve.positive_rate if xi is None else xi)
 
 
 def best_f1(curve: PRCurve) -> tuple[float, float, float, float]:
@@ -266,11 +282,16 @@ def tie_aware_auc_norm(scores, labels, xi: float | None = None) -> float:
 def random_tie_order(scores, rng: np.random.Generator) -> np.ndarray:
     """Scores without ties that keep the order of distinct scores and order each tie block at random: the rank of
     every entry (higher is better)."""
-    scores = np.asarray(scores, dtype=np.float64)
-    order = np.lexsort((rng.random(scores.size), scores))
-    ranks = np.empty(scores.size, dtype=np.float64)
-    ranks[order] = np.arange(scores.size)
+    order = _random_tie_positions(np.asarray(scores, dtype=np.float64), rng)
+    ranks = np.empty(order.size, dtype=np.float64)
+    ranks[order] = np.arange(order.size)
     return ranks
+
+
+def _random_tie_positions(scores: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The entries from the lowest score to the highest, each tie block in a random order (``random_tie_order``'s
+    ranks are their positions here)."""
+    return np.lexsort((rng.random(scores.size), scores))
 
 
 def tie_aware_auc50(scores, labels, floor: float = 0.5, *, seed: int = 0) -> float:
@@ -281,20 +302,20 @@ def tie_aware_auc50(scores, labels, floor: float = 0.5, *, seed: int = 0) -> flo
     from math import comb, prod
 
     scores, labels = np.asarray(scores, dtype=np.float64), np.asarray(labels).astype(bool)
+    curve = precision_recall_curve(scores, labels)  # validates the input
     if not has_ties(scores):
-        return auc_above(precision_recall_curve(scores, labels), floor)
+        return auc_above(curve, floor)
     blocks = _tie_blocks(scores, labels)
-    ranks = np.arange(scores.size, 0, -1, dtype=np.float64)
     if prod(comb(end - start, t) for start, end, t in blocks) <= TIE_AWARE_MAX_ORDERS:
         values = []
         for choice in itertools.product(*(itertools.combinations(range(start, end), t) for start, end, t in blocks)):
-            arranged = np.zeros(scores.size, dtype=bool)
+            arranged = np.zeros(scores.size, dtype=bool)  # the labels in ranked order, best first
             arranged[[k for positions in choice for k in positions]] = True
-            values.append(auc_above(precision_recall_curve(ranks, arranged), floor))
+            values.append(_area_above(*_untied_points(arranged), floor))
         return float(np.mean(values))
     rng, values = np.random.default_rng(seed), []
     while len(values) < TIE_AWARE_MAX_ORDERS:
-        values += [auc_above(precision_recall_curve(random_tie_order(scores, rng), labels), floor) for _ in range(100)]
+        values += [_area_above(*_untied_points(labels[_random_tie_positions(scores, rng)[::-1]]), floor) for _ in range(100)]
         if np.std(values, ddof=1) / np.sqrt(len(values)) < TIE_AWARE_STANDARD_ERROR:
             break
     return float(np.mean(values))
@@ -303,8 +324,15 @@ def tie_aware_auc50(scores, labels, floor: float = 0.5, *, seed: int = 0) -> flo
 def chance_range(labels, *, draws: int = CHANCE_DRAWS, seed: int = 0, level: float = 0.95) -> dict[str, float]:
     """AUCnorm of random scorers on these entries (``draws`` seeded random rankings): mean and central ``level`` range."""
     labels = np.asarray(labels).astype(bool)
+    if not labels.any():
+        raise ValueError("a precision-recall curve needs at least one positive item")
     rng = np.random.default_rng(seed)
-    values = [auc_norm(precision_recall_curve(rng.permutation(labels.size).astype(np.float64), labels)) for _ in range(draws)]
+    xi, values = float(labels.mean()), []
+    for _ in range(draws):
+        scores = rng.permutation(labels.size)  # a random ranking: entry i is the scores[i]-th from the bottom
+        ranked = np.empty(labels.size, dtype=np.intp)
+        ranked[labels.size - 1 - scores] = np.arange(labels.size)
+        values.append(_area_norm(*_untied_points(labels[ranked]), xi))
     low, high = _interval(values, level)
     return {"mean": float(np.mean(values)), "low": low, "high": high}
 
