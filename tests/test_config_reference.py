@@ -7,7 +7,7 @@ from directional_inference.workflow import config_reference
 
 def test_committed_config_reference_is_current():
     assert config_reference.REFERENCE.read_text(encoding="utf-8") == config_reference.render(), (
-        "config/README.md is stale: run python -m directional_inference.workflow.config_reference"
+        "config/README.md is stale: run .venv/bin/python -m directional_inference.workflow.config_reference"
     )
     assert config_reference.main(["--check"]) == 0
 

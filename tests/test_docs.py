@@ -744,3 +744,22 @@ def test_the_map_of_which_models_each_table_shows_names_every_table_and_figure_a
     figures = set(re.findall(r"results/(figure\w+)\.(?:png|\{)", "".join(p.read_text() for p in (REPO / "rules").glob("*.smk"))))
     expected = set(ROW_KEYS) | figures
     assert {"figure3", "figure_llm"} <= figures and expected <= named, f"not in the map: {sorted(expected - named)}"
+
+
+BARE_MODULE_RUN = re.compile(r"(?<![/\w.])python3? -m (?!venv\b|pip\b)")  # a module run without the workflow's interpreter
+
+
+def test_every_python_m_command_the_docs_and_the_workflow_print_names_the_workflows_interpreter():
+    """Outside the virtual environment a bare ``python -m directional_inference...`` is "python: not found" or "No module
+    named 'directional_inference'": the docs and every message and usage line of the package say ``.venv/bin/python
+    -m``, which runs as typed from the repository root in a plain shell."""
+    sources = [*DOCS, *sorted((REPO / "src").rglob("*.py")), *sorted((REPO / "scripts").glob("*.py")), *sorted((REPO / "rules").rglob("*.smk"))]
+    bare = [
+        f"{path.relative_to(REPO)}:{number}: {line.strip()}"
+        for path in sources
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if BARE_MODULE_RUN.search(line)
+    ]
+    assert not bare, "\n".join(bare)
+    assert BARE_MODULE_RUN.search("run `python -m directional_inference.workflow.plan_page`")  # the check catches one
+    assert not BARE_MODULE_RUN.search("run `.venv/bin/python -m directional_inference.workflow.plan_page`")

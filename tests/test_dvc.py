@@ -20,7 +20,7 @@ pytestmark = pytest.mark.workflow
 
 
 def test_committed_dvc_yaml_is_current():
-    assert (REPO / "dvc.yaml").read_text() == render(REPO), "dvc.yaml is stale: python -m directional_inference.workflow.dvc_pipeline"
+    assert (REPO / "dvc.yaml").read_text() == render(REPO), "dvc.yaml is stale: .venv/bin/python -m directional_inference.workflow.dvc_pipeline"
 
 
 def test_every_rule_belongs_to_exactly_one_phase():

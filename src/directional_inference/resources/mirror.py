@@ -1,4 +1,4 @@
-"""Build a mirror of the inputs from their canonical URLs: ``python -m directional_inference.resources.mirror build DIR``.
+"""Build a mirror of the inputs from their canonical URLs: ``.venv/bin/python -m directional_inference.resources.mirror build DIR``.
 
 A mirror (see :class:`~.inputs.Mirror`) holds each file of the input table at ``<dataset>/<path>`` and a ``MANIFEST.tsv``
 (path, bytes, sha256, url, licence) listing them, the layout of the shared mirror. Each file is downloaded by the
@@ -166,7 +166,7 @@ def build_mirror(
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m directional_inference.resources.mirror", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog=".venv/bin/python -m directional_inference.resources.mirror", description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(dest="command", required=True)
     build = commands.add_parser("build", help="download the datasets' files into DIR, verified, and write DIR/MANIFEST.tsv")
     build.add_argument("directory", metavar="DIR")

@@ -186,7 +186,7 @@ def pin_problems(config: Mapping) -> list[str]:
     return [
         f"config key {key} is the hub model {name!r} without a commit, so the run would take whatever the "
         f"hub's main is on the day: pin it as {name}@<40-hex commit> (on a machine that reaches the hub, "
-        f"'python -m directional_inference.resources.pins --configfile <your configs>' prints the pins to lay over "
+        f"'.venv/bin/python -m directional_inference.resources.pins --configfile <your configs>' prints the pins to lay over "
         f"the config), or give a local directory"
         for key, name in unpinned.items()
     ]

@@ -1,8 +1,8 @@
 """config/README.md, generated from config/schema.yaml: every key with its type, schema default, the value each
 scale's config file sets and its description, so that the reference cannot drift from the schema.
 
-    python -m directional_inference.workflow.config_reference            # rewrite config/README.md
-    python -m directional_inference.workflow.config_reference --check    # exit 1 when config/README.md is stale
+    .venv/bin/python -m directional_inference.workflow.config_reference            # rewrite config/README.md
+    .venv/bin/python -m directional_inference.workflow.config_reference --check    # exit 1 when config/README.md is stale
 """
 
 from __future__ import annotations
@@ -74,7 +74,7 @@ def config_reference(schema: dict, scales: dict[str, dict]) -> str:
     parts = [
         f"""# Configuration reference
 
-Generated from `config/schema.yaml` by `python -m directional_inference.workflow.config_reference`; do not edit by hand
+Generated from `config/schema.yaml` by `.venv/bin/python -m directional_inference.workflow.config_reference`; do not edit by hand
 (a test fails when this file is stale). {description(schema)}
 
 A scale file sets only the keys it lists; a key it leaves empty takes the value of `config.yaml` (for
@@ -98,7 +98,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="exit 1 when config/README.md differs from the schema's")
     args = parser.parse_args(argv)
-    return write_or_check(REFERENCE, render(), "python -m directional_inference.workflow.config_reference", args.check)
+    return write_or_check(REFERENCE, render(), "directional_inference.workflow.config_reference", args.check)
 
 
 if __name__ == "__main__":

@@ -285,7 +285,7 @@ def input_findings(config: Mapping, root: Path, *, timeout: float = REACH_TIMEOU
                     "inputs",
                     FAIL,
                     f"{', '.join(blocked)}: in no mirror, and " + "; ".join(f"{host} cannot be reached ({why})" for host, why in unreachable.items()),
-                    f"set {MIRROR_ENV} to a mirror that holds them (python -m directional_inference.resources.mirror build DIR "
+                    f"set {MIRROR_ENV} to a mirror that holds them (.venv/bin/python -m directional_inference.resources.mirror build DIR "
                     "builds one on a machine that reaches the URLs), or run where the URLs can be reached "
                     "(a proxy: https_proxy)",
                 )

@@ -5,9 +5,9 @@ the phase's rules, scripts and package modules, and its config keys as params). 
 computed, never listed by hand: the modules of ``directional_inference`` that the phase's scripts import,
 directly or transitively (found statically with ``ast``, imports inside functions included).
 
-    python -m directional_inference.workflow.dvc_pipeline                 # write dvc.yaml for config/config.yaml
-    python -m directional_inference.workflow.dvc_pipeline --check         # exit 1 if dvc.yaml is stale
-    python -m directional_inference.workflow.dvc_pipeline --configfile config/smoke.yaml   # a pipeline for another scale
+    .venv/bin/python -m directional_inference.workflow.dvc_pipeline                 # write dvc.yaml for config/config.yaml
+    .venv/bin/python -m directional_inference.workflow.dvc_pipeline --check         # exit 1 if dvc.yaml is stale
+    .venv/bin/python -m directional_inference.workflow.dvc_pipeline --configfile config/smoke.yaml   # a pipeline for another scale
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from .generated import write_or_check
 from .phases import PHASES, Phase
 
 DEFAULT_CONFIG = "config/config.yaml"
-HEADER = "# Generated from src/directional_inference/workflow/phases.py by `python -m directional_inference.workflow.dvc_pipeline`; do not edit.\n"
+HEADER = "# Generated from src/directional_inference/workflow/phases.py by `.venv/bin/python -m directional_inference.workflow.dvc_pipeline`; do not edit.\n"
 PACKAGE = "directional_inference"
 PACKAGE_DIR = f"src/{PACKAGE}"
 # A stage's command runs the workflow's own Snakemake whatever the shell's PATH (bin/snakemake finds .venv), so that
@@ -171,7 +171,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--output", default="dvc.yaml")
     parser.add_argument("--check", action="store_true", help="exit 1 if the file differs from what would be generated")
     args = parser.parse_args(argv)
-    return write_or_check(Path(args.output), render(".", args.configfile), "python -m directional_inference.workflow.dvc_pipeline", args.check)
+    return write_or_check(Path(args.output), render(".", args.configfile), "directional_inference.workflow.dvc_pipeline", args.check)
 
 
 if __name__ == "__main__":

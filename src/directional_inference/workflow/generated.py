@@ -16,11 +16,12 @@ def splice_block(document: str, start: str, end: str, block: str) -> str:
     return document[: at + len(start)] + "\n" + block + document[until:]
 
 
-def write_or_check(target: Path, text: str, command: str, check: bool) -> int:
-    """Write ``text`` to ``target``, or with ``check`` only compare: 1 (and a line naming ``command``) when it differs."""
+def write_or_check(target: Path, text: str, module: str, check: bool) -> int:
+    """Write ``text`` to ``target``, or with ``check`` only compare: 1 (and a line naming the command that runs
+    ``module``, as typed at the repository root) when it differs."""
     if check:
         if not target.is_file() or target.read_text(encoding="utf-8") != text:
-            print(f"{target} is stale: run {command}", file=sys.stderr)
+            print(f"{target} is stale: run .venv/bin/python -m {module}", file=sys.stderr)
             return 1
         return 0
     target.write_text(text, encoding="utf-8")

@@ -9,9 +9,9 @@ made-up commit for every hub model (``planning_overlay``: the keys paper.yaml ne
 of the page is rendered from the snapshot; the tests fail when a block differs from its rendering, and when a fresh
 plan differs from the snapshot (a change of the code or config that moves the plan):
 
-    python -m directional_inference.workflow.plan_page --record   # plan again, write the snapshot, render the page
-    python -m directional_inference.workflow.plan_page            # render the page from the snapshot
-    python -m directional_inference.workflow.plan_page --check    # exit 1 where a block is stale
+    .venv/bin/python -m directional_inference.workflow.plan_page --record   # plan again, write the snapshot, render the page
+    .venv/bin/python -m directional_inference.workflow.plan_page            # render the page from the snapshot
+    .venv/bin/python -m directional_inference.workflow.plan_page --check    # exit 1 where a block is stale
 """
 
 from __future__ import annotations
@@ -480,7 +480,7 @@ def main(argv: list[str] | None = None) -> int:
     snapshot = read_snapshot()
     return max(
         write_or_check(
-            page, rendered_page(snapshot, page.read_text(encoding="utf-8"), blocks), "python -m directional_inference.workflow.plan_page", args.check
+            page, rendered_page(snapshot, page.read_text(encoding="utf-8"), blocks), "directional_inference.workflow.plan_page", args.check
         )
         for page, blocks in PAGES.items()
     )

@@ -435,7 +435,7 @@ def forecast_at_run_start(dag, config: Mapping, cores: int, basedir: str) -> str
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m directional_inference.workflow.run_forecast --jobs JOBS.json --config CONFIG.json --cores N [--targets T]``:
+    """``.venv/bin/python -m directional_inference.workflow.run_forecast --jobs JOBS.json --config CONFIG.json --cores N [--targets T]``:
     the forecast of a planned run (its jobs as ``plan.planned_job_details`` gives them), one line each."""
     import argparse
 
