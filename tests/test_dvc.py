@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import shutil
 import sys
 from pathlib import Path
 
@@ -103,6 +104,29 @@ def test_a_booqa_key_change_reruns_booqa_and_leaves_exactly_its_dependants_to_re
     assert after["booqa"]["outs"] != before["booqa"]["outs"]
     assert after["booqa"]["params"] != before["booqa"]["params"]
     assert _changed_stages(clone) == {"graphs", "robustness", "booqa_evaluation", "tables"}  # the phases that read BoOQA
+
+
+def test_dvcs_own_preview_runs_in_a_plain_shell_on_a_fresh_clone_after_setup(tmp_path):
+    """`dvc repro --dry` on a fresh clone, after bin/setup, in a plain shell: exits 0 and lists every stage as one to
+    run. (DVC 3 looks each stage up in its run cache by the hashes of its deps, also in a dry run, and stops at the first
+    that is missing, "No such file or directory: .../resources": bin/setup makes those folders. `dvc exp run --dry`
+    previews in a fresh git checkout of its own, without them: treeverse/dvc#10135, docs/operations.md.)"""
+    from conftest import copy_workflow
+
+    run(REPO, "bin/setup")  # the clone shares this suite's environment, which bin/setup must find current
+    clone = copy_workflow(tmp_path / "clone")
+    shutil.copy2(REPO / "dvc.yaml", clone / "dvc.yaml")
+    shutil.copytree(REPO / ".dvc", clone / ".dvc", ignore=shutil.ignore_patterns("cache", "tmp", "config.local"))
+    shell = plain_shell(tmp_path / "home")
+    for command in ("git init -q", "git add -A", "git commit -q -m workflow"):
+        run(clone, "bash", "-c", command, env=shell)
+    (clone / ".venv").symlink_to(Path(sys.prefix))
+    stopped = run(clone, "bash", "-c", ".venv/bin/dvc repro --dry", env=shell, check=False)
+    assert stopped.returncode != 0 and "No such file or directory" in stopped.stderr, stopped.stderr  # before bin/setup
+    run(clone, "bash", "-c", "bin/setup", env=shell)
+    result = run(clone, "bash", "-c", ".venv/bin/dvc repro --dry", env=shell)
+    stages = yaml.safe_load((clone / "dvc.yaml").read_text(encoding="utf-8"))["stages"]
+    assert all(f"Running stage '{stage}'" in result.stdout for stage in stages), result.stdout[-3000:]
 
 
 def _holds(node, key: str, value) -> bool:

@@ -21,7 +21,7 @@ def checkout_with(tmp_path: Path, pythons: dict[str, str]) -> tuple[Path, dict[s
     shutil.copy2(REPO / "pyproject.toml", checkout / "pyproject.toml")
     tools = tmp_path / "path"
     tools.mkdir()
-    for tool in ("sed", "cat", "dirname", "sha256sum", "cut", "tr", "rm", "touch"):
+    for tool in ("sed", "cat", "dirname", "sha256sum", "cut", "tr", "rm", "touch", "basename"):
         (tools / tool).symlink_to(shutil.which(tool))
     for name, version in pythons.items():
         (tools / name).write_text(f"#!/bin/sh\necho {version}\n", encoding="utf-8")
@@ -62,3 +62,36 @@ def test_remote_kinds_are_the_pinned_extras_bin_doctor_names(tmp_path):
     result = setup(checkout, env, "--remote", "s4")
     assert result.returncode == 2 and "no DVC plugin for a remote of kind 's4'" in result.stderr
     assert set(result.stderr.split("the kinds are: ")[1].split()) == kinds
+
+
+def test_a_torch_index_of_another_build_replaces_the_installed_torch(tmp_path):
+    """bin/doctor's fix for a CPU-only torch on a CUDA machine is `TORCH_INDEX=.../whl/cu128 bin/setup`: pip alone keeps
+    torch 2.13.0+cpu for torch==2.13.0, so bin/setup removes a torch of another build before it installs from the index;
+    a torch of the index's build stays. (An environment whose interpreter logs what it is asked: the pip calls.)"""
+    checkout, env = checkout_with(tmp_path, {})
+    log = tmp_path / "asked.log"
+    venv = checkout / ".venv" / "bin"
+    venv.mkdir(parents=True)
+    (venv / "python").write_text(
+        f"""#!/bin/sh
+echo "$*" >> {log}
+case "$*" in
+  *version_info*) echo 3.12.7 ;;
+  *importlib.metadata*) echo 2.13.0+cpu ;;
+esac
+""",
+        encoding="utf-8",
+    )
+    (venv / "python").chmod(0o755)
+    pip = "-m pip install --quiet --disable-pip-version-check --index-url"
+    for index, replaced in (("https://download.pytorch.org/whl/cu128", True), ("https://download.pytorch.org/whl/cpu/", False)):
+        log.unlink(missing_ok=True)
+        for stamp in (checkout / ".venv").glob(".installed-*"):
+            stamp.unlink()
+        result = setup(checkout, env | {"TORCH_INDEX": index})
+        assert result.returncode == 0, result.stderr
+        asked = log.read_text().splitlines()
+        install = asked.index(f"{pip} {index} torch==2.13.0")
+        uninstall = [n for n, line in enumerate(asked) if line.startswith("-m pip uninstall") and line.endswith(" -y torch")]
+        assert bool(uninstall) == replaced and all(n < install for n in uninstall), asked
+        assert asked[-1] == "-m directional_inference.workflow.dvc_pipeline --make-dependency-folders"  # for dvc repro --dry

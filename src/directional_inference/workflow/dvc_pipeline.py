@@ -8,6 +8,7 @@ directly or transitively (found statically with ``ast``, imports inside function
     .venv/bin/python -m directional_inference.workflow.dvc_pipeline                 # write dvc.yaml for config/config.yaml
     .venv/bin/python -m directional_inference.workflow.dvc_pipeline --check         # exit 1 if dvc.yaml is stale
     .venv/bin/python -m directional_inference.workflow.dvc_pipeline --configfile config/smoke.yaml   # a pipeline for another scale
+    .venv/bin/python -m directional_inference.workflow.dvc_pipeline --make-dependency-folders   # for dvc repro --dry (bin/setup)
 """
 
 from __future__ import annotations
@@ -127,8 +128,26 @@ def phase_modules(phase: Phase, root: str | Path = ".") -> list[str]:
     return [f"{PACKAGE_DIR}/{m}" for m in sorted(set(imported) | set(STAGE_MODULES))]
 
 
+def _upstream_outs(phase: Phase) -> list[str]:
+    return [out for name in phase.upstream for p in PHASES if p.name == name for out in p.outs]
+
+
+def make_dependency_folders(root: str | Path = ".") -> list[str]:
+    """Make every phase output that another phase's stage depends on (each a folder), empty, where it is missing: what
+    ``dvc repro --dry`` needs on a fresh clone. DVC 3 hashes a stage's deps to look the stage up in its run cache, also
+    in a dry run, and stops with "No such file or directory" at the first that does not exist; an empty folder hashes,
+    and Snakemake, ``dvc pull`` and a real ``dvc repro`` fill it as they would have made it. Returns the folders made."""
+    made = []
+    for path in dict.fromkeys(out for phase in PHASES for out in _upstream_outs(phase)):
+        folder = Path(root) / path
+        if not folder.exists():
+            folder.mkdir(parents=True)
+            made.append(path)
+    return made
+
+
 def _stage(phase: Phase, root: Path, configfiles: list[str]) -> dict:
-    upstream = [out for name in phase.upstream for p in PHASES if p.name == name for out in p.outs]
+    upstream = _upstream_outs(phase)
     # Config files are not deps: a phase depends on its own keys only (params), so a change of another
     # phase's keys does not re-run it.
     deps = upstream + ["Snakefile", "rules/setup.smk", "rules/common.smk", "rules/phases.smk", f"rules/{phase.name}.smk"]
@@ -170,7 +189,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--configfile", action="append", default=[], help="config overlay (as for snakemake)")
     parser.add_argument("--output", default="dvc.yaml")
     parser.add_argument("--check", action="store_true", help="exit 1 if the file differs from what would be generated")
+    parser.add_argument("--make-dependency-folders", action="store_true", help="make the stages' missing dependency folders (bin/setup does)")
     args = parser.parse_args(argv)
+    if args.make_dependency_folders:
+        make_dependency_folders()
+        return 0
     return write_or_check(Path(args.output), render(".", args.configfile), "directional_inference.workflow.dvc_pipeline", args.check)
 
 
