@@ -40,6 +40,7 @@ from directional_inference.workflow.config_tree import booqa_language_models
 from directional_inference.workflow.run_forecast import forecast_at_run_start
 from directional_inference.levyholt.chinese import CHINESE_PREFIX, CHINESE_SUBSETS
 from directional_inference.levyholt.english import subset_conventions
+from directional_inference.llm.predictions import configured_file
 from directional_inference.levyholt.entries import ALL_SUBSETS, SPLITS
 from directional_inference.workflow.phases import MODEL_CARDS, PHASES, phase
 from directional_inference.sns import VARIANTS

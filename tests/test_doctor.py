@@ -164,3 +164,52 @@ def test_inputs_already_fetched_need_no_mirror_nor_network(tmp_path, monkeypatch
     (tmp_path / "resources" / "zh-news").rmdir()
     [failed] = [f for f in input_findings(config, tmp_path) if f.status == FAIL]
     assert failed.found.startswith("zh-news: in no mirror")
+
+
+def test_malformed_user_files_stop_doctor_and_a_dry_run_naming_the_file_row_and_field(checkout, venv_link, mirrors, tmp_path):
+    """The small files a user hands in are read before any job, by the jobs' own readers: a BoOQA scores file without a
+    score column, with an id twice or with a score "high", and LevyHolt predictions with a score "high", each stop
+    bin/doctor and Snakemake's dry run with the config key, file, row and field; good files pass both."""
+    from conftest import run_snakemake
+    from directional_inference.workflow.config_checks import user_file_problems
+
+    files = {
+        "good.tsv": "id\tscore\nq1\t0.5\nq2\t1\n",
+        "no_score.tsv": "id\tvalue\nq1\t0.5\n",
+        "twice.tsv": "id\tscore\nq1\t0.5\nq2\t1\nq1\t0.7\n",
+        "high.tsv": "id\tscore\nq1\thigh\n",
+        "pairs.tsv": "premise\thypothesis\tscore\nthe cat,chase,the mouse\tthe cat,follow,the mouse\t0.9\n",
+        "pairs_high.tsv": "premise\thypothesis\tscore\nthe cat,chase,the mouse\tthe cat,follow,the mouse\t0.9\nthe dog,bite,the man\tthe dog,attack,the man\thigh\n",
+    }
+    for name, text in files.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+
+    def config(booqa: str, pairs: str) -> dict:
+        return {
+            "evaluation": {"booqa_predictions": {"mine": {"file": str(tmp_path / booqa)}}},
+            "llm": {"predictions": [{"file": str(tmp_path / pairs), "model": "m", "setting": "s"}]},
+        }
+
+    expected = {  # file -> (key, row, field)
+        "no_score.tsv": ("evaluation.booqa_predictions.mine.file", "row 1, field 'score'"),
+        "twice.tsv": ("evaluation.booqa_predictions.mine.file", "row 4, field 'id'"),
+        "high.tsv": ("evaluation.booqa_predictions.mine.file", "row 2, field 'score'"),
+        "pairs_high.tsv": ("llm.predictions[0].file", "row 3, field 'score'"),
+    }
+    assert user_file_problems(config("good.tsv", "pairs.tsv")) == []
+    older = {"llm": {"predictions": [{"path": str(tmp_path / "pairs_high.tsv"), "model": "m", "setting": "s"}]}}  # the key's older name
+    assert user_file_problems(older)[0].startswith(f"config key llm.predictions[0].path: {tmp_path / 'pairs_high.tsv'}, row 3")
+    for name, (key, where) in expected.items():
+        chosen = config("good.tsv", name) if name.startswith("pairs") else config(name, "pairs.tsv")
+        [problem] = user_file_problems(chosen)
+        assert problem.startswith(f"config key {key}: {tmp_path / name}, {where}: "), problem
+    for name, passes in (("high.tsv", False), ("good.tsv", True)):
+        overlay = tmp_path / f"{name}.yaml"
+        overlay.write_text(yaml.safe_dump(config(name, "pairs.tsv")), encoding="utf-8")
+        code, report = doctor(checkout, *SMOKE, str(overlay))
+        dry = run_snakemake(checkout, "-n", *SMOKE, str(overlay), check=False)
+        if passes:
+            assert code == 0 and dry.returncode == 0, (report, dry.stderr[-2000:])
+        else:
+            assert code == 1 and any(f"{tmp_path / name}, row 2, field 'score'" in line for line in lines_of(report, FAIL, "inputs")), report
+            assert dry.returncode != 0 and f"{tmp_path / name}, row 2, field 'score': not a number: 'high'" in dry.stderr, dry.stderr[-2000:]

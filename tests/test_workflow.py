@@ -786,7 +786,7 @@ def test_a_graph_and_scores_made_elsewhere_get_rows_in_table5_and_on_every_levyh
             {
                 "graphs": {"from_files": {"mine": {"directory": str(graph)}}},
                 "evaluation": {"booqa_predictions": {"theirs": {"file": str(predictions)}}},
-                "llm": {"predictions": [{"path": str(levyholt), "model": "oracle", "setting": "labels"}]},
+                "llm": {"predictions": [{"file": str(levyholt), "model": "oracle", "setting": "labels"}]},
             }
         ),
         encoding="utf-8",

@@ -36,8 +36,8 @@ def llm_description(alias):
 
 
 def user_predictions():
-    """(path, model, setting, source) of the files of llm.predictions."""
-    return [(f["path"], f.get("model", ""), f.get("setting", ""), f.get("source", "llm.predictions")) for f in config["llm"]["predictions"]]
+    """(file, model, setting, source) of the files of llm.predictions."""
+    return [(configured_file(f), f.get("model", ""), f.get("setting", ""), f.get("source", "llm.predictions")) for f in config["llm"]["predictions"]]
 
 
 def llm_prediction_files():

@@ -18,13 +18,14 @@ from ..errors import InputFormatError
 from ..user_files import finite_score, tsv_rows
 
 
-def read_entry_scores(path: str, known_ids: Collection[str]) -> dict[str, float]:
-    """id -> score of every row, each id one of ``known_ids`` (the entries of every split) and given once."""
+def read_entry_scores(path: str, known_ids: Collection[str] | None) -> dict[str, float]:
+    """id -> score of every row, each id given once and one of ``known_ids`` (the entries of every split; None, before
+    BoOQA is built: any id)."""
     path = str(path)
     scores: dict[str, float] = {}
     for number, fields in tsv_rows(path, ("id", "score")):
         entry = fields["id"].strip()
-        if entry not in known_ids:
+        if known_ids is not None and entry not in known_ids:
             raise InputFormatError(path, number, "id", f"{entry!r} is the id of no BoOQA entry of this language (dev or test)", unit="row")
         if entry in scores:
             raise InputFormatError(path, number, "id", f"a second row for the entry {entry!r}", unit="row")

@@ -21,7 +21,7 @@ of such rows is refused (a file for another benchmark, or pairs written differen
 from __future__ import annotations
 
 import csv
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -52,6 +52,16 @@ def parse_triple(text: str, path: str, row: int, field: str) -> Triple:
 
 def write_triple(triple: Triple) -> str:
     return ",".join(triple)
+
+
+def configured_file(item: Mapping) -> str:
+    """The file of an ``llm.predictions`` entry: ``file``, or ``path``, the key's older name."""
+    return item.get("file") or item.get("path") or ""
+
+
+def configured_key(index: int, item: Mapping) -> str:
+    """The config key that names the file of the entry ``index`` of ``llm.predictions``, for messages."""
+    return f"llm.predictions[{index}].{'file' if 'file' in item else 'path'}"
 
 
 def read_predictions(path: str | Path, *, model: str = "", setting: str = "") -> pd.DataFrame:

@@ -68,9 +68,11 @@ def config_problems(config: Mapping) -> list[str]:
             "that holds them: add it, or set llm.released_predictions to false"
         )
     problems += authors_trial_problems(config)
+    from ..llm.predictions import configured_file, configured_key
+
     for index, item in enumerate(dotted_value(config, "llm.predictions") or []):
-        if isinstance(item, Mapping) and item.get("path") and not Path(item["path"]).is_file():
-            problems.append(f"config key llm.predictions[{index}].path is {item['path']}, which is not a file")
+        if isinstance(item, Mapping) and configured_file(item) and not Path(configured_file(item)).is_file():
+            problems.append(f"config key {configured_key(index, item)} is {configured_file(item)}, which is not a file")
     training = dotted_value(config, "training")
     if (
         isinstance(training, Mapping)
@@ -158,6 +160,7 @@ def user_input_problems(config: Mapping) -> list[str]:
                 f"config key evaluation.booqa_predictions.{name}.file is {str(file)!r}, which is not a file: give the "
                 "tab-separated file of per-entry scores (columns id, score; docs/inputs.md)"
             )
+    problems += user_file_problems(config)
     for key, files, why, drop in needs:
         where = dotted_value(config, key)
         if not where:
@@ -171,6 +174,40 @@ def user_input_problems(config: Mapping) -> list[str]:
                 f"config key {key} is {where}, which lacks {', '.join(missing)}: {why}; give the directory "
                 f"holding {', '.join(files)}, or drop what needs it, e.g. {drop!r}"
             )
+    return problems
+
+
+def user_file_problems(config: Mapping) -> list[str]:
+    """What the readers of the jobs find wrong in the small files a user hands in, read before any job runs (bin/doctor
+    and every run's parse): LevyHolt predictions (``llm.predictions``: header, triples, finite scores, a pair given
+    twice) and per-entry BoOQA scores (``evaluation.booqa_predictions``: header, finite scores, an id given twice). Each
+    message is the reader's own (file, row, field) after the config key. What needs the run's outputs is checked by the
+    jobs: the ids against BoOQA's entries, the pairs against the LevyHolt test sets."""
+    from ..errors import InputFormatError
+    from ..evaluation.entry_scores import read_entry_scores
+    from ..llm.predictions import configured_file, configured_key, read_predictions
+
+    checks = [
+        (
+            configured_key(index, item),
+            configured_file(item),
+            lambda path, item=item: read_predictions(path, model=item.get("model", ""), setting=item.get("setting", "")),
+        )
+        for index, item in enumerate(dotted_value(config, "llm.predictions") or [])
+        if isinstance(item, Mapping) and configured_file(item)
+    ]
+    checks += [
+        (f"evaluation.booqa_predictions.{name}.file", spec["file"], lambda path: read_entry_scores(path, None))
+        for name, spec in sorted((dotted_value(config, "evaluation.booqa_predictions") or {}).items())
+        if isinstance(spec, Mapping) and spec.get("file")
+    ]
+    problems = []
+    for key, path, read in checks:
+        if Path(path).is_file():
+            try:
+                read(path)
+            except InputFormatError as error:
+                problems.append(f"config key {key}: {error}")
     return problems
 
 
