@@ -213,3 +213,22 @@ def test_malformed_user_files_stop_doctor_and_a_dry_run_naming_the_file_row_and_
         else:
             assert code == 1 and any(f"{tmp_path / name}, row 2, field 'score'" in line for line in lines_of(report, FAIL, "inputs")), report
             assert dry.returncode != 0 and f"{tmp_path / name}, row 2, field 'score': not a number: 'high'" in dry.stderr, dry.stderr[-2000:]
+
+
+def test_a_remote_directory_that_does_not_exist_is_ok_to_push_to_but_fails_a_colleague_who_must_pull(tmp_path):
+    """A local remote not made yet: a lab's first push makes it (a note); a checkout whose dvc.lock records outputs it
+    lacks (bin/setup's empty folders count as lacking) needs a pull, which has nowhere to come from (a failure)."""
+    from directional_inference.workflow.doctor import NOTE, dvc_findings
+
+    (tmp_path / ".dvc").mkdir()
+    (tmp_path / ".dvc" / "config").write_text("[core]\n    remote = store\n['remote \"store\"']\n    url = ../remote\n", encoding="utf-8")
+    [finding] = dvc_findings(tmp_path)
+    assert finding.status == NOTE and "does not exist yet (made at the first push" in finding.found, finding
+    (tmp_path / "results" / "en" / "corpus").mkdir(parents=True)  # what bin/setup makes: empty
+    lock = {"schema": "2.0", "stages": {"corpus": {"cmd": "bin/snakemake", "outs": [{"path": "results/en/corpus", "md5": "0" * 32 + ".dir"}]}}}
+    (tmp_path / "dvc.lock").write_text(yaml.safe_dump(lock), encoding="utf-8")
+    [finding] = dvc_findings(tmp_path)
+    assert finding.status == FAIL and "results/en/corpus" in finding.found and "dvc remote modify store url" in finding.fix, finding
+    (tmp_path / "remote").mkdir()
+    [finding] = dvc_findings(tmp_path)
+    assert finding.status == OK, finding

@@ -304,6 +304,19 @@ def _locked_by_dvc(root: Path, output: str) -> bool:
     return any(out.get("path") == output for stage in stages.values() for out in stage.get("outs") or [])
 
 
+def _locked_outputs_missing(root: Path) -> list[str]:
+    """The outputs dvc.lock records that the checkout lacks (what a dvc pull would bring)."""
+    import yaml
+
+    lock = root / "dvc.lock"
+    stages = (yaml.safe_load(lock.read_text(encoding="utf-8")) or {}).get("stages") or {} if lock.is_file() else {}
+    return [out["path"] for stage in stages.values() for out in stage.get("outs") or [] if not _has_content(root / out["path"])]
+
+
+def _has_content(path: Path) -> bool:
+    return path.is_file() or (path.is_dir() and any(path.iterdir()))
+
+
 def _hosts_of(items) -> set[str]:
     return {urllib.parse.urlsplit(item.url).netloc for item in items}
 
@@ -340,13 +353,24 @@ def dvc_findings(root: Path) -> list[Finding]:
     scheme = urllib.parse.urlsplit(url).scheme if "://" in url else ""
     if not scheme:
         path = Path(url) if os.path.isabs(url) else (root / ".dvc" / url).resolve()
-        exists = path.is_dir() or path.parent.is_dir()
+        if path.is_dir():
+            return [Finding("dvc", OK, f"remote {default!r}: the directory {path}")]
+        if missing := _locked_outputs_missing(root):
+            return [
+                Finding(
+                    "dvc",
+                    FAIL,
+                    f"remote {default!r}: the directory {path} does not exist, and dvc.lock records outputs this checkout "
+                    f"lacks ({', '.join(missing[:3])}{', ...' if len(missing) > 3 else ''}): dvc pull has nowhere to fetch them from",
+                    f"point the remote at the store the run was pushed to: dvc remote modify {default} url <dir or URL>",
+                )
+            ]
         return [
             Finding(
                 "dvc",
-                OK if exists else FAIL,
-                f"remote {default!r}: the directory {path}" + ("" if path.is_dir() else " (made at the first push)"),
-                "" if exists else f"make {path.parent}, or point the remote elsewhere: dvc remote modify {default} url <dir>",
+                NOTE if path.parent.is_dir() else FAIL,
+                f"remote {default!r}: the directory {path} does not exist yet (made at the first push; nothing to pull from it)",
+                "" if path.parent.is_dir() else f"make {path.parent}, or point the remote elsewhere: dvc remote modify {default} url <dir>",
             )
         ]
     plugin = REMOTE_PLUGINS.get(scheme)
