@@ -232,3 +232,25 @@ def test_a_remote_directory_that_does_not_exist_is_ok_to_push_to_but_fails_a_col
     (tmp_path / "remote").mkdir()
     [finding] = dvc_findings(tmp_path)
     assert finding.status == OK, finding
+
+
+def test_news_crawl_to_download_without_its_credentials_fails_naming_the_variables(tmp_path, monkeypatch):
+    """Where the plan downloads News Crawl (in no mirror), bin/doctor checks the user and password WMT publishes, as
+    the job reads them (the environment, else the config): missing, it fails naming the variables; given, it does not."""
+    from directional_inference.workflow.doctor import input_findings
+
+    for name in ("BOOQA_MIRROR", "NEWSCRAWL_USER", "NEWSCRAWL_PASSWORD"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("https_proxy", NOWHERE)
+    monkeypatch.setenv("http_proxy", NOWHERE)
+    config = {"resources": {"datasets": ["newscrawl"], "newscrawl": {"user": None, "password": None}}}
+
+    def credentials_lines() -> list:
+        return [f for f in input_findings(config, tmp_path, timeout=2) if "basic-auth" in f.found]
+
+    [missing] = credentials_lines()
+    assert missing.status == FAIL and "NEWSCRAWL_USER" in missing.fix and "NEWSCRAWL_PASSWORD" in missing.fix
+    monkeypatch.setenv("NEWSCRAWL_USER", "wmt")
+    assert credentials_lines()  # a user without a password is not enough
+    config["resources"]["newscrawl"]["password"] = "published"
+    assert not credentials_lines()

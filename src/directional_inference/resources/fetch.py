@@ -11,7 +11,7 @@ import shutil
 import urllib.error
 import urllib.request
 import zlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -37,6 +37,15 @@ class BasicAuth:
     def header(self) -> str:
         token = base64.b64encode(f"{self.user}:{self.password}".encode()).decode()
         return f"Basic {token}"
+
+
+def newscrawl_auth(config: Mapping) -> BasicAuth | None:
+    """The user and password WMT publishes for the document-level News Crawl: NEWSCRAWL_USER / NEWSCRAWL_PASSWORD in the
+    environment, else ``resources.newscrawl.user`` / ``password`` of the config; None where either is missing."""
+    settings = (config.get("resources") or {}).get("newscrawl") or {}
+    user = os.environ.get("NEWSCRAWL_USER") or settings.get("user")
+    password = os.environ.get("NEWSCRAWL_PASSWORD") or settings.get("password")
+    return BasicAuth(user, password) if user and password else None
 
 
 def corrupt_mirror_copies(rejected: Sequence[tuple[Path, str, str]]) -> str:

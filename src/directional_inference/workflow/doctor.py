@@ -217,6 +217,7 @@ def input_findings(config: Mapping, root: Path, *, timeout: float = REACH_TIMEOU
     """Where each configured dataset not yet fetched (no ``resources/<dataset>``) comes from: a mirror that lists its
     files, else their canonical URLs (one request per host); and the user inputs the config names."""
     from ..resources.inputs import MIRROR_ENV, Mirror, inputs_of, mirror_roots
+    from ..resources.fetch import newscrawl_auth
     from .config_checks import user_input_problems
 
     findings: list[Finding] = []
@@ -260,6 +261,17 @@ def input_findings(config: Mapping, root: Path, *, timeout: float = REACH_TIMEOU
                 "inputs",
                 OK,
                 f"{len(datasets) - len(from_urls)} of the {len(datasets)} datasets to fetch in the mirror {', '.join(str(m.root) for m in mirrors)}",
+            )
+        )
+    if "newscrawl" in from_urls and newscrawl_auth(config) is None:
+        findings.append(
+            Finding(
+                "inputs",
+                FAIL,
+                "newscrawl: downloaded from data.statmt.org, which serves the document-level News Crawl behind the "
+                "HTTP basic-auth user and password WMT publishes on its News Crawl page, and none is set",
+                "export NEWSCRAWL_USER=<user> NEWSCRAWL_PASSWORD=<password> (or resources.newscrawl.user/password in a "
+                "config file you do not commit; docs/inputs.md)",
             )
         )
     hosts: dict[str, str] = {}
