@@ -68,23 +68,38 @@ STAMP = re.compile(r"^\[(\w{3} \w{3} +\d+ \d\d:\d\d:\d\d \d{4})\]$")
 JOB_START = re.compile(r"^(?:local)?(?:rule|checkpoint) \w+:$")
 JOB_FIELD = re.compile(r"^\s+(jobid|threads): (\d+)$")
 JOB_END = re.compile(r"^Finished jobid: (\d+)")
+BENCHMARK_LINE = re.compile(r"^\s+benchmark: (\S+)$")
+
+
+def job_blocks(log_text: str) -> list[dict]:
+    """Each job a Snakemake log shows starting, from its block (``rule X:`` and the indented lines under it): its start
+    stamp (None before the log's first), jobid, threads (1 unless the block names more) and benchmark file (None)."""
+    stamp, blocks, block = None, [], None
+    for line in log_text.splitlines():
+        if found := STAMP.match(line):
+            stamp, block = datetime.datetime.strptime(" ".join(found.group(1).split()), "%a %b %d %H:%M:%S %Y"), None
+        elif JOB_START.match(line):
+            block = {"start": stamp, "jobid": None, "threads": 1, "benchmark": None}
+            blocks.append(block)
+        elif block is not None and line.startswith(" "):
+            if found := JOB_FIELD.match(line):
+                block[found.group(1)] = int(found.group(2))
+            elif found := BENCHMARK_LINE.match(line):
+                block["benchmark"] = found.group(1)
+        else:
+            block = None
+    return blocks
 
 
 def busy_share(log_text: str, cores: int) -> dict:
     """How busy one Snakemake invocation kept ``cores``: every job's threads (1 unless its block names more) times the
     seconds from its start stamp to its "Finished jobid" stamp, summed (``core_s``), over ``cores`` times the span from
     the first start to the last finish (``wall_s``). Jobs that never finished are left out."""
-    stamp, block, jobs, ends = None, None, {}, {}
+    jobs = {block["jobid"]: block for block in job_blocks(log_text) if block["jobid"] is not None and block["start"] is not None}
+    stamp, ends = None, {}
     for line in log_text.splitlines():
         if found := STAMP.match(line):
-            stamp, block = datetime.datetime.strptime(" ".join(found.group(1).split()), "%a %b %d %H:%M:%S %Y"), None
-        elif JOB_START.match(line) and stamp is not None:
-            block = {"start": stamp, "threads": 1}
-        elif block is not None and (found := JOB_FIELD.match(line)):
-            if found.group(1) == "jobid":
-                jobs[int(found.group(2))] = block
-            else:
-                block["threads"] = int(found.group(2))
+            stamp = datetime.datetime.strptime(" ".join(found.group(1).split()), "%a %b %d %H:%M:%S %Y")
         elif found := JOB_END.match(line):
             ends[int(found.group(1))] = stamp
     done = {job: (jobs[job]["start"], end, jobs[job]["threads"]) for job, end in ends.items() if job in jobs}
@@ -93,9 +108,6 @@ def busy_share(log_text: str, cores: int) -> dict:
     wall = (max(end for _, end, _ in done.values()) - min(start for start, _, _ in done.values())).total_seconds()
     core_s = sum(min(threads, cores) * (end - start).total_seconds() for start, end, threads in done.values())
     return {"jobs": len(done), "wall_s": wall, "core_s": core_s, "busy_share": round(core_s / (cores * wall), 4) if wall else None}
-
-
-BENCHMARK_LINE = re.compile(r"^\s+benchmark: (\S+)$")
 
 
 def target_job_time(workdir: Path, target: str, dry_run: str) -> dict:

@@ -22,7 +22,7 @@ from collections import defaultdict
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from run_footprint import BENCHMARK_LINE, JOB_FIELD, JOB_START, RECORDS, every_job_seconds  # noqa: E402
+from run_footprint import RECORDS, every_job_seconds, job_blocks  # noqa: E402
 
 RESULTS = Path(__file__).resolve().parent / "results" / "table5_thread_seconds.json"
 
@@ -30,19 +30,11 @@ RESULTS = Path(__file__).resolve().parent / "results" / "table5_thread_seconds.j
 def job_threads(log_text: str) -> dict[str, int]:
     """Each job's threads (by its benchmark file under logs/, without the suffix) as a Snakemake log's job blocks say:
     1 unless the block names more."""
-    threads, block = {}, None
-    for line in [*log_text.splitlines(), ""]:
-        if block is not None and not line.startswith(" "):  # the block ends
-            if "benchmark" in block:
-                threads[block["benchmark"]] = block["threads"]
-            block = None
-        if JOB_START.match(line):
-            block = {"threads": 1}
-        elif block is not None and (found := BENCHMARK_LINE.match(line)):
-            block["benchmark"] = found.group(1).removeprefix("logs/").removesuffix(".benchmark.tsv")  # every_job_seconds' key
-        elif block is not None and (found := JOB_FIELD.match(line)) and found.group(1) == "threads":
-            block["threads"] = int(found.group(2))
-    return threads
+    return {
+        block["benchmark"].removeprefix("logs/").removesuffix(".benchmark.tsv"): block["threads"]  # every_job_seconds' key
+        for block in job_blocks(log_text)
+        if block["benchmark"]
+    }
 
 
 def best_dev(workdir: Path) -> dict[str, float]:
