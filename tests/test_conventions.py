@@ -69,14 +69,16 @@ def test_every_rule_script_starts_its_job_first():
 
 def test_the_suites_recorded_durations_name_tests_that_exist():
     """tests/durations.tsv (every test's seconds in a run of .ci/run, tests/durations.py): a wall-clock and pytest's
-    total in its header, and every test it names still defined (a renamed or removed test means the record is stale)."""
+    total in its header, within the budget of .ci/run, and every test it names still defined (a renamed or removed test
+    means the record is stale)."""
     import sys
 
     sys.path.insert(0, str(ROOT / "tests"))
-    from durations import read
+    from durations import BUDGET_S, read
 
     figures, rows = read()
     assert figures["wall_clock_s"] >= figures["pytest_s"] >= sum(seconds for seconds, _, _ in rows) * 0.95
+    assert figures["wall_clock_s"] <= BUDGET_S, f"the recorded .ci/run took {figures['wall_clock_s']:.0f} s, over its budget of {BUDGET_S} s"
     assert rows and {phase for _, phase, _ in rows} <= {"setup", "call", "teardown"}
     missing = set()
     for _, _, test in rows:

@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 from transformers import AutoModelForSequenceClassification, AutoTokenizer
 
-from conftest import REFUSED_URLS, SERVED_URLS, SMOKE_STEPS, run_snakemake
+from conftest import REFUSED_URLS, SERVED_URLS, SMOKE_STEPS, rules_run, run_snakemake
 from directional_inference.resources.inputs import inputs_of
 from directional_inference.resources.wordnet import open_wordnet
 
@@ -629,39 +629,45 @@ def test_every_tables_aucnorm_is_recomputed_from_its_score_files_by_an_independe
 
 def test_the_readmes_own_encoder_example_puts_the_second_encoder_in_every_table_that_compares_models(smoke_run, tmp_path):
     """The README's "A language model for S&S", at smoke scale: a second encoder under `models` and in
-    training.language_models, its one list (training.booqa_language_models keeps its default, all), with the mesh
-    (training.every_setting_for_every_model, which Table 6 and Figures 1 and 2 need).
-    Tables 1, 2 and 6 and Figures 1 and 2 gain its rows; Figure 3 its S&S Full curve; Table 5 its four S&S rows on
+    training.language_models, its one list (training.booqa_language_models keeps its default, all).
+    Tables 1 and 2 gain its rows; Figure 3 its S&S Full curve; Table 5 its four S&S rows on
     English BoOQA, scored on the entries of the first model's rows, with the Chinese cells saying why they are empty;
     Tables 15 and 16 the same rows on dev and test; Table 3 and its generality table the rows of its own
     hypothesis-only models; the LLM table its S&S rows on this run's Directional test. Each from its own score files,
-    differing from the first model's; every other row of each table is what it was, and every number is recomputed."""
+    differing from the first model's; every other row of each table is what it was, and every number is recomputed.
+    With the mesh (training.every_setting_for_every_model), the second model is trained on every setting of the first,
+    for Table 6 and Figures 1 and 2: a dry run plans exactly those trials and tables (running them took a minute of CI;
+    the tables' code is the one that gives Tables 1 and 2 the second model's rows here)."""
     import yaml
 
     from conftest import SMOKE_THREADS, copy_run
 
     work = copy_run(smoke_run, tmp_path / "repo")
     overlay = work / "mine.yaml"
-    overlay.write_text(
-        yaml.safe_dump(
-            {
-                "models": {"tiny2": {"tiny": {"architecture": "bert", "hidden_size": 48, "layers": 1, "heads": 2, "vocab_size": 2000}}},
-                "training": {"language_models": ["tiny", "tiny2"], "every_setting_for_every_model": True},
-            }
-        ),
-        encoding="utf-8",
-    )
-    tables = ("table1", "table2", "table6", "figure1", "figure2", "table5", "table15", "table16", "table3", "table3_generality", "table_llm")
-    targets = [f"results/{t}.csv" for t in tables] + [f"results/{f}.png" for f in ("figure1", "figure2", "figure3")]
+    mine = {
+        "models": {"tiny2": {"tiny": {"architecture": "bert", "hidden_size": 48, "layers": 1, "heads": 2, "vocab_size": 2000}}},
+        "training": {"language_models": ["tiny", "tiny2"]},
+    }
+    overlay.write_text(yaml.safe_dump(mine), encoding="utf-8")
+    tables = ("table1", "table2", "table5", "table15", "table16", "table3", "table3_generality", "table_llm")
+    targets = [f"results/{t}.csv" for t in tables] + ["results/figure3.png"]
     run_snakemake(work, *targets, "--cores", "2", "--configfile", "config/smoke.yaml", str(overlay), *SMOKE_THREADS)
-    # the LevyHolt tables and the mesh: the second model's rows on the first's settings, from its own scores
-    for name, setting in (
-        ("table1", ["train", "test"]),
-        ("table2", ["subset"]),
-        ("table6", ["train", "test"]),
-        ("figure1", ["subset"]),
-        ("figure2", ["subset"]),
-    ):
+    # the mesh, planned: the second model's trials on every setting of the first (those it lacks), Table 6, the figures
+    mesh = work / "mesh.yaml"
+    mesh.write_text(yaml.safe_dump(mine | {"training": mine["training"] | {"every_setting_for_every_model": True}}), encoding="utf-8")
+    mesh_targets = ["results/table6.csv", "results/figure1.png", "results/figure2.png"]
+    dry = run_snakemake(work, *mesh_targets, "-n", "--configfile", "config/smoke.yaml", str(mesh), *SMOKE_THREADS).stdout
+    trials = re.findall(r"^(?:local)?rule train_sns_trial:\n(?:\s+.*\n)*?\s+wildcards: lm=(\w+), variant=(\w+), subset=(\w+)", dry, flags=re.M)
+    assert trials and {lm for lm, _, _ in trials} == {"tiny2"}, dry[-3000:]
+    planned = {(variant, subset) for _, variant, subset in trials}
+
+    def settings(lm: str) -> set[tuple[str, ...]]:  # the (variant, subset) searches a model has
+        return {tuple(p.parent.relative_to(work / "results/models" / lm).parts) for p in (work / "results/models" / lm).glob("*/*/selection.csv")}
+
+    assert planned and planned | settings("tiny2") == settings("tiny") and not planned & settings("tiny2"), (planned, settings("tiny2"))
+    assert {"make_levyholt_table", "plot_mesh_figure"} <= set(rules_run(dry)), dry[-3000:]
+    # the LevyHolt tables: the second model's rows on the first's settings, from its own scores
+    for name, setting in (("table1", ["train", "test"]), ("table2", ["subset"])):
         frame = pd.read_csv(work / f"results/{name}.csv")
         first, second = frame[frame["model"] == "tiny"].reset_index(drop=True), frame[frame["model"] == "tiny2"].reset_index(drop=True)
         assert set(frame["model"]) == {"tiny", "tiny2"} and len(second) >= 2, name

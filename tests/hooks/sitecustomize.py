@@ -1,12 +1,13 @@
 """Test hooks, loaded by every Python process of a test run whose PYTHONPATH names this folder (tests/test_recovery.py,
 tests/mutate.py, tests/test_slurm.py).
 
-* ``DI_HOLD_JOBS=<folder>``: every atomic write of the package (``atomic.atomic_file``) stops once its block has
-  written the temporary ``.part`` file and before the rename that publishes it: the process writes
+* ``DI_HOLD_JOBS=<folder>``: every atomic write of the package (``atomic.atomic_file``, ``atomic.atomic_directory``)
+  stops once its block has written the temporary ``.part`` file or folder and before the rename that publishes it: the process writes
   ``<folder>/<pid>-<n>.held`` (JSON: ``target``, the file being written, relative to the working directory; ``part``,
   the temporary file; ``pid``) and waits until the test removes it (let go) or kills the process there. A job killed
   at its hold has done its work: its ``.part`` is written and, for an out-of-core job that writes inside its engine,
-  its scratch folder holds what it staged.
+  its scratch folder holds what it staged. ``DI_HOLD_TARGETS`` (paths joined by ``os.pathsep``) holds only the writes of
+  those targets: a download writes thousands of files, each a hold of some 40 ms otherwise.
 * ``DI_SCORING_BATCH_ROWS=<n>``: BoOQA's LM, S&S and LLM scorings read their evidence in batches of ``n`` rows and save
   their progress after every batch (``evaluation.resume.ScoringProgress`` with ``every_s`` 0), so that a small split
   has several batches to resume between. The scores do not depend on the batches (a maximum over them).
@@ -27,6 +28,7 @@ import sys
 import time
 
 _HOLD = os.environ.get("DI_HOLD_JOBS")
+_HOLD_TARGETS = set(filter(None, os.environ.get("DI_HOLD_TARGETS", "").split(os.pathsep)))
 _BATCH_ROWS = os.environ.get("DI_SCORING_BATCH_ROWS")
 _MUTATION = os.environ.get("DI_MUTATION")
 _SLURM_MAX_POLL_S = os.environ.get("DI_SLURM_MAX_POLL_S")
@@ -34,8 +36,11 @@ _COUNT = itertools.count()
 
 
 def _hold(target, part) -> None:
+    target = os.path.relpath(os.path.abspath(target))
+    if _HOLD_TARGETS and target not in _HOLD_TARGETS:
+        return
     flag = os.path.join(_HOLD, f"{os.getpid()}-{next(_COUNT)}.held")
-    record = {"target": os.path.relpath(os.path.abspath(target)), "part": os.path.abspath(part), "pid": os.getpid()}
+    record = {"target": target, "part": os.path.abspath(part), "pid": os.getpid()}
     with open(flag + ".tmp", "w") as out:
         json.dump(record, out)
     os.replace(flag + ".tmp", flag)
@@ -44,15 +49,16 @@ def _hold(target, part) -> None:
 
 
 def _patch_atomic(module) -> None:
-    write = module.atomic_file
+    for name in ("atomic_file", "atomic_directory"):
+        write = getattr(module, name)
 
-    @contextlib.contextmanager
-    def held_atomic_file(path):
-        with write(path) as part:
-            yield part
-            _hold(path, part)  # the block has written the .part; the rename comes after
+        @contextlib.contextmanager
+        def held(path, write=write):
+            with write(path) as part:
+                yield part
+                _hold(path, part)  # the block has written the .part; the rename comes after
 
-    module.atomic_file = held_atomic_file
+        setattr(module, name, held)
 
 
 def _patch_scoring(module) -> None:
