@@ -305,24 +305,17 @@ def input_findings(config: Mapping, root: Path, *, timeout: float = REACH_TIMEOU
     return findings
 
 
+def _locked_outputs(root: Path) -> list[str]:
+    """The outputs the checkout's dvc.lock records, every stage's (what a dvc pull would bring)."""
+    import yaml
+
+    lock = root / "dvc.lock"
+    stages = ((yaml.safe_load(lock.read_text(encoding="utf-8")) or {}).get("stages") or {}) if lock.is_file() else {}
+    return [out["path"] for stage in stages.values() for out in stage.get("outs") or []]
+
+
 def _locked_by_dvc(root: Path, output: str) -> bool:
-    """Whether the checkout's dvc.lock records ``output`` among a stage's outputs (a pull would bring it)."""
-    import yaml
-
-    lock = root / "dvc.lock"
-    if not lock.is_file():
-        return False
-    stages = (yaml.safe_load(lock.read_text(encoding="utf-8")) or {}).get("stages") or {}
-    return any(out.get("path") == output for stage in stages.values() for out in stage.get("outs") or [])
-
-
-def _locked_outputs_missing(root: Path) -> list[str]:
-    """The outputs dvc.lock records that the checkout lacks (what a dvc pull would bring)."""
-    import yaml
-
-    lock = root / "dvc.lock"
-    stages = (yaml.safe_load(lock.read_text(encoding="utf-8")) or {}).get("stages") or {} if lock.is_file() else {}
-    return [out["path"] for stage in stages.values() for out in stage.get("outs") or [] if not _has_content(root / out["path"])]
+    return output in _locked_outputs(root)
 
 
 def _has_content(path: Path) -> bool:
@@ -367,7 +360,7 @@ def dvc_findings(root: Path) -> list[Finding]:
         path = Path(url) if os.path.isabs(url) else (root / ".dvc" / url).resolve()
         if path.is_dir():
             return [Finding("dvc", OK, f"remote {default!r}: the directory {path}")]
-        if missing := _locked_outputs_missing(root):
+        if missing := [out for out in _locked_outputs(root) if not _has_content(root / out)]:
             return [
                 Finding(
                     "dvc",
