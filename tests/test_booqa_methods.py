@@ -270,7 +270,7 @@ def test_a_score_file_scores_each_entry_of_the_split_in_its_order_and_names_file
 def test_a_score_file_that_is_not_there_stops_the_run_before_any_job_naming_the_key(tmp_path):
     from directional_inference.workflow.config_checks import user_input_problems
 
-    (tmp_path / "theirs.tsv").write_text("id\tscore\n", encoding="utf-8")
+    (tmp_path / "theirs.tsv").write_text("id\tscore\nq1\t0.5\n", encoding="utf-8")  # a file whose rows read (ids are the job's to check)
     config = {"evaluation": {"booqa_predictions": {"theirs": {"file": str(tmp_path / "theirs.tsv")}, "gone": {"file": str(tmp_path / "gone.tsv")}}}}
     assert user_input_problems(config) == [
         f"config key evaluation.booqa_predictions.gone.file is '{tmp_path / 'gone.tsv'}', which is not a file: give the tab-separated "
