@@ -123,19 +123,22 @@ def pytest(tests, env: dict, *extra: str) -> int:
     return subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *extra, *tests], cwd=REPO, env=env).returncode
 
 
-def failed_tests(tests, env: dict) -> set[str]:
-    """The node ids of ``tests`` that failed (each break must make every test that holds its guarantee fail)."""
+def failed_tests(tests, env: dict) -> tuple[set[str], set[str]]:
+    """The node ids of ``tests`` that failed (each break must make every test that holds its guarantee fail), and of
+    those that errored instead: a fixture or set-up that broke before the test's own checks ran, which catches nothing."""
     import xml.etree.ElementTree as ElementTree
 
     with tempfile.TemporaryDirectory(prefix="di-mutate-") as folder:
         report = Path(folder) / "report.xml"
         pytest(tests, env, f"--junitxml={report}", "-o", "junit_family=xunit2")
-        failed = set()
+        failed, errored = set(), set()
         for case in ElementTree.parse(report).iter("testcase"):
-            if case.find("failure") is not None or case.find("error") is not None:
-                module = case.get("classname", "").replace(".", "/") + ".py"
-                failed.add(f"{module}::{case.get('name')}")
-    return failed
+            test = f"{case.get('classname', '').replace('.', '/')}.py::{case.get('name')}"
+            if case.find("failure") is not None:
+                failed.add(test)
+            elif case.find("error") is not None:
+                errored.add(test)
+    return failed, errored
 
 
 def smoke_run(env: dict) -> Path:
@@ -174,10 +177,11 @@ def main() -> None:
             if smoke:
                 broken["DI_SMOKE_REPO"] = str(smoke)
         caught[name] = failed_tests(catchers[name], broken)
-    for name, failed in caught.items():
+    for name, (failed, errored) in caught.items():
         for test in catchers[name]:
-            print(f"{name}: {'caught' if test in failed else 'NOT CAUGHT'} by {test.split('::')[-1]}")
-    sys.exit(0 if all(set(catchers[name]) <= failed for name, failed in caught.items()) else 1)
+            verdict = "caught" if test in failed else "NOT CAUGHT (its set-up errored)" if test in errored else "NOT CAUGHT"
+            print(f"{name}: {verdict} by {test.split('::')[-1]}")
+    sys.exit(0 if all(set(catchers[name]) <= failed for name, (failed, _) in caught.items()) else 1)
 
 
 if __name__ == "__main__":

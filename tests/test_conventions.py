@@ -87,3 +87,23 @@ def test_the_suites_recorded_durations_name_tests_that_exist():
         if not (ROOT / path).is_file() or not re.search(rf"^\s*def {re.escape(function)}\(", (ROOT / path).read_text(encoding="utf-8"), flags=re.M):
             missing.add(test)
     assert not missing, f"tests/durations.tsv names tests that no longer exist (record it again): {sorted(missing)[:5]}"
+
+
+def test_a_break_counts_as_caught_by_a_failing_test_not_by_one_whose_set_up_errored(tmp_path, monkeypatch):
+    """tests/mutate.py judges each break by the tests that hold its guarantee: a test that fails catches it; one whose
+    fixture errors before its checks run catches nothing."""
+    import os
+    import sys
+
+    sys.path.insert(0, str(ROOT / "tests"))
+    import mutate
+
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_x.py").write_text(
+        "import pytest\n\n\n@pytest.fixture\ndef broken():\n    raise RuntimeError('the set-up broke')\n\n\n"
+        "def test_fails():\n    assert 1 == 2\n\n\ndef test_errors(broken):\n    assert True\n\n\ndef test_passes():\n    assert True\n",
+        encoding="utf-8",
+    )
+    monkeypatch.setattr(mutate, "REPO", tmp_path)
+    failed, errored = mutate.failed_tests(["tests/test_x.py"], os.environ.copy())
+    assert failed == {"tests/test_x.py::test_fails"} and errored == {"tests/test_x.py::test_errors"}
