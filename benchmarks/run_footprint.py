@@ -71,13 +71,17 @@ JOB_END = re.compile(r"^Finished jobid: (\d+)")
 BENCHMARK_LINE = re.compile(r"^\s+benchmark: (\S+)$")
 
 
+def _stamp(found: re.Match) -> datetime.datetime:
+    return datetime.datetime.strptime(" ".join(found.group(1).split()), "%a %b %d %H:%M:%S %Y")
+
+
 def job_blocks(log_text: str) -> list[dict]:
     """Each job a Snakemake log shows starting, from its block (``rule X:`` and the indented lines under it): its start
     stamp (None before the log's first), jobid, threads (1 unless the block names more) and benchmark file (None)."""
     stamp, blocks, block = None, [], None
     for line in log_text.splitlines():
         if found := STAMP.match(line):
-            stamp, block = datetime.datetime.strptime(" ".join(found.group(1).split()), "%a %b %d %H:%M:%S %Y"), None
+            stamp, block = _stamp(found), None
         elif JOB_START.match(line):
             block = {"start": stamp, "jobid": None, "threads": 1, "benchmark": None}
             blocks.append(block)
@@ -99,7 +103,7 @@ def busy_share(log_text: str, cores: int) -> dict:
     stamp, ends = None, {}
     for line in log_text.splitlines():
         if found := STAMP.match(line):
-            stamp = datetime.datetime.strptime(" ".join(found.group(1).split()), "%a %b %d %H:%M:%S %Y")
+            stamp = _stamp(found)
         elif found := JOB_END.match(line):
             ends[int(found.group(1))] = stamp
     done = {job: (jobs[job]["start"], end, jobs[job]["threads"]) for job, end in ends.items() if job in jobs}

@@ -1,7 +1,7 @@
 """Every out-of-core step, through Snakemake, on synthetic relations (the scale benchmark's model, 5 times the default's
 English relations): one thread and a roomy buffer pool, and two threads and a 128 MB pool (``engine_pool_mb``), give
 the same bytes. In the 128 MB pool the merge, which holds the most, spills; the negatives get a pool of their own below
-their data (``NEGATIVES_POOL_MB``), where they spill too (8-14 MB at 2 threads, 2-9 MB at 4). Every job that spilled
+their data (``NEGATIVES_POOL_MB``), where they spill too (8-14 MB at 2 threads). Every job that spilled
 stays within the spill bound (``spill_bound`` times its Parquet input). (tests/test_engine.py forces the merge to
 spill on its own at 1, 2 and 4 threads.) The imported corpus table, the positives, the graph build, evidence retrieval
 and graph scoring hold too little on that data to spill at two and four threads (they stop with "out of memory" below
@@ -22,9 +22,9 @@ import yaml
 from conftest import REPO, copy_workflow, run_snakemake
 from test_engine import SMALL_POOL_MB, spill_bound  # pools below the merge's data, above what DuckDB's sort must pin
 
-# The negatives' pool by threads: below their data, above what DuckDB must hold at once (at 2 threads 48 MB stopped
-# with "out of memory" and 64 MB spilled; at 4 threads 80 MB stopped and 96 MB spilled; AMD EPYC, 2026-11-29)
-NEGATIVES_POOL_MB = {2: 64, 4: 96}
+# The negatives' pool at two threads: below their data, above what DuckDB must hold at once (48 MB stopped with "out of
+# memory" and 64 MB spilled; AMD EPYC, 2026-11-29)
+NEGATIVES_POOL_MB = 64
 
 pytestmark = pytest.mark.workflow
 
@@ -78,7 +78,7 @@ def _run(workdir: Path, relations: Path, threads: int, pool_mb: int | None) -> d
     (workdir / "config" / "engine.yaml").write_text(yaml.safe_dump(overlay))
     settings = ["--set-threads", *(f"{rule}={threads}" for rule in ENGINE_RULES)]
     if pool_mb is not None:
-        pools = {rule: NEGATIVES_POOL_MB[threads] if rule == "generate_booqa_negatives" else pool_mb for rule in ENGINE_RULES}
+        pools = {rule: NEGATIVES_POOL_MB if rule == "generate_booqa_negatives" else pool_mb for rule in ENGINE_RULES}
         settings += ["--set-resources", *(f"{rule}:engine_pool_mb={pool}" for rule, pool in pools.items())]
     cores = str(max(2, threads))  # Snakemake gives a job at most --cores threads, whatever the machine has
     run_snakemake(workdir, *TARGETS, "--cores", cores, "--configfile", "config/config.yaml", "config/engine.yaml", *settings)

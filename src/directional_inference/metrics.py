@@ -38,8 +38,7 @@ def precision_recall_curve(scores, labels) -> PRCurve:
     labels = np.asarray(labels).astype(bool)
     if scores.shape != labels.shape or scores.ndim != 1:
         raise ValueError(f"scores and labels must be 1-D of the same length, got {scores.shape} and {labels.shape}")
-    if scores.size == 0 or not labels.any():
-        raise ValueError("a precision-recall curve needs at least one positive item")
+    _require_a_positive(labels)
     if np.isnan(scores).any():
         raise ValueError("scores contain NaN")
     order = np.argsort(-scores, kind="mergesort")
@@ -59,6 +58,11 @@ def precision_recall_curve(scores, labels) -> PRCurve:
         thresholds=thresholds[keep],
         positive_rate=float(labels.mean()),
     )
+
+
+def _require_a_positive(labels: np.ndarray) -> None:
+    if not labels.any():  # an empty set has none either
+        raise ValueError("a precision-recall curve needs at least one positive item")
 
 
 def _untied_points(ranked_labels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -324,8 +328,7 @@ def tie_aware_auc50(scores, labels, floor: float = 0.5, *, seed: int = 0) -> flo
 def chance_range(labels, *, draws: int = CHANCE_DRAWS, seed: int = 0, level: float = 0.95) -> dict[str, float]:
     """AUCnorm of random scorers on these entries (``draws`` seeded random rankings): mean and central ``level`` range."""
     labels = np.asarray(labels).astype(bool)
-    if not labels.any():
-        raise ValueError("a precision-recall curve needs at least one positive item")
+    _require_a_positive(labels)
     rng = np.random.default_rng(seed)
     xi, values = float(labels.mean()), []
     for _ in range(draws):
