@@ -339,7 +339,7 @@ def density_markdown(result: dict) -> str:
             )
     seconds = sum(sum(point["seconds"].values()) for point in points.values())
     text = (
-        f"Generated from `benchmarks/results/booqa_density.json` by `benchmarks/booqa_density.py markdown` ({result['cpu']}, "
+        f"Generated from `benchmarks/results/booqa_density.json` by `.venv/bin/python benchmarks/booqa_density.py markdown` ({result['cpu']}, "
         f"{result['cores']} cores, {result['date']}; {len(points)} settings in {seconds / 60:.0f} min; rule: {result['rule']}).\n\n"
         + "\n".join(lines)
         + "\n"

@@ -118,7 +118,7 @@ def spill_markdown(records: list[dict], base: int | None = None) -> str:
         "relations, those the generator's parameters were fitted on (`benchmarks/synthetic_relations.json`); the generator "
         'writes whole synthetic articles, so it makes about that many relations (the row "synthetic relations made"), '
         "fewer after the merge drops repeated ones. Generated from `benchmarks/results/paper_scale.json` by "
-        "`benchmarks/plot_paper_scale.py --markdown docs/run-times.md`.\n\n" + "\n".join(lines) + "\n"
+        "`.venv/bin/python benchmarks/plot_paper_scale.py --markdown docs/run-times.md`.\n\n" + "\n".join(lines) + "\n"
     )
 
 

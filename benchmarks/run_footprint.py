@@ -247,7 +247,7 @@ def footprint_markdown(rows: list[dict]) -> str:
         if r.get("note")
     ]
     return (
-        "Generated from `benchmarks/results/run_footprint.json` by `benchmarks/run_footprint.py markdown --markdown "
+        "Generated from `benchmarks/results/run_footprint.json` by `.venv/bin/python benchmarks/run_footprint.py markdown --markdown "
         "docs/run-times.md` (each row recorded from a finished run's own benchmark files and folders).\n\n"
         + "\n".join(lines)
         + "\n"

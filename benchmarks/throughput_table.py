@@ -93,7 +93,11 @@ def throughput_markdown(devices: list[dict], llms: list[dict]) -> str:
         )
     return (
         "Generated from `benchmarks/results/device_throughput.json` and `benchmarks/results/llm_scoring.json` by "
-        "`benchmarks/throughput_table.py --markdown docs/run-times.md`.\n\n" + "\n".join(lines) + "\n\n" + versions_note([*devices, *llms]) + "\n"
+        "`.venv/bin/python benchmarks/throughput_table.py --markdown docs/run-times.md`.\n\n"
+        + "\n".join(lines)
+        + "\n\n"
+        + versions_note([*devices, *llms])
+        + "\n"
     )
 
 

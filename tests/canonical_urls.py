@@ -15,6 +15,7 @@ import os
 import shutil
 import socketserver
 import ssl
+import subprocess
 import threading
 from collections.abc import Sequence
 from http.server import BaseHTTPRequestHandler
@@ -164,15 +165,28 @@ class _Refusal(BaseHTTPRequestHandler):
 
 
 class NoNetwork(_LocalServer):
-    """A network that answers nothing, as a cluster's compute node has it: every proxy variable points at a proxy that
-    refuses each request and records it (``asked``), and no mirror. The environment keeps the suite's offline switches
-    (HF_HUB_OFFLINE, TRANSFORMERS_OFFLINE): transformers writes the switch into a tokenizer it saves
-    (``local_files_only``), so a run without them would not make the same bytes. Start with
-    ``with NoNetwork() as network:``; run with ``network.environment()``."""
+    """A network that answers nothing, as a cluster's compute node has it. A command run through ``isolated`` runs in a
+    network namespace of its own (``unshare --net``), which has no interface but a loopback that is down: no socket of
+    any process, Python's or a library's own, reaches anything. Where this machine cannot make one (``isolation``
+    says which), only the proxy holds: every proxy variable points at a proxy that refuses each request and records
+    it (``asked``). No mirror either way. The environment keeps the suite's offline switches (HF_HUB_OFFLINE,
+    TRANSFORMERS_OFFLINE): transformers writes the switch into a tokenizer it saves (``local_files_only``), so a run
+    without them would not make the same bytes. Start with ``with NoNetwork() as network:``; run
+    ``network.isolated(command)`` with ``network.environment()``."""
 
     def __init__(self) -> None:
         self.asked: list[str] = []
         super().__init__(type("Refusal", (_Refusal,), {"stand_in": self}))
+        self._unshare = ["unshare", "--net", *([] if os.geteuid() == 0 else ["--map-root-user"])]
+        try:
+            namespaces = subprocess.run([*self._unshare, "true"], capture_output=True, timeout=60).returncode == 0
+        except OSError:  # no unshare
+            namespaces = False
+        self.isolation = "network namespace" if namespaces else "proxy only"
+
+    def isolated(self, command: Sequence[str]) -> list[str]:
+        """``command`` in a network namespace of its own, where this machine can make one."""
+        return [*self._unshare, *command] if self.isolation == "network namespace" else list(command)
 
     def environment(self, base: dict[str, str] | None = None) -> dict[str, str]:
         return behind_proxy(os.environ if base is None else base, self.server.server_address[1])

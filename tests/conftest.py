@@ -168,8 +168,9 @@ def smoke_repo(tmp_path_factory, mirrors) -> Path:
     The run is the README's on a machine that reaches the inputs' canonical URLs: no mirror variable, every input
     downloaded from its URL (a local stand-in serves them, from the mirror's files; canonical_urls.py). It runs in two
     steps, as on a cluster: the resources phase (every download, each a local rule, and the cheap rules that build on
-    them) where the URLs are reached, then every other job with no network at all (a proxy that refuses and records
-    every request, and no mirror; canonical_urls.NoNetwork).
+    them) where the URLs are reached, then every other job with no network at all (a network namespace without one,
+    where the machine makes one, and a proxy that refuses and records every request, and no mirror;
+    canonical_urls.NoNetwork).
 
     ``DI_SMOKE_REPO`` names a finished smoke run to use instead (one this fixture made, with the same code: tests
     work in copies of it); tests/mutate.py runs each deliberate break on one such run. Its number-format figures
@@ -197,13 +198,15 @@ def smoke_repo(tmp_path_factory, mirrors) -> Path:
     with CanonicalURLs(mirrors, workdir.parent) as urls:
         downloads = run_snakemake(workdir, "--cores", "2", "resources_phase", *SMOKE, *SMOKE_THREADS, env=urls.environment(tool_environment()))
     with NoNetwork() as network:
-        rest = run_snakemake(workdir, "--cores", "2", *SMOKE, *SMOKE_THREADS, env=network.environment(tool_environment()))
+        snakemake = [str(Path(sys.executable).with_name("snakemake")), "--cores", "2", *SMOKE, *SMOKE_THREADS]
+        rest = run(workdir, *network.isolated(snakemake), env=network.environment(tool_environment()))
     (workdir.parent / SERVED_URLS).write_text("".join(f"{url}\n" for url in urls.served), encoding="utf-8")
     (workdir.parent / REFUSED_URLS).write_text("".join(f"{url}\n" for url in urls.refused), encoding="utf-8")
     steps = {
         "downloads": rules_run(downloads.stdout + downloads.stderr),
         "without_network": rules_run(rest.stdout + rest.stderr),
         "asked_without_network": network.asked,
+        "isolation_without_network": network.isolation,
     }
     (workdir.parent / SMOKE_STEPS).write_text(json.dumps(steps, indent=1) + "\n", encoding="utf-8")
     if Path(os.environ["DI_PRECISION_CACHE"]).is_dir():  # no job measured where none chose a format automatically

@@ -8,6 +8,7 @@ re-runnable; the tests that hold the guarantee must then fail. A break is either
 
     .venv/bin/python tests/mutate.py --list
     .venv/bin/python tests/mutate.py [--smoke-repo DIR] NAME [NAME ...]   # exit 0 when every test of every break failed
+    .venv/bin/python tests/mutate.py --all --report tests/mutate-report.txt  # every break, the verdicts kept in a file
 
 The smoke-run tests work in copies of a finished smoke run: ``--smoke-repo`` names one (the smoke fixture's ``repo``
 folder of an earlier pytest run of this code); without it, and where a named break needs one, one is made first,
@@ -41,6 +42,9 @@ def _hook_mutations() -> dict:
 RECOVERY = "tests/test_recovery.py"
 CHAIN = f"{RECOVERY}::test_each_job_of_the_chain_killed_inside_its_work_then_the_same_command_reruns_what_it_lost_and_gives_the_same_bytes"
 RESUME = f"{RECOVERY}::test_a_scoring_killed_after_saved_batches_resumes_from_them_and_a_changed_input_file_starts_it_over"
+SWEEP = f"{RECOVERY}::test_the_scratch_a_killed_job_left_is_swept_by_the_next_run_and_never_while_another_run_works_here"
+KILLED = f"{RECOVERY}::test_after_sigkill_the_same_command_recovers_byte_identical_artefacts"
+TRIAL_RESUME, LLM_RESUME = f"{KILLED}[training trial]", f"{KILLED}[LLM scoring]"
 SIGNATURE = "tests/test_booqa_scoring.py::test_a_changed_input_file_changes_the_signature_and_its_saved_progress_is_not_resumed"
 MERGE_SPILL = "tests/test_engine.py::test_the_merge_spills_within_its_bound_and_gives_the_same_bytes_at_one_two_and_four_threads"
 ENGINE_STEPS = (
@@ -59,11 +63,15 @@ RECOMPUTE = "tests/test_workflow.py::test_every_tables_aucnorm_is_recomputed_fro
 
 # the tests that must fail under each mutation
 CATCHERS = {
-    "keep-scratch": (CHAIN,),
+    "keep-scratch": (SWEEP,),
+    "no-sweep-guard": (SWEEP,),
     "keep-part-files": (CHAIN,),
     "no-stale-marking": (CHAIN,),
     "mark-everything": (CHAIN,),
-    "never-resume": (RESUME,),
+    "never-resume": (RESUME, LLM_RESUME),
+    "trial-never-resumes": (TRIAL_RESUME,),
+    "sns-scoring-never-resumes": (RESUME,),
+    "llm-scoring-never-resumes": (RESUME, LLM_RESUME),
     "signature-of-paths": (SIGNATURE, RESUME),
     "keep-progress": (RESUME,),
     "pool-ignored": (MERGE_SPILL, ENGINE_STEPS, *STEP_SPILLS),
@@ -72,7 +80,7 @@ CATCHERS = {
     "fixed-evidence-chunks": (EVIDENCE_SPILL,),
     "threads-out-of-signature": (THREADS_RESUME,),
 }
-SMOKE_RUN_TESTS = (CHAIN, RESUME, RECOMPUTE)  # the tests that read the smoke run
+SMOKE_RUN_TESTS = (CHAIN, RESUME, SWEEP, TRIAL_RESUME, LLM_RESUME, RECOMPUTE)  # the tests that read the smoke run
 
 
 def _move_cell(run: Path, table: str, column: str) -> None:
@@ -154,9 +162,13 @@ def main() -> None:
     parser.add_argument("names", nargs="*", metavar="NAME", help=f"one of {', '.join([*CATCHERS, *RUN_EDITS])}")
     parser.add_argument("--smoke-repo", type=Path, help="a finished smoke run (the fixture's repo folder) to test in copies of")
     parser.add_argument("--list", action="store_true", help="name each mutation and the tests that must catch it")
+    parser.add_argument("--all", action="store_true", help="every break")
+    parser.add_argument("--report", type=Path, help="also write the verdicts here, with the commit, the CPU and the time taken")
     args = parser.parse_args()
     assert set(CATCHERS) == set(_hook_mutations()), "every mutation of the hook has its tests here"
     catchers = CATCHERS | {name: tests for name, (_, tests) in RUN_EDITS.items()}
+    if args.all:
+        args.names = list(catchers)
     if args.list or not args.names:
         for name, tests in catchers.items():
             print(f"{name}: caught by {', '.join(test.split('::')[-1] for test in tests)}")
@@ -164,6 +176,9 @@ def main() -> None:
     unknown = [name for name in args.names if name not in catchers]
     if unknown:
         parser.error(f"no break {', '.join(unknown)}: see --list")
+    import time
+
+    started = time.monotonic()
     env = os.environ.copy()
     env.pop("DI_MUTATION", None)
     needs_smoke = any(test in SMOKE_RUN_TESTS for name in args.names for test in catchers[name])
@@ -177,11 +192,29 @@ def main() -> None:
             if smoke:
                 broken["DI_SMOKE_REPO"] = str(smoke)
         caught[name] = failed_tests(catchers[name], broken)
-    for name, (failed, errored) in caught.items():
-        for test in catchers[name]:
-            verdict = "caught" if test in failed else "NOT CAUGHT (its set-up errored)" if test in errored else "NOT CAUGHT"
-            print(f"{name}: {verdict} by {test.split('::')[-1]}")
-    sys.exit(0 if all(set(catchers[name]) <= failed for name, (failed, _) in caught.items()) else 1)
+    verdicts = [
+        f"{name}: {'caught' if test in failed else 'NOT CAUGHT (its set-up errored)' if test in errored else 'NOT CAUGHT'} by {test.split('::')[-1]}"
+        for name, (failed, errored) in caught.items()
+        for test in catchers[name]
+    ]
+    print("\n".join(verdicts))
+    every = all(set(catchers[name]) <= failed for name, (failed, _) in caught.items())
+    if args.report:
+        args.report.write_text(_report_header(started, every) + "\n".join(verdicts) + "\n", encoding="utf-8")
+    sys.exit(0 if every else 1)
+
+
+def _report_header(started: float, every: bool) -> str:
+    import time
+
+    from directional_inference.compute import cpu_name
+
+    commit = subprocess.run(["git", "describe", "--always", "--dirty"], cwd=REPO, capture_output=True, text=True).stdout.strip()
+    return (
+        f"# tests/mutate.py: each break and the tests that must fail under it (a test whose set-up errored catches nothing)\n"
+        f"# code {commit}, {time.strftime('%Y-%m-%d')}, {cpu_name()}, {(time.monotonic() - started) / 60:.0f} min; "
+        f"{'every break caught' if every else 'NOT every break caught'}\n"
+    )
 
 
 if __name__ == "__main__":

@@ -166,6 +166,36 @@ def test_the_paper_llms_from_the_hub_are_downloaded_by_a_local_rule_and_read_in_
     assert booqa_llm and all("results/llm/models/smollm2" in files for files in booqa_llm)  # Table 5's LLM row: the first scorer
 
 
+def test_with_no_network_a_socket_that_ignores_the_proxy_reaches_nothing(tmp_path):
+    """What the proxy cannot see: a process that opens its own socket to a public address, past every proxy variable.
+    In NoNetwork's isolation (where this machine makes a network namespace) it has no interface but loopback, and the
+    connection fails at once; outside it, the same code sees this machine's interfaces."""
+    from canonical_urls import NoNetwork
+
+    code = (
+        "import socket\n"
+        "print(sorted(name for _, name in socket.if_nameindex()))\n"
+        "try:\n    socket.create_connection(('1.1.1.1', 443), timeout=10)\n    print('reached')\n"
+        "except OSError as exc:\n    print(type(exc).__name__, exc.errno)\n"
+    )
+    with NoNetwork() as network:
+        if network.isolation != "network namespace":
+            pytest.skip("this machine makes no network namespace (unshare --net): the smoke run's second step has the proxy alone")
+        inside = subprocess.run(
+            network.isolated([sys.executable, "-c", code]),
+            capture_output=True,
+            text=True,
+            env=network.environment(tool_environment()),
+            cwd=tmp_path,
+            timeout=120,
+        )
+    outside = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, timeout=120)
+    assert inside.returncode == 0, inside.stderr
+    interfaces, attempt = inside.stdout.splitlines()
+    assert interfaces == "['lo']" and attempt.startswith("OSError") and "reached" not in attempt, inside.stdout
+    assert outside.stdout.splitlines()[0] != "['lo']", outside.stdout  # the machine's own interfaces: the namespace made the difference
+
+
 def test_with_no_network_a_download_fails_and_is_seen(tmp_path):
     """canonical_urls.NoNetwork, which the smoke run's second step runs in: a URL opened by the standard library and a
     request of the hub client (its offline switch off here) are refused, and both show."""

@@ -138,17 +138,33 @@ def test_paper_scale_needs_more_disk_than_its_storage_peak_and_says_so(checkout,
     # Table 5's searches with the profile's 100 trials at once: the plan's storage peak (docs/paper-plan.json), and more
     peak = json.loads((REPO / "docs" / "paper-plan.json").read_text())["plans"]["table5"]["storage_peak"]["gb"]
     assert f"the searches' storage peak {peak:,.0f} GB (100 trials at once)" in disk and needed >= peak, disk
+    # the three hub LLMs of paper.yaml, none downloaded: 1,711,376,384 + 7,615,616,512 + 32,763,876,352 parameters
+    # (benchmarks/results/llm_scoring.json) at two bytes, 84.2 GB
+    assert "hub LLMs 84.2 GB" in disk and needed >= peak + 84.2, disk
     assert disk.split()[0] == (OK if free >= needed else FAIL)
     assert free >= needed or code == 1, report
 
 
 def test_too_little_disk_fails_with_the_figures(tmp_path):
     free = shutil.disk_usage(tmp_path).free
+    unrecorded = {"scale": "paper", "resources": {"datasets": []}}  # no run record: the plan's figures
     jobs = [{"rule": "merge_relations", "resources": {"disk_mb": str(int(free / 1e6 * 2))}}]
-    [finding] = disk_findings(tmp_path, jobs, {"resources": {"datasets": []}}, concurrency=1)
+    [finding] = disk_findings(tmp_path, jobs, unrecorded, concurrency=1)
     assert finding.status == FAIL and "the largest job scratch" in finding.found and "scratch_root" in finding.fix
-    [enough] = disk_findings(tmp_path, [{"rule": "merge_relations", "resources": {"disk_mb": "1"}}], {"resources": {"datasets": []}}, concurrency=1)
+    [enough] = disk_findings(tmp_path, [{"rule": "merge_relations", "resources": {"disk_mb": "1"}}], unrecorded, concurrency=1)
     assert enough.status == OK
+
+
+def test_a_recorded_scale_needs_the_disk_its_run_took():
+    """At the default scale the need is what the newest default run with every job's seconds left on disk (its
+    record's folders), not the plan's bounds: the whole default target in under 3 GB, where the plan's figures said
+    about 9 GB for Table 5 alone."""
+    rows = json.loads((REPO / "benchmarks" / "results" / "run_footprint.json").read_text())["rows"]
+    newest = max((r for r in rows if r["scale"] == "default" and r.get("job_seconds")), key=lambda r: r["date"])
+    jobs = [{"rule": "merge_relations", "resources": {"disk_mb": "9000"}}]  # a bound the record makes moot
+    [finding] = disk_findings(REPO, jobs, {"scale": "default", "resources": {"datasets": []}}, concurrency=2)
+    assert f"needs about {newest['disk_total_mb'] / 1000:,.1f} GB: the whole default target took" in finding.found, finding.found
+    assert newest["commit"] in finding.found and newest["disk_total_mb"] < 3000
 
 
 def test_inputs_already_fetched_need_no_mirror_nor_network(tmp_path, monkeypatch):

@@ -336,3 +336,14 @@ def test_jobs_start_longest_first_the_inputs_and_the_longest_trial_then_the_othe
     top = min(longest.values())
     assert set(waited_for.values()) == {top} and top > max(others.values()) and min(others.values()) > max(chain.values()), (longest, chain, others)
     assert others[("sns", "full")] > others[("sns", "symmetric")] > others[("sns", "directional")], others
+
+
+@pytest.mark.parametrize(
+    ("argv", "option"), [(["--device"], "--device"), (["results/table5.csv", "--device", "--gpus", "4"], "--device"), (["--gpus"], "--gpus")]
+)
+def test_an_option_without_its_value_is_named_not_a_traceback(argv, option, capsys):
+    from directional_inference.workflow.plan import main
+
+    assert main(argv) == 2
+    error = capsys.readouterr().err
+    assert f"bin/plan: {option} needs a value" in error and "[--device KIND]" in error

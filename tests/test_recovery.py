@@ -23,6 +23,7 @@ import numpy as np
 import pytest
 
 from conftest import HOOKS, SMOKE, SMOKE_THREADS, copy_run, run_snakemake, tool_environment
+from directional_inference.recovery.scratch import job_folder
 from directional_inference.workflow.plan import JOB_HEADER
 
 pytestmark = pytest.mark.workflow
@@ -35,67 +36,74 @@ def _digests(path: Path) -> dict[str, str]:
     return {str(f.relative_to(path)): hashlib.sha256(f.read_bytes()).hexdigest() for f in files}
 
 
-def _kill_when(workdir: Path, args: list[str], ready, timeout: float = 300) -> None:
-    """Start Snakemake in its own process group and SIGKILL the whole group (as a power loss would end it) once
-    ``ready()`` holds while its job runs."""
-    with open(workdir / "killed-run.log", "w") as log:
-        process = subprocess.Popen(
-            [SNAKEMAKE, *args], cwd=workdir, env=tool_environment(), stdout=log, stderr=subprocess.STDOUT, start_new_session=True
-        )
-    deadline = time.monotonic() + timeout
-    try:
-        while not ready():
-            assert process.poll() is None, f"finished before it could be killed:\n{(workdir / 'killed-run.log').read_text()[-3000:]}"
-            assert time.monotonic() < deadline, "the job did not start in time"
-            time.sleep(0.05)
-    finally:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(process.pid, signal.SIGKILL)
-        process.wait()
+def _saved_position(path: Path, of: str) -> tuple[int, ...]:
+    """Where the saved state in ``path`` (the file ``of``, or a ``.part`` of it) stands: a scoring's progress (``.npz``:
+    batches scored) or a trial's checkpoint (``state.pt``: epoch, next batch)."""
+    if of.endswith(".npz"):
+        with np.load(path) as saved:
+            return (int(saved["batches"]),)
+    import torch
+
+    saved = torch.load(path, weights_only=True)
+    return (int(saved["epoch"]), int(saved["next_batch"]))
 
 
-def _log_says(path: Path, text: str = ""):
-    return lambda: path.is_file() and text in path.read_text(errors="replace")
+def _watch_saves(saves: dict[str, list[tuple[int, ...]]]) -> dict:
+    """A ``watch`` of ``_run_and_kill``: the position of every save of each watched file, in order, into ``saves``."""
+    return {target: (lambda part, target=target: saves[target].append(_saved_position(part, target))) for target in saves}
 
 
-# (output the killed job writes, the moment to kill: while the job runs; None: at its hold, tests/hooks)
+CHECKPOINTS = {"DI_CHECKPOINT_INTERVAL_S": "0"}  # a smoke trial checkpoints at its dev evaluation and its epoch's end
+BATCHES = {"DI_SCORING_BATCH_ROWS": "8"}  # BoOQA's evidence in batches of 8 rows, every scoring's progress saved after each batch (tests/hooks)
+
+# scenario -> (the output its job writes, what the kill holds: the output itself, or the job's resumable state, the
+# write of it to kill at (the writes before it are published), the test hooks it runs with)
 SCENARIOS = {
     # zh-news: 4,924 files copied from the mirror into resources/.zh-news.<random>.part/, killed with Snakemake once the
     # copy is whole and before its rename (a poll for a folder of the copy raced a fast machine's copy of about 4 s)
-    "download": ("resources/zh-news", None),
+    "download": ("resources/zh-news", "resources/zh-news", 1, {}),
     # (relation extraction is killed inside its work with the chain it starts: CHAIN_KILLS)
-    # one epoch of the tiny S&S model; killed after its first batch
+    # one epoch of the tiny S&S model, killed at its second checkpoint (the epoch's end): the first, at its dev
+    # evaluation, holds every batch trained, the best point and its dev scores
     "training trial": (
         "results/models/tiny/sns/directional/trial-0/dev_scores.parquet",
-        lambda w: _log_says(w / "logs/training/train_sns_trial/tiny/sns/directional/trial-0.log", " batch 0/")(),
-    ),  # the first batch's loss line
-    # the tiny LLM on the whole Directional test (1,784 pairs, two prompts); killed once it has chosen its number format
-    "LLM scoring": (
-        "results/llm/predictions/tiny_llm.tsv",
-        lambda w: _log_says(w / "logs/llm_evaluation/score_llm_levyholt/tiny_llm.log", "number format")(),
+        ".checkpoints/tiny/sns/directional/trial-0/state.pt",
+        2,
+        CHECKPOINTS,
     ),
+    # the tiny LLM on the whole Directional test (1,784 pairs, two prompts), killed at its third save of the first
+    # prompt's scores (two batches saved)
+    "LLM scoring": ("results/llm/predictions/tiny_llm.tsv", ".checkpoints/llm_scores/tiny_llm/zero-shot.npz", 3, BATCHES),
 }
 
 
 @pytest.mark.parametrize("scenario", list(SCENARIOS))
 def test_after_sigkill_the_same_command_recovers_byte_identical_artefacts(smoke_repo, tmp_path, scenario):
-    target, running = SCENARIOS[scenario]
+    """Snakemake is killed with its job (as a power loss ends it) once the job's output, or its resumable state, is
+    written and before its rename. The same command then removes the dead run's lock, remakes the job's output byte
+    for byte, and a job that had saved its state goes on from it: its first save comes after the one the kill left
+    (the batches in it are not done again)."""
+    target, held, at_write, hooks = SCENARIOS[scenario]
     work = copy_run(smoke_repo, tmp_path / "run")
     output = work / target
     shutil.rmtree(output) if output.is_dir() else output.unlink()
     command = [target, "--cores", "2", *SMOKE, *SMOKE_THREADS]
-    if running is None:
-        assert target in _run_and_kill(work, command, {target: True})[0]
-    else:
-        _kill_when(work, command, lambda: running(work))
+    assert held in _run_and_kill(work, command, {held: True}, at_write=at_write, env=hooks)[0]
     # what the issue saw: a lock that makes the next run stop, and the killed job marked incomplete
     assert list((work / ".snakemake" / "locks").glob("*.lock")) and any((work / ".snakemake" / "incomplete").iterdir())
     if scenario == "download":
         assert list((work / "resources").glob(".zh-news.*.part"))
-    result = run_snakemake(work, *command)  # the same command: no --unlock, no --rerun-incomplete
-    assert "Removed the Snakemake lock of a run that is no longer running" in result.stderr
+    left = _saved_position(work / held, held) if held != target else None
+    saves: dict = {held: []}
+    _, log = _run_and_kill(
+        work, command, {}, env=hooks, watch=_watch_saves(saves) if left else None
+    )  # the same command: no --unlock, no --rerun-incomplete
+    assert "Removed the Snakemake lock of a run that is no longer running" in log
     assert _digests(output) == _digests(smoke_repo / target)
     assert not list(work.glob("resources/.*.part")) and not list(work.glob("results/**/.*.part"))
+    if left:
+        assert saves[held] and saves[held][0] > left, f"saved at {left} before the kill, the rerun saved at {saves[held]}: it did not go on from it"
+        assert not (work / held).exists()
 
 
 # Targets in three phases: Chinese relations (LAC), a training trial (torch), a dataset card.
@@ -128,17 +136,31 @@ def test_two_runs_side_by_side_share_no_state(smoke_repo, tmp_path):
     assert left == []
 
 
-def _run_and_kill(workdir: Path, args: list[str], kills: dict[str, bool], *, at_write: int = 1, env: dict | None = None, timeout: float = 600):
+def _run_and_kill(
+    workdir: Path,
+    args: list[str],
+    kills: dict[str, bool],
+    *,
+    at_write: int = 1,
+    env: dict | None = None,
+    watch: dict | None = None,
+    timeout: float = 600,
+):
     """Run Snakemake with ``args``, every atomic write of a target of ``kills`` (output -> whole run) held once its
     ``.part`` is written, before the rename (tests/hooks): the job is SIGKILLed at its ``at_write``-th write of it,
     every other write let go. The kill takes the job's process alone, as an out-of-memory kill or a time
     limit ends it (Snakemake lives on, sees a failed job and ends when its other jobs have), or, where ``kills`` says
     so, Snakemake's whole process group, as a power loss ends it. Every job of ``kills`` that gets there is killed (a
-    whole-run kill ends the run). Returns the targets killed, each with its ``.part``'s size at the kill, and the run's
-    log."""
+    whole-run kill ends the run). ``watch`` (target -> function) is held too: its function is called with each write's
+    ``.part`` before the write is let go. Returns the targets killed, each with its ``.part``'s size at the kill, and
+    the run's log."""
     holds = workdir.parent / f"{workdir.name}-holds"
     holds.mkdir(exist_ok=True)
-    env = tool_environment() | (env or {}) | {"DI_HOLD_JOBS": str(holds), "DI_HOLD_TARGETS": os.pathsep.join(kills), "PYTHONPATH": str(HOOKS)}
+    env = (
+        tool_environment()
+        | (env or {})
+        | {"DI_HOLD_JOBS": str(holds), "DI_HOLD_TARGETS": os.pathsep.join([*kills, *(watch or {})]), "PYTHONPATH": str(HOOKS)}
+    )
     with open(workdir / "killed-run.log", "w") as output:
         process = subprocess.Popen([SNAKEMAKE, *args], cwd=workdir, env=env, stdout=output, stderr=subprocess.STDOUT, start_new_session=True)
     deadline, killed, writes = time.monotonic() + timeout, {}, {}
@@ -155,6 +177,8 @@ def _run_and_kill(workdir: Path, args: list[str], kills: dict[str, bool], *, at_
                         break
                     with contextlib.suppress(ProcessLookupError):
                         os.kill(hold["pid"], signal.SIGKILL)
+                elif hold["target"] in (watch or {}):
+                    watch[hold["target"]](Path(hold["part"]))
                 flag.unlink(missing_ok=True)  # the killed job's flag, or a write let go
             time.sleep(0.02)
     finally:
@@ -231,11 +255,10 @@ def test_each_job_of_the_chain_killed_inside_its_work_then_the_same_command_reru
     assert "Nothing to be done" in run_snakemake(work, *command, "-n").stdout
     assert not any((work / ".snakemake" / "incomplete").rglob("*"))
     pending, force, left = dict(CHAIN_KILLS), ["--forcerun", "results/en/relations/0.parquet"], None
-    scratch_left, runs_leaving_scratch, swept = False, 0, 0  # the run after one that left scratch must remove it
+    runs_leaving_scratch = 0  # runs whose kills came inside an engine's work
     done, owed = set(), set()  # every job finished so far; the jobs a kill took that no run has made again yet
     for _ in range(len(CHAIN_KILLS)):
         killed, log = _run_and_kill(work, [*command, *force], pending)
-        swept += scratch_left and bool(re.search(r"Removed \d+ scratch folder\(s\) that killed jobs left", log))
         assert killed, f"no job of {sorted(pending)} was reached: the run redid nothing of what the last kill lost"
         assert all(size > 0 for size in killed.values()), f"a job was killed before it wrote anything: {killed}"
         planned, finished, finished_jobs, started_jobs = _jobs(log)
@@ -246,8 +269,7 @@ def test_each_job_of_the_chain_killed_inside_its_work_then_the_same_command_reru
         done |= finished_jobs
         owed = (owed - finished_jobs) | (started_jobs - finished_jobs)
         left = planned - finished
-        scratch_left = any(scratch.rglob("*"))
-        runs_leaving_scratch += scratch_left
+        runs_leaving_scratch += any(scratch.rglob("*"))
         for target in killed:
             del pending[target]
         force = []
@@ -260,55 +282,92 @@ def test_each_job_of_the_chain_killed_inside_its_work_then_the_same_command_reru
     assert not finished_jobs & done and not owed - finished_jobs, (finished_jobs & done, owed - finished_jobs)
     assert _results(work) == _results(smoke_repo)
     assert "no longer follow their inputs" in result.stderr
-    swept += scratch_left and bool(re.search(r"Removed \d+ scratch folder\(s\) that killed jobs left", result.stderr))
-    assert runs_leaving_scratch >= 3 and swept == runs_leaving_scratch, (runs_leaving_scratch, swept)  # killed in their engines
+    assert runs_leaving_scratch >= 3, runs_leaving_scratch  # killed in their engines (their sweep: the next test)
     assert not any(scratch.rglob("*")), sorted(scratch.rglob("*"))
     assert not list(work.glob("results/**/.*.part"))
     assert "Nothing to be done" in run_snakemake(work, *command, "-n").stdout
 
 
-SCORES = "results/booqa_scores/en/test/lm_rel.parquet"
-PROGRESS = ".checkpoints/booqa_scores/en/test/lm_rel.npz"  # rule score_booqa's progress file
-SCORING_LOG = "logs/booqa_evaluation/score_booqa/en/test/lm_rel.log"
-BATCHES = {"DI_SCORING_BATCH_ROWS": "8"}  # the split's evidence in batches of 8 rows, the progress saved after each (tests/hooks)
+MERGED = "results/en/relations/merged.parquet"
+
+
+def test_the_scratch_a_killed_job_left_is_swept_by_the_next_run_and_never_while_another_run_works_here(smoke_repo, tmp_path):
+    """The English merge of relations is killed inside its engine's work (its output's ``.part`` written), Snakemake
+    living on: its scratch folder stays. The next run in the directory removes it at its start, though it does not run
+    the merge (a dry run); and a dry run started while the merge runs again, held at its write with its scratch folder
+    in use, leaves that folder alone: another run works here. The merge then ends with its folder removed and the bytes
+    of the undisturbed run."""
+    work = copy_run(smoke_repo, tmp_path / "run")
+    scratch = tmp_path / "scratch"
+    command = [MERGED, "--cores", "1", *SMOKE, "--config", f"scratch_root={scratch}"]
+    folder = job_folder(scratch, "merge_relations", {"lang": "en"}, work)
+    assert MERGED in _run_and_kill(work, [*command, "--forcerun", MERGED], {MERGED: False})[0]
+    assert folder.is_dir(), sorted(scratch.rglob("*"))
+    run_snakemake(work, *command, "-n")
+    assert not folder.exists(), "the next run did not remove the scratch folder a killed job left"
+
+    def dry_run_beside(part: Path) -> None:
+        assert folder.is_dir()
+        run_snakemake(work, *command, "-n")
+        assert folder.is_dir(), "a run removed the scratch folder of a job that another run was working in"
+
+    _run_and_kill(work, command, {}, watch={MERGED: dry_run_beside})
+    assert not folder.exists() and _digests(work / MERGED) == _digests(smoke_repo / MERGED)
+
+
+def _scores(method: str) -> str:
+    return f"results/booqa_scores/en/test/{method}.parquet"
+
+
+def _progress(method: str) -> str:
+    return f".checkpoints/booqa_scores/en/test/{method}.npz"  # rule score_booqa's progress file
 
 
 def test_a_scoring_killed_after_saved_batches_resumes_from_them_and_a_changed_input_file_starts_it_over(smoke_repo, tmp_path):
-    """The LM scoring of English BoOQA's test split is killed with Snakemake at its third save of progress (two batches
-    saved, the third's ``.part`` written); the README's command then resumes it after batch 2, writes the scores of an
-    undisturbed run and removes the progress file. Killed there once more, the command with the default batches starts
-    the scoring over (saved batches are skipped by number: progress saved with other batches would score too little);
-    and once more, with the evidence file touched after the kill (same bytes, another time), it starts over too: the
-    file is part of the signature."""
+    """English BoOQA's LM, S&S and LLM scorings of the test split are each killed at their third save of progress (two
+    batches saved, the third's ``.part`` written); the README's command then goes on with each after batch 2 (the first
+    batch each saves is the third), writes the scores of an undisturbed run and removes the progress file. The LM
+    scoring killed there once more, the command with the default batches starts it over (saved batches are skipped by
+    number: progress saved with other batches would score too little); and once more, with the evidence file touched
+    after the kill (same bytes, another time), it starts over too, its first save batch 1: the file is part of the
+    signature. Scores are compared with an undisturbed run's in the same batches (a model's padding follows its batch:
+    S&S's scores in batches of 8 rows differ from one batch's in the tenth decimal)."""
     work = copy_run(smoke_repo, tmp_path / "run")
     readme = ["results/table5.csv", "--cores", "2", *SMOKE]
-    scoring = [SCORES, "--cores", "1", *SMOKE]  # the scoring alone, for the cases after the README's
-    hooked = tool_environment() | BATCHES | {"PYTHONPATH": str(HOOKS)}
+    scoring = [_scores("lm_rel"), "--cores", "1", *SMOKE]  # the LM scoring alone, for the cases after the README's
+    resumable = ("lm_rel", "sns_full", "llm")
+    undisturbed = copy_run(smoke_repo, tmp_path / "undisturbed")  # the scores of a run in BATCHES
+    for method in resumable:
+        (undisturbed / _scores(method)).unlink()
+    run_snakemake(undisturbed, *readme, env=tool_environment() | BATCHES | {"PYTHONPATH": str(HOOKS)})
 
-    def kill_after_two_batches(command):
-        (work / SCORES).unlink()
-        killed, _ = _run_and_kill(work, command, {PROGRESS: True}, at_write=3, env=BATCHES)
-        assert PROGRESS in killed, "the scoring saved fewer than three batches"
-        with np.load(work / PROGRESS) as saved:
-            assert int(saved["batches"]) == 2
+    def kill_after_two_batches(command, methods):
+        for method in methods:
+            (work / _scores(method)).unlink()
+        # --keep-going: the scorings after the first two killed still start (Snakemake would end at the first failures)
+        killed, _ = _run_and_kill(work, [*command, "--keep-going"], {_progress(method): False for method in methods}, at_write=3, env=BATCHES)
+        assert set(killed) == {_progress(method) for method in methods}, f"only {sorted(killed)} saved three batches"
+        assert {_saved_position(work / _progress(method), ".npz") for method in methods} == {(2,)}
 
-    def rerun(command, env) -> str:
-        run_snakemake(work, *command, env=env)
-        assert _digests(work / SCORES) == _digests(smoke_repo / SCORES)
-        assert not (work / PROGRESS).exists() and not list((work / PROGRESS).parent.glob(".*.part"))
-        return (work / SCORING_LOG).read_text()
+    def rerun(command, methods, env) -> dict[str, list]:
+        """The run's saves of each scoring's progress (positions, in order)."""
+        saves = {_progress(method): [] for method in methods}
+        _run_and_kill(work, command, {}, env=env, watch=_watch_saves(saves))
+        for method in methods:
+            assert _digests(work / _scores(method)) == _digests((undisturbed if env else smoke_repo) / _scores(method)), method
+            assert not (work / _progress(method)).exists() and not list((work / _progress(method)).parent.glob(".*.part"))
+        return {method: saves[_progress(method)] for method in methods}
 
-    kill_after_two_batches(readme)
-    assert "resuming the scoring after batch 2 of evidence" in rerun(readme, hooked)
+    kill_after_two_batches(readme, resumable)
+    assert {method: saved[:1] for method, saved in rerun(readme, resumable, BATCHES).items()} == dict.fromkeys(resumable, [(3,)])
     assert _digests(work / "results/table5.csv") == _digests(smoke_repo / "results/table5.csv")
-    kill_after_two_batches(scoring)  # then run with the default batches (20,000 rows: one), not those it saved with
-    assert "of other inputs or settings: starting over" in rerun(scoring, tool_environment())
-    kill_after_two_batches(scoring)
+    kill_after_two_batches(scoring, ["lm_rel"])  # then run with the default batches (20,000 rows: one), not those it saved with
+    rerun(scoring, ["lm_rel"], {})
+    kill_after_two_batches(scoring, ["lm_rel"])
     evidence = work / "results/en/evidence/test.parquet"
     stat = evidence.stat()
     os.utime(evidence, ns=(stat.st_atime_ns, stat.st_mtime_ns - 10**9))  # older: nothing else is out of date
-    log = rerun(scoring, hooked)
-    assert "of other inputs or settings: starting over" in log and "resuming" not in log
+    assert rerun(scoring, ["lm_rel"], BATCHES)["lm_rel"][:1] == [(1,)]
 
 
 CHANGED_NEGATIVES = "booqa:\n  wsd: gloss_similarity\n  wsd_encoder: tiny\n"  # read by generate_booqa_negatives alone (English)

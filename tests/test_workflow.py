@@ -13,6 +13,7 @@ import pandas as pd
 import pytest
 from transformers import AutoModelForSequenceClassification, AutoTokenizer
 
+from canonical_urls import NoNetwork
 from conftest import REFUSED_URLS, SERVED_URLS, SMOKE_STEPS, rules_run, run_snakemake
 from directional_inference.resources.inputs import inputs_of
 from directional_inference.resources.wordnet import open_wordnet
@@ -64,6 +65,8 @@ def test_the_downloads_ran_first_and_every_other_job_without_the_network(smoke_r
     assert not rest & local, rest & local
     assert {"prepare_llm", "score_llm_levyholt", "train_sns_trial", "score_booqa", "all"} <= rest
     assert steps["asked_without_network"] == []
+    with NoNetwork() as network:  # in a network namespace wherever this machine makes one
+        assert steps["isolation_without_network"] == network.isolation
 
 
 def test_wordnet_root_works(smoke_run):

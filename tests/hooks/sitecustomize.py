@@ -11,6 +11,9 @@ tests/mutate.py, tests/test_slurm.py).
 * ``DI_SCORING_BATCH_ROWS=<n>``: BoOQA's LM, S&S and LLM scorings read their evidence in batches of ``n`` rows and save
   their progress after every batch (``evaluation.resume.ScoringProgress`` with ``every_s`` 0), so that a small split
   has several batches to resume between. The scores do not depend on the batches (a maximum over them).
+* ``DI_CHECKPOINT_INTERVAL_S=<s>``: a training trial writes its checkpoint at most once per ``s`` seconds
+  (``sns.training.CHECKPOINT_INTERVAL_S``, 300): at 0 a smoke trial writes one at its dev evaluation and one at its
+  epoch's end, so that a kill can come after a checkpoint. What a trial computes does not depend on its checkpoints.
 * ``DI_SLURM_MAX_POLL_S=<s>``: the SLURM executor waits at most ``s`` seconds between its status checks. Its own rule
   adds 10 s to the wait after every check that finds no job finished, up to 180 s (MinJobAge on a real cluster), so
   that on a one-node test cluster most of a run was spent waiting to see that short jobs had ended.
@@ -32,6 +35,7 @@ _HOLD_TARGETS = set(filter(None, os.environ.get("DI_HOLD_TARGETS", "").split(os.
 _BATCH_ROWS = os.environ.get("DI_SCORING_BATCH_ROWS")
 _MUTATION = os.environ.get("DI_MUTATION")
 _SLURM_MAX_POLL_S = os.environ.get("DI_SLURM_MAX_POLL_S")
+_CHECKPOINT_INTERVAL_S = os.environ.get("DI_CHECKPOINT_INTERVAL_S")
 _COUNT = itertools.count()
 
 
@@ -74,6 +78,10 @@ def _patch_resume(module) -> None:
         self.every_s = 0.0
 
     module.ScoringProgress.__init__ = every_batch
+
+
+def _patch_checkpoint_interval(module) -> None:
+    module.CHECKPOINT_INTERVAL_S = float(_CHECKPOINT_INTERVAL_S)
 
 
 def _path_signature(settings, inputs):
@@ -153,6 +161,21 @@ def _threads_out_of_signature(module) -> None:
     module.resumable = resumable
 
 
+def _never_resumes(of_kind):
+    """The scorings whose progress file ``of_kind`` accepts ignore what they saved (the others resume)."""
+
+    def patch(module):
+        load = module.ScoringProgress.load
+        module.ScoringProgress.load = lambda self, entries: None if of_kind(self.path) else load(self, entries)
+
+    return patch
+
+
+def _booqa_method(path) -> str:
+    """The BoOQA method of a scoring's progress file (``.checkpoints/booqa_scores/<lang>/<split>/<method>[.part-k].npz``), or ""."""
+    return path.name.split(".")[0] if "booqa_scores" in path.parts else ""
+
+
 MUTATIONS = {
     # a run no longer removes the scratch folders that killed jobs left
     "keep-scratch": ("directional_inference.recovery.start", lambda module: setattr(module, "sweep_scratch", lambda root, workdir=None: [])),
@@ -176,6 +199,20 @@ MUTATIONS = {
     "unordered-writes": ("directional_inference.engine", _unordered_writes),
     # a trial killed at one thread count and resumed at another mixes their sums
     "threads-out-of-signature": ("directional_inference.sns.training", _threads_out_of_signature),
+    # a run sweeps the scratch folders of this directory even while another run works in it (its jobs' scratch too)
+    "no-sweep-guard": ("directional_inference.recovery.start", lambda module: setattr(module, "other_runs", lambda state_dir: [])),
+    # a training trial never resumes its checkpoint: a kill costs the trial's whole training again
+    "trial-never-resumes": ("directional_inference.sns.training", lambda module: setattr(module, "resumable", lambda saved, signature: False)),
+    # BoOQA's S&S scorings never resume their saved progress (the LM's and LLM's do)
+    "sns-scoring-never-resumes": (
+        "directional_inference.evaluation.resume",
+        _never_resumes(lambda path: _booqa_method(path).startswith(("sns_", "sym_sns_"))),
+    ),
+    # the LLM scorings (of LevyHolt, and of BoOQA) never resume their saved progress
+    "llm-scoring-never-resumes": (
+        "directional_inference.evaluation.resume",
+        _never_resumes(lambda path: "llm_scores" in path.parts or _booqa_method(path).startswith("llm")),
+    ),
     # evidence retrieval chooses in chunks of a fixed 2M matched rows, whatever the pool: a small pool stops with "out of memory"
     "fixed-evidence-chunks": (
         "directional_inference.evaluation.evidence",
@@ -189,6 +226,8 @@ if _MUTATION:
     PATCHES.setdefault(_module, []).append(_patch)
 if _HOLD:
     PATCHES.setdefault("directional_inference.atomic", []).append(_patch_atomic)
+if _CHECKPOINT_INTERVAL_S:
+    PATCHES.setdefault("directional_inference.sns.training", []).append(_patch_checkpoint_interval)
 if _SLURM_MAX_POLL_S:
     PATCHES.setdefault("snakemake_interface_executor_plugins.executors.remote", []).append(_patch_status_checks)
 if _BATCH_ROWS:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import importlib.metadata
 import importlib.util
+import json
 import os
 import re
 import shutil
@@ -27,6 +28,8 @@ import urllib.request
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+
+from .run_forecast import ROOT
 
 OK, NOTE, FAIL = "ok", "note", "FAIL"
 # DVC remote URL schemes and the package each needs (DVC 3 keeps them apart: dvc-s3 ...); bin/setup --remote KIND installs one
@@ -440,19 +443,35 @@ def hub_findings(config: Mapping, root: Path, *, timeout: float = REACH_TIMEOUT)
 
 
 def disk_findings(root: Path, jobs: list[dict], config: Mapping, concurrency: int) -> list[Finding]:
-    """Free disk where the run writes, against what the plan needs there: the searches' storage peak
-    (``plan.storage_peak_gb``), the downloads whose size is published and the largest scratch a job asks for."""
-    from ..resources.inputs import input_table
-    from .plan import storage_peak_gb
+    """Free disk where the run writes, against what the run needs there: at a scale with a run record
+    (``run_forecast.newest_record``), the disk that run took (every folder it left: resources, results, logs,
+    Snakemake's state); else the plan's figures: the searches' storage peak (``plan.storage_peak_gb``), the downloads
+    whose size is published, the largest scratch a job asks for and the hub LLMs still to download (``hub_llm_gb``)."""
+    from .run_forecast import newest_record
 
-    peak = storage_peak_gb(jobs, dict(config), concurrency)
-    wanted = set((config.get("resources") or {}).get("datasets") or [])
-    downloads = sum(item.size or 0 for item in input_table() if item.dataset in wanted) / 1e9
-    scratch = max((_megabytes(job["resources"].get("disk_mb")) for job in jobs), default=0) / 1000
-    needed = (peak["gb"] if peak else 0.0) + downloads + scratch
+    record = newest_record(str(config.get("scale", "default")))
+    llms, unsized = hub_llm_gb(config, root)
+    llm_part = f", hub LLMs {llms:,.1f} GB" + (f" (and {', '.join(unsized)}, of no recorded size)" if unsized else "") if llms or unsized else ""
+    if record is not None and record.get("disk_total_mb"):
+        needed = record["disk_total_mb"] / 1000 + llms  # an LLM laid over the recorded config is not in the record
+        parts = (
+            f"the whole {record['scale']} target took {record['disk_total_mb'] / 1000:,.1f} GB in the run of {record['commit']} "
+            f"({record['date']}, benchmarks/results/run_footprint.json){llm_part}"
+        )
+    else:
+        from ..resources.inputs import input_table
+        from .plan import storage_peak_gb
+
+        peak = storage_peak_gb(jobs, dict(config), concurrency)
+        wanted = set((config.get("resources") or {}).get("datasets") or [])
+        downloads = sum(item.size or 0 for item in input_table() if item.dataset in wanted) / 1e9
+        scratch = max((_megabytes(job["resources"].get("disk_mb")) for job in jobs), default=0) / 1000
+        needed = (peak["gb"] if peak else 0.0) + downloads + scratch + llms
+        parts = (f"the searches' storage peak {peak['gb']:,.0f} GB ({concurrency} trials at once), " if peak else "") + (
+            f"downloads {downloads:,.1f} GB, the largest job scratch {scratch:,.1f} GB{llm_part}"
+        )
     free = shutil.disk_usage(root).free / 1e9
-    parts = f"the searches' storage peak {peak['gb']:,.0f} GB ({concurrency} trials at once), " if peak else ""
-    found = f"{free:,.0f} GB free at {root}; the run needs about {needed:,.0f} GB: {parts}downloads {downloads:,.1f} GB, the largest job scratch {scratch:,.1f} GB"
+    found = f"{free:,.0f} GB free at {root}; the run needs about {needed:,.1f} GB: {parts}"
     if free >= needed:
         return [Finding("disk", OK, found)]
     return [
@@ -464,6 +483,25 @@ def disk_findings(root: Path, jobs: list[dict], config: Mapping, concurrency: in
             "scratch_root moves the jobs' scratch), or fewer trials at once (the profile's jobs)",
         )
     ]
+
+
+LLM_RECORDS = ROOT / "benchmarks" / "results" / "llm_scoring.json"  # each LLM's parameters
+
+
+def hub_llm_gb(config: Mapping, root: Path, records: Path = LLM_RECORDS) -> tuple[float, list[str]]:
+    """The download of the hub LLMs the run scores with that are not in ``resources/llms/`` yet: each its parameters (as
+    ``benchmarks/results/llm_scoring.json`` records them for its alias) at two bytes, the bf16 weights the hub holds;
+    and the aliases of no recorded size."""
+    from ..resources.models import is_hub_llm
+
+    llm = config.get("llm") or {}
+    absent = [
+        alias
+        for alias in llm.get("scorers") or []
+        if is_hub_llm((llm.get("models") or {}).get(alias)) and not (root / "resources" / "llms" / alias).is_dir()
+    ]
+    parameters = {row["model"]: row["parameters"] for row in json.loads(records.read_text(encoding="utf-8"))["rows"]} if records.is_file() else {}
+    return sum(2 * parameters[alias] for alias in absent if alias in parameters) / 1e9, [alias for alias in absent if alias not in parameters]
 
 
 def _megabytes(value) -> float:

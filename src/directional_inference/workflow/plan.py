@@ -441,6 +441,9 @@ def main(argv: list[str] | None = None) -> int:
     for name in options:
         while name in args:
             at = args.index(name)
+            if at + 1 == len(args) or args[at + 1].startswith("-"):
+                sys.stderr.write(f"bin/plan: {name} needs a value ({main.__doc__.split('``')[1]})\n")
+                return 2
             options[name] = args[at + 1]
             del args[at : at + 2]
     try:
