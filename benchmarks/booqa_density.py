@@ -474,7 +474,7 @@ def main(argv=None) -> None:
     elif args.command == "plot":
         plot()
     else:
-        from directional_inference.workflow.generated import splice_block
+        from directional_inference.generated import splice_block
 
         block = density_markdown(json.loads(RECORD.read_text()))
         if args.markdown is None:

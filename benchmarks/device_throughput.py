@@ -1,5 +1,5 @@
 """Benchmark: prompt sentences per second of the paper's architectures on this machine's device, for the forecasts of
-``bin/plan --device`` (``src/directional_inference/workflow/forecast.py``).
+``bin/plan --device`` (``src/directional_inference/tools/forecast.py``).
 
 Each architecture is built from its config with random weights (speed does not depend on the weights' values, and no
 hub is needed): RoBERTa-base and -large, BERT-base and -large as 2-label sequence classifiers. A training step is

@@ -9,9 +9,9 @@ OUT=${OUT:-.}
 export PYTHONPATH=/tmp/site:$PWD/src:$PWD/tests HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 DI_PRECISION_CACHE=/tmp/prec PYTHONUNBUFFERED=1
 nvidia-smi -L; nproc; grep -m1 "model name" /proc/cpuinfo
 python3 -c "import torch, transformers; print('torch', torch.__version__, 'cuda', torch.version.cuda, 'transformers', transformers.__version__)"
-python3 -m directional_inference.workflow.doctor --device-check 2>&1 | tee $OUT/doctor.txt
+python3 -m directional_inference.tools.doctor --device-check 2>&1 | tee $OUT/doctor.txt
 printf 'training:\n  gpus: 1\n' > /tmp/gpu1.yaml
-CUDA_VISIBLE_DEVICES= python3 -m directional_inference.workflow.doctor --device-check --configfile /tmp/gpu1.yaml 2>&1 | tee $OUT/doctor-cuda-hidden.txt
+CUDA_VISIBLE_DEVICES= python3 -m directional_inference.tools.doctor --device-check --configfile /tmp/gpu1.yaml 2>&1 | tee $OUT/doctor-cuda-hidden.txt
 { time CUDA_VISIBLE_DEVICES= python3 -c "from directional_inference.compute import require_gpus; require_gpus(1)"; } 2>&1 | tail -6 | tee $OUT/fail-fast.txt
 { time python3 -c "
 import logging, sys; logging.basicConfig(stream=sys.stdout, level=logging.INFO, format='%(message)s')

@@ -1,5 +1,5 @@
 """Benchmark: LLM scoring of LevyHolt pairs with the 2023 prompts (``llm.scorer``) on this machine's device, for the
-LLM rows of ``bin/plan --device`` (``src/directional_inference/workflow/forecast.py``).
+LLM rows of ``bin/plan --device`` (``src/directional_inference/tools/forecast.py``).
 
 On the authors' Directional test (from the mirror), ``--pairs`` pairs are scored per model, number format, prompt and
 batch size: pairs and tokens per second (the pairs' own tokens, and with the shared prefix that is computed once), the

@@ -123,7 +123,7 @@ def spill_markdown(records: list[dict], base: int | None = None) -> str:
 
 
 def splice(document: str, block: str) -> str:
-    from directional_inference.workflow.generated import splice_block
+    from directional_inference.generated import splice_block
 
     return splice_block(document, BLOCK_START, BLOCK_END, block)
 

@@ -119,7 +119,7 @@ def target_job_time(workdir: Path, target: str, dry_run: str) -> dict:
     output) lists them, and their seconds in this run, each from its benchmark file; ``unmeasured``: the planned jobs
     without one (local rules and jobs this run did not make)."""
     from directional_inference.workflow.benchmarks import job_seconds
-    from directional_inference.workflow.plan import JOB_HEADER
+    from directional_inference.tools.plan import JOB_HEADER
 
     jobs = sum(1 for line in dry_run.splitlines() if JOB_HEADER.match(line))
     files = [workdir / found.group(1) for line in dry_run.splitlines() if (found := BENCHMARK_LINE.match(line))]
@@ -150,8 +150,8 @@ def probe_figures(workdir: Path, snakemake_args: str = "") -> dict:
     take (``workflow.run_forecast.measure_rate``): the run forecast scales a recorded model scoring's time by this
     machine's forward step over this one. Empty where the run's config or model is not in its folder."""
     from directional_inference.compute import model_job_threads
-    from directional_inference.workflow.plan import run_config
-    from directional_inference.workflow.run_forecast import measure_rate, model_config_dir
+    from directional_inference.config_tree import run_config
+    from directional_inference.tools.run_forecast import measure_rate, model_config_dir
 
     if not (workdir / "config" / "config.yaml").is_file():
         return {}
@@ -315,7 +315,7 @@ def current_block() -> str:
 
 
 def splice(document: str, block: str, markers: tuple[str, str] = (BLOCK_START, BLOCK_END)) -> str:
-    from directional_inference.workflow.generated import splice_block
+    from directional_inference.generated import splice_block
 
     return splice_block(document, *markers, block)
 

@@ -125,7 +125,7 @@ def probe_share(scorer, precision: str, training: tuple[int, int, float], score_
     tokens, passes, seconds), and the same for scoring."""
     from directional_inference.compute import measure_step
     from directional_inference.sns.model import PASS_COST_TOKENS
-    from directional_inference.workflow.run_forecast import StepRate
+    from directional_inference.tools.run_forecast import StepRate
 
     train = measure_step(scorer.model, scorer.device, precisions=(precision,))[precision]
     forward = measure_step(scorer.model, scorer.device, forward_only=True, precisions=(precision,))[precision]

@@ -111,7 +111,7 @@ def current_block() -> str:
 
 def splice(document: str, block: str) -> str:
     sys.path.insert(0, str(REPO / "src"))
-    from directional_inference.workflow.generated import splice_block
+    from directional_inference.generated import splice_block
 
     return splice_block(document, BLOCK_START, BLOCK_END, block)
 

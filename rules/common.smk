@@ -36,8 +36,9 @@ from directional_inference.resources.inputs import datasets as downloadable_data
 from directional_inference.tables.findings import CLAIMS, runnable_claims
 from directional_inference.tables.findings import score_path as claim_score_path
 from directional_inference.resources.models import is_hub_llm, model_kind
-from directional_inference.workflow.config_tree import booqa_language_models
-from directional_inference.workflow.run_forecast import forecast_at_run_start
+from directional_inference.config_tree import booqa_language_models
+from directional_inference.workflow import snakemake_state
+from directional_inference.tools.run_forecast import forecast_at_run_start
 from directional_inference.levyholt.chinese import CHINESE_PREFIX, CHINESE_SUBSETS
 from directional_inference.levyholt.english import subset_conventions
 from directional_inference.llm.predictions import configured_file
@@ -228,8 +229,7 @@ TOP_PRIORITY = len(ALL_SUBSETS) + 1
 
 def run_cores():
     """The run's --cores (None on a cluster, where each job gets its own node's cores)."""
-    cores = workflow.global_resources.get("_cores")
-    return getattr(cores, "value", cores)  # a Resource in Snakemake 9
+    return snakemake_state.run_cores(workflow)
 
 
 def engine_threads(wildcards):
@@ -248,8 +248,7 @@ def model_threads(wildcards=None):
 def model_gpus(wildcards=None):
     """GPUs of a training or scoring job: training.gpus, or one where it is 0 and the run offers GPUs to its jobs
     (--resources gpu=N, as profiles/gpu does): then at most N such jobs run at once, and the others on the CPU."""
-    offered = workflow.global_resources.get("gpu")
-    return model_job_gpus(config["training"]["gpus"], getattr(offered, "value", offered))
+    return model_job_gpus(config["training"]["gpus"], snakemake_state.offered_gpus(workflow))
 
 
 def at_run_start():
@@ -259,7 +258,7 @@ def at_run_start():
         return
     if model_gpus() > 0:
         stop_for_config(local_gpu_problems(model_gpus()), "Error: this run cannot start on this machine:")
-    print(forecast_at_run_start(workflow.dag, config, run_cores(), workflow.basedir), file=sys.stderr)
+    print(forecast_at_run_start(workflow, config, run_cores(), workflow.basedir), file=sys.stderr)
 
 
 def node_scratch(rule_name):

@@ -4,6 +4,7 @@
 # removed when no other run works in this directory. Snakemake's main process only: cluster and subprocess jobs re-parse
 # this file and must not touch the run's state.
 from directional_inference.recovery.start import recover_at_start
+from directional_inference.workflow.snakemake_state import lock_files, metadata_in_files
 
 LOCK_OWNER = None
 if workflow.is_main_process:
@@ -12,7 +13,7 @@ if workflow.is_main_process:
         workflow.rules,
         os.path.join(workflow.basedir, "src", "directional_inference"),
         config.get("scratch_root"),
-        metadata_in_files=workflow.workflow_settings.persistence_backend.name == "FILE",
+        metadata_in_files=metadata_in_files(workflow),
         tell=lambda message: print(message, file=sys.stderr),
     )
 
@@ -20,4 +21,4 @@ if workflow.is_main_process:
 onstart:
     at_run_start()
     if LOCK_OWNER is not None:  # the lock files this run holds, for a later run to recognise if this one dies
-        LOCK_OWNER.record_locks(getattr(workflow.persistence, "_lockfile", {}).values())
+        LOCK_OWNER.record_locks(lock_files(workflow))

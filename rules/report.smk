@@ -1,4 +1,4 @@
-from directional_inference.workflow.rulegraph import definition_digest
+from directional_inference.tools.rulegraph import definition_digest
 
 # The benchmark summary of the report (`snakemake --report results/report.html`). Not a DVC phase:
 # run times are facts about one machine, not reproducible artefacts.

@@ -4,8 +4,8 @@ import logging
 import sys
 from pathlib import Path
 
-from directional_inference.recovery.scratch import job_scratch
-from directional_inference.workflow.rulegraph import draw_rulegraph, parse_rulegraph, snakemake_rulegraph
+from directional_inference.scratch import job_scratch
+from directional_inference.tools.rulegraph import draw_rulegraph, parse_rulegraph, snakemake_rulegraph
 from directional_inference.workflow.rulelog import start_job
 
 start_job(snakemake)

@@ -7,7 +7,7 @@ from directional_inference.atomic import atomic_file
 from directional_inference.compute import set_threads
 from directional_inference.engine import job_engine
 from directional_inference.evaluation.methods import method_spec
-from directional_inference.evaluation.resume import ScoringProgress, input_signature
+from directional_inference.resume import ScoringProgress, input_signature
 from directional_inference.evaluation.scoring import BATCH_ROWS, entry_chunk, score_split
 from directional_inference.workflow.rulelog import start_job
 

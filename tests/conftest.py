@@ -156,7 +156,7 @@ PRECISION_FIGURES = "precision"
 
 def rules_run(output: str) -> list[str]:
     """The rule of every job a Snakemake run printed (``rule <name>:`` or ``localrule <name>:``), in order."""
-    from directional_inference.workflow.plan import JOB_HEADER
+    from directional_inference.tools.plan import JOB_HEADER
 
     return [found.group(2) for line in output.splitlines() if (found := JOB_HEADER.match(line))]
 

@@ -325,7 +325,7 @@ def test_a_scoring_stopped_midway_resumes_after_its_saved_batches_with_the_same_
     """A scoring job stopped at its time limit after 3 of its batches resumes at the 4th: the saved batches are not
     scored again, and the scores and the deduplication ratio are those of an uninterrupted run. Progress saved by other
     inputs or settings (another signature) is not resumed."""
-    from directional_inference.evaluation.resume import ScoringProgress
+    from directional_inference.resume import ScoringProgress
     from directional_inference.evaluation.scoring import evidence_batches, stream_scores
 
     entries, _ = random_entries_and_evidence(4, 30, 60, tmp_path / "evidence.parquet")
@@ -361,7 +361,7 @@ def test_a_changed_input_file_changes_the_signature_and_its_saved_progress_is_no
     """The signature reads the files: the same settings and paths give another signature once a file under an input
     is rewritten (another size), touched (same bytes, another time) or added to an input folder; progress saved under
     the old one is then not resumed."""
-    from directional_inference.evaluation.resume import ScoringProgress, ScoringState, input_signature
+    from directional_inference.resume import ScoringProgress, ScoringState, input_signature
 
     evidence, model = tmp_path / "evidence.parquet", tmp_path / "model"
     evidence.write_bytes(b"rows")

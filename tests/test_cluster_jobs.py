@@ -15,8 +15,9 @@ import yaml
 
 from conftest import REPO, run_snakemake, tool_environment
 from directional_inference.workflow.dvc_pipeline import PACKAGE_DIR, module_dependencies
-from directional_inference.workflow.plan import copy_definition, local_rules, planned_job_details, run_config
-from directional_inference.workflow.plan_page import planning_overlay
+from directional_inference.config_tree import run_config
+from directional_inference.tools.plan import copy_definition, local_rules, planned_job_details
+from directional_inference.tools.plan_page import planning_overlay
 
 # Client libraries of the network: a module that imports one (at its top or in a function) is network code
 NETWORK_LIBRARIES = ("huggingface_hub", "urllib.request", "http.client", "requests", "httpx", "urllib3", "ftplib")

@@ -11,7 +11,7 @@ import yaml
 from snakemake.utils import update_config, validate
 
 from conftest import REPO, copy_workflow, run_snakemake
-from directional_inference.workflow.plan_page import made_up_pins, planning_overlay, stand_in_inputs
+from directional_inference.tools.plan_page import made_up_pins, planning_overlay, stand_in_inputs
 
 SCHEMA = REPO / "config" / "schema.yaml"
 
@@ -256,7 +256,7 @@ def test_paper_scale_table5_plans_what_the_paper_ran_with_the_resources_it_needs
     articles at 20,000 a shard); every job that runs a neural model asks for a GPU and 4 threads, and no other does."""
     from collections import Counter
 
-    from directional_inference.workflow.plan import planned_jobs
+    from directional_inference.tools.plan import planned_jobs
 
     result = run_snakemake(
         workflow_copy, "-n", "--cores", "64", "results/table5.csv", "--configfile", "config/paper.yaml", str(paper_overlay(tmp_path))
@@ -294,7 +294,7 @@ def test_the_example_partitions_place_every_paper_job_by_its_own_gpu_request(wor
 
     from snakemake_executor_plugin_slurm.partitions import get_best_partition, read_partition_file
 
-    from directional_inference.workflow.plan import planned_jobs
+    from directional_inference.tools.plan import planned_jobs
 
     class Resources(dict):
         __getattr__ = dict.get
@@ -330,7 +330,7 @@ def test_the_paper_plan_forecasts_table5_near_appendix_f(workflow_copy, tmp_path
         [
             sys.executable,
             "-m",
-            "directional_inference.workflow.plan",
+            "directional_inference.tools.plan",
             "results/table5.csv",
             "--configfile",
             "config/paper.yaml",
@@ -358,7 +358,7 @@ def test_the_paper_plan_forecasts_table5_near_appendix_f(workflow_copy, tmp_path
 def _planned_searches(plan: str) -> dict[str, set[str]]:
     """Language model -> the ``variant/subset`` of every LevyHolt search whose trials a plan of the whole target at paper
     scale holds: read from docs/paper-plan.json, which test_plan checks against a fresh plan of the code and config."""
-    from directional_inference.workflow.plan_page import read_snapshot
+    from directional_inference.tools.plan_page import read_snapshot
 
     searches: dict[str, set[str]] = {}
     for lm, variant, subset in read_snapshot()["plans"][plan]["searches"]:
@@ -639,7 +639,7 @@ def test_a_booqa_language_model_must_be_one_of_the_fine_tuned_ones():
 
 
 def test_booqa_language_models_all_is_every_fine_tuned_model_and_a_list_adds_to_the_first():
-    from directional_inference.workflow.config_tree import booqa_language_models, used_aliases
+    from directional_inference.config_tree import booqa_language_models, used_aliases
 
     config = load_config()
     validate(config, str(SCHEMA))

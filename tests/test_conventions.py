@@ -107,3 +107,71 @@ def test_a_break_counts_as_caught_by_a_failing_test_not_by_one_whose_set_up_erro
     monkeypatch.setattr(mutate, "REPO", tmp_path)
     failed, errored = mutate.failed_tests(["tests/test_x.py"], os.environ.copy())
     assert failed == {"tests/test_x.py::test_fails"} and errored == {"tests/test_x.py::test_errors"}
+
+
+PACKAGE = ROOT / "src" / "directional_inference"
+
+
+def package_layers() -> dict[str, int]:
+    """Each top-level module or subpackage of the package -> its layer, as the package docstring draws them."""
+    import ast
+
+    docstring = ast.get_docstring(ast.parse((PACKAGE / "__init__.py").read_text(encoding="utf-8")))
+    layers = re.findall(r"^(\d+)\. (?:\w+: )?([\w, \n]+?)(?=^\d+\. |\Z)", docstring, flags=re.M)
+    return {name: int(number) for number, names in layers for name in re.findall(r"\w+", names)}
+
+
+def imported_units(path: Path, package: Path = PACKAGE) -> set[tuple[str, int]]:
+    """The package's top-level modules and subpackages that the module at ``path`` imports (relative, absolute, at
+    module level or deferred inside a function), each with its line."""
+    import ast
+
+    here = path.relative_to(package.parent).with_suffix("").parts
+    home = here if path.name == "__init__.py" else here[:-1]
+    units = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom):
+            base = list(home[: len(home) - node.level + 1]) if node.level else []
+            module = [*base, *(node.module.split(".") if node.module else [])]
+            targets = [module + [alias.name] for alias in node.names] if len(module) == 1 else [module]
+        elif isinstance(node, ast.Import):
+            targets = [alias.name.split(".") for alias in node.names]
+        else:
+            continue
+        for target in targets:
+            if target[0] == package.name and len(target) > 1 and target[1] != "__version__":
+                units.add((target[1], node.lineno))
+    return units
+
+
+def test_the_package_imports_only_down_its_layers():
+    layers = package_layers()
+    units = {p.stem if p.suffix == ".py" else p.name for p in PACKAGE.iterdir() if p.suffix == ".py" or (p / "__init__.py").is_file()}
+    assert set(layers) == units - {"__init__"}, "the package docstring draws every module and subpackage, once"
+    upward = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        parts = path.relative_to(PACKAGE).parts
+        if parts == ("__init__.py",):
+            continue
+        unit = parts[0].removesuffix(".py")
+        upward += [
+            f"{path.relative_to(ROOT)}:{line} ({unit}, layer {layers[unit]}) imports {target} (layer {layers[target]})"
+            for target, line in sorted(imported_units(path))
+            if layers[target] > layers[unit]
+        ]
+    assert upward == [], "\n".join(upward)
+
+
+def test_the_layer_check_reads_relative_absolute_and_deferred_imports(tmp_path):
+    package = tmp_path / "directional_inference"
+    (package / "sns").mkdir(parents=True)
+    module = package / "sns" / "model.py"
+    module.write_text(
+        "from ..atomic import atomic_file\n"
+        "from .. import engine\n"
+        "import directional_inference.tables.figures\n"
+        "from . import prompts\n"
+        "def later():\n    from ..workflow.plan import run_config\n",
+        encoding="utf-8",
+    )
+    assert imported_units(module, package) == {("atomic", 1), ("engine", 2), ("tables", 3), ("sns", 4), ("workflow", 6)}

@@ -420,13 +420,13 @@ def test_the_rule_graph_picture_of_the_docs_is_the_targets_drawing_of_the_defaul
 def test_the_results_page_and_the_readme_findings_are_rendered_from_the_default_runs_files():
     """Every number block of docs/results.md and the README's findings are rendered from docs/default-run/ (copies of
     the default run's result files): a block typed or edited by hand, or left behind by a new run, fails here."""
-    from directional_inference.workflow.results_page import stale_documents
+    from directional_inference.tools.results_page import stale_documents
 
-    assert stale_documents() == [], "run .venv/bin/python -m directional_inference.workflow.results_page"
+    assert stale_documents() == [], "run .venv/bin/python -m directional_inference.tools.results_page"
 
 
 def test_results_page_cells_and_tables_follow_the_result_files():
-    from directional_inference.workflow.results_page import cell, table1_markdown, table5_markdown
+    from directional_inference.tools.results_page import cell, table1_markdown, table5_markdown
 
     row = {"auc_norm": "65.4", "auc_norm_low": "52.9", "auc_norm_high": "76.6", "signal": "above chance"}
     assert cell(row, "auc_norm", bold=True, signal="signal") == "**65.4** [52.9, 76.6]"
@@ -483,7 +483,7 @@ def test_results_page_cells_and_tables_follow_the_result_files():
 
 
 def test_a_number_typed_into_a_generated_block_of_the_results_page_is_caught(tmp_path, monkeypatch):
-    from directional_inference.workflow import results_page
+    from directional_inference.tools import results_page
 
     page = (REPO / "docs" / "results.md").read_text(encoding="utf-8")
     start = page.index("<!-- results:table5:start -->")
@@ -560,7 +560,7 @@ def test_table2_and_the_findings_show_one_value_each_labelled_with_its_metric_an
     AUCnorm beside the tie-aware one and the difference 'S&S minus S&S. Both are read from the default run's records: the
     findings' numbers are table2.csv's tie-aware columns and their difference its tie-aware difference negated (the two
     bootstraps draw their tie orders apart, so a bound may move by a tenth), and every page names the metric and order."""
-    from directional_inference.workflow import results_page
+    from directional_inference.tools import results_page
 
     findings = [r for r in results_page.read_rows(results_page.SNAPSHOT / "findings.csv") if r["source"] == "Table 2"]
     table2 = results_page.read_rows(results_page.SNAPSHOT / "table2.csv")
@@ -593,7 +593,7 @@ def test_the_directional_split_is_counted_in_converse_pairs_or_in_premise_hypoth
     and the training records' "502 / 128 pairs" (premise-hypothesis pairs, one line each) are one split counted in two
     units: the records' count is twice the paper's sub-group size, and every page that shows either names its unit."""
     from directional_inference.levyholt.english import PAPER_SUBGROUP_SIZES
-    from directional_inference.workflow import results_page
+    from directional_inference.tools import results_page
 
     table1 = results_page.read_rows(results_page.SNAPSHOT / "table1.csv")
     directional = next(r for r in table1 if r["train"] == r["test"] == "directional")
@@ -685,8 +685,8 @@ def test_the_h200_figures_say_the_versions_their_records_were_measured_with():
     if any(r["torch"].split("+")[0] != pins["torch"] for r in h200):
         assert "Measured with other versions than the pins: NVIDIA H200" in block
     # the forecast's H200 rates (docs/paper-scale.md, from docs/paper-plan.json) name the same record's versions
-    from directional_inference.workflow import plan_page
-    from directional_inference.workflow.forecast import measured_with
+    from directional_inference.tools import plan_page
+    from directional_inference.tools.forecast import measured_with
 
     for size, rate in plan_page.read_snapshot()["rates"]["cuda-nvidia-h200"].items():
         row = next(r for r in h200 if r.get("size") == size)
@@ -761,5 +761,5 @@ def test_every_python_m_command_the_docs_and_the_workflow_print_names_the_workfl
         if BARE_MODULE_RUN.search(line)
     ]
     assert not bare, "\n".join(bare)
-    assert BARE_MODULE_RUN.search("run `python -m directional_inference.workflow.plan_page`")  # the check catches one
-    assert not BARE_MODULE_RUN.search("run `.venv/bin/python -m directional_inference.workflow.plan_page`")
+    assert BARE_MODULE_RUN.search("run `python -m directional_inference.tools.plan_page`")  # the check catches one
+    assert not BARE_MODULE_RUN.search("run `.venv/bin/python -m directional_inference.tools.plan_page`")

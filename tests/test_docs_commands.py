@@ -110,7 +110,7 @@ def clone(tmp_path_factory) -> Path:
     mine = re.search(r"```yaml\n(.*?)```", readme[readme.index("## Adding your own model") :], flags=re.S).group(1)
     (clone / "mine.yaml").write_text(re.sub(r"<commit>", "0" * 40, mine), encoding="utf-8")
     shutil.copy2(clone / "mine.yaml", clone / "config" / "mine.yaml")
-    from directional_inference.workflow.plan_page import planning_overlay
+    from directional_inference.tools.plan_page import planning_overlay
 
     paper = yaml.safe_load((REPO / "config" / "paper.yaml").read_text(encoding="utf-8"))
     (clone / "my-inputs.yaml").write_text(yaml.safe_dump(planning_overlay(clone / "stand-ins", paper)), encoding="utf-8")

@@ -13,7 +13,7 @@ import pytest
 import yaml
 
 from conftest import REPO, SMOKE, copy_workflow, tool_environment
-from directional_inference.workflow.doctor import FAIL, OK, disk_findings
+from directional_inference.tools.doctor import FAIL, OK, disk_findings
 
 NOWHERE = "http://127.0.0.1:9"  # a closed port: no URL can be reached through it
 
@@ -109,7 +109,7 @@ def test_a_remote_whose_plugin_is_missing_fails_naming_the_setup_option(checkout
 
 
 def test_an_unpinned_hub_model_at_paper_scale_fails_naming_the_key(checkout, venv_link, tmp_path):
-    from directional_inference.workflow.plan_page import stand_in_inputs
+    from directional_inference.tools.plan_page import stand_in_inputs
 
     inputs = tmp_path / "inputs.yaml"
     inputs.write_text(yaml.safe_dump(stand_in_inputs(tmp_path)), encoding="utf-8")  # the inputs set, no pin
@@ -126,7 +126,7 @@ def test_an_unpinned_hub_model_at_paper_scale_fails_naming_the_key(checkout, ven
 
 
 def test_paper_scale_needs_more_disk_than_its_storage_peak_and_says_so(checkout, venv_link, tmp_path):
-    from directional_inference.workflow.plan_page import planning_overlay
+    from directional_inference.tools.plan_page import planning_overlay
 
     paper = yaml.safe_load((REPO / "config" / "paper.yaml").read_text())
     overlay = tmp_path / "inputs.yaml"
@@ -168,7 +168,7 @@ def test_a_recorded_scale_needs_the_disk_its_run_took():
 
 
 def test_inputs_already_fetched_need_no_mirror_nor_network(tmp_path, monkeypatch):
-    from directional_inference.workflow.doctor import input_findings
+    from directional_inference.tools.doctor import input_findings
 
     monkeypatch.setenv("BOOQA_MIRROR", str(tmp_path / "elsewhere"))
     monkeypatch.setenv("https_proxy", NOWHERE)
@@ -234,7 +234,7 @@ def test_malformed_user_files_stop_doctor_and_a_dry_run_naming_the_file_row_and_
 def test_a_remote_directory_that_does_not_exist_is_ok_to_push_to_but_fails_a_colleague_who_must_pull(tmp_path):
     """A local remote not made yet: a lab's first push makes it (a note); a checkout whose dvc.lock records outputs it
     lacks (bin/setup's empty folders count as lacking) needs a pull, which has nowhere to come from (a failure)."""
-    from directional_inference.workflow.doctor import NOTE, dvc_findings
+    from directional_inference.tools.doctor import NOTE, dvc_findings
 
     (tmp_path / ".dvc").mkdir()
     (tmp_path / ".dvc" / "config").write_text("[core]\n    remote = store\n['remote \"store\"']\n    url = ../remote\n", encoding="utf-8")
@@ -253,7 +253,7 @@ def test_a_remote_directory_that_does_not_exist_is_ok_to_push_to_but_fails_a_col
 def test_news_crawl_to_download_without_its_credentials_fails_naming_the_variables(tmp_path, monkeypatch):
     """Where the plan downloads News Crawl (in no mirror), bin/doctor checks the user and password WMT publishes, as
     the job reads them (the environment, else the config): missing, it fails naming the variables; given, it does not."""
-    from directional_inference.workflow.doctor import input_findings
+    from directional_inference.tools.doctor import input_findings
 
     for name in ("BOOQA_MIRROR", "NEWSCRAWL_USER", "NEWSCRAWL_PASSWORD"):
         monkeypatch.delenv(name, raising=False)

@@ -1,4 +1,4 @@
-"""Forecasts from workloads and throughputs (directional_inference.workflow.forecast), and bin/plan --device."""
+"""Forecasts from workloads and throughputs (directional_inference.tools.forecast), and bin/plan --device."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from directional_inference.workflow.forecast import (
+from directional_inference.tools.forecast import (
     APPENDIX_F,
     DeviceRate,
     device_rates,
@@ -15,7 +15,7 @@ from directional_inference.workflow.forecast import (
     rtx2080ti_rates,
     trial_workload,
 )
-from directional_inference.workflow.plan import planned_job_details
+from directional_inference.tools.plan import planned_job_details
 
 PAPER_BUDGET = {"epochs": 5, "evaluations_per_epoch": 5, "max_train": None, "max_dev": None}
 
@@ -102,7 +102,7 @@ def test_a_job_forecast_follows_its_workload_and_scales_with_the_device():
 def test_an_llm_scoring_forecast_is_its_pairs_at_the_measured_rate(monkeypatch):
     """The whole Directional test (1,784 pairs, dirposi_dirnegi/test.txt) once per prompt, at the fastest format's pairs
     a second measured at the batch size nearest llm.batch_size; few-shot CoT at few-shot's rate; no row: the request."""
-    from directional_inference.workflow import forecast
+    from directional_inference.tools import forecast
 
     rows = [
         {"device": "fast", "model": "m7", "format": fmt, "prompt": f"original, {shots}", "batch_size": batch, "pairs_per_s": rate}

@@ -15,7 +15,7 @@ import pytest
 import torch
 
 from conftest import REPO, SMOKE, copy_run, run_snakemake, tool_environment
-from directional_inference.workflow.rulegraph import parse_rulegraph
+from directional_inference.tools.rulegraph import parse_rulegraph
 
 pytestmark = pytest.mark.workflow
 

@@ -228,7 +228,7 @@ def test_model_names_say_where_weights_come_from():
 def test_a_stopped_scoring_resumes_after_its_saved_batches(tiny_llm, tmp_path):
     """A saved state's scores are kept and not computed again (here marked by a value no model gives), the rest is
     scored, and the checkpoint is removed once the predictions are written."""
-    from directional_inference.evaluation.resume import ScoringProgress, ScoringState, input_signature
+    from directional_inference.resume import ScoringProgress, ScoringState, input_signature
 
     write_entries(tmp_path / "test.tsv", ENTRIES)
     model, tokenizer = load_llm(tiny_llm)

@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from conftest import copy_workflow, run_snakemake, tool_environment
-from directional_inference.workflow.plan import planned_job_details
-from directional_inference.workflow.run_forecast import MODEL_RULES
+from directional_inference.tools.plan import planned_job_details
+from directional_inference.tools.run_forecast import MODEL_RULES
 
 pytestmark = pytest.mark.workflow
 GRAPH_OR_FILE = ("graph_", "file_")  # BoOQA methods that run no model
@@ -54,8 +54,8 @@ def test_a_local_run_that_asks_for_a_gpu_torch_does_not_see_stops_before_any_job
 def test_a_run_forecasts_its_jobs_as_bin_doctor_does_from_the_dry_run(workflow_copy):
     """The forecast a run prints before its first job is the one bin/doctor makes of the same run's dry run: the same
     jobs with the same resources (a corpus-wide rule's time is its runtime request over its margin in both)."""
-    from directional_inference.workflow.plan import run_config
-    from directional_inference.workflow.run_forecast import forecast_report
+    from directional_inference.config_tree import run_config
+    from directional_inference.tools.run_forecast import forecast_report
 
     target, smoke = "results/en/corpus/articles.parquet", ("--configfile", "config/smoke.yaml")
     planned = planned_job_details(run_snakemake(workflow_copy, "--dry-run", target, *smoke, "--cores", "1").stdout)

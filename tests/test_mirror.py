@@ -24,7 +24,7 @@ from directional_inference.resources.mirror import (
     items_to_mirror,
     mirror_path,
 )
-from directional_inference.workflow.plan import copy_definition, dry_run_jobs
+from directional_inference.tools.plan import copy_definition, dry_run_jobs
 
 SMALL = ("levyholt", "omw-cmn")  # 18 files, 8 MB
 

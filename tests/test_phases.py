@@ -245,7 +245,7 @@ def test_stage_deps_follow_the_scripts_imports(tmp_path):
 
 
 def test_the_rule_graph_is_read_from_snakemakes_dot_and_laid_out_in_layers_of_longest_paths():
-    from directional_inference.workflow.rulegraph import layer_order, parse_rulegraph
+    from directional_inference.tools.rulegraph import layer_order, parse_rulegraph
 
     dot = """digraph snakemake_dag {
     node[shape=box];
@@ -387,7 +387,7 @@ def test_the_density_block_reads_both_snapshots_side_by_side(tmp_path):
     signal marked), the English chance ranges, and the BoOQA findings' verdicts of both."""
     import json
 
-    from directional_inference.workflow.results_page import density_markdown
+    from directional_inference.tools.results_page import density_markdown
 
     header = "method,label,en_auc_norm_tie_aware,en_auc_norm_tie_aware_low,en_auc_norm_tie_aware_high,en_signal,en_chance_auc_norm_low,en_chance_auc_norm_high\n"
     table4 = "language,split,positives,negatives,evidence_median,evidence_mean\n"

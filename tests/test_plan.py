@@ -1,4 +1,4 @@
-"""bin/plan: the cost of a run from Snakemake's dry run, before it starts (directional_inference.workflow.plan)."""
+"""bin/plan: the cost of a run from Snakemake's dry run, before it starts (directional_inference.tools.plan)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from conftest import copy_workflow, tool_environment
-from directional_inference.workflow.plan import cost_by_rule, format_plan, local_rules, planned_jobs
+from directional_inference.tools.plan import cost_by_rule, format_plan, local_rules, planned_jobs
 
 DRY_RUN = """Building DAG of jobs...
 [Thu Nov 26 04:39:23 2026]
@@ -76,7 +76,7 @@ def test_the_plan_counts_every_job_of_the_dry_run(tmp_path):
     workdir = copy_workflow(tmp_path / "workflow")
     env = tool_environment()
     plan = subprocess.run(
-        [sys.executable, "-m", "directional_inference.workflow.plan", "--configfile", "config/smoke.yaml"],
+        [sys.executable, "-m", "directional_inference.tools.plan", "--configfile", "config/smoke.yaml"],
         cwd=workdir,
         capture_output=True,
         text=True,
@@ -102,7 +102,7 @@ def test_the_plan_counts_every_job_of_the_dry_run(tmp_path):
 
 def test_the_full_search_is_laid_over_the_last_configfile_list():
     """Snakemake keeps the last --configfile list, so the full search's overlay joins it rather than starting its own."""
-    from directional_inference.workflow.plan import with_configfile
+    from directional_inference.tools.plan import with_configfile
 
     assert with_configfile(["t.csv"], "f.yaml") == ["t.csv", "--configfile", "f.yaml"]
     assert with_configfile(["t.csv", "--configfile", "a.yaml", "b.yaml", "-n"], "f.yaml") == [
@@ -128,7 +128,7 @@ def test_the_full_search_is_laid_over_the_last_configfile_list():
 def test_the_published_choices_are_printed_beside_the_full_search():
     """Three trials of one search and one of another (4 h each, one GPU), beside a download (4 h, no GPU): 4 trials in
     2 searches, one of them cut to one trial, 16 GPU-hours; the full search's figures beside them."""
-    from directional_inference.workflow.plan import format_search_comparison, planned_job_details, search_totals
+    from directional_inference.tools.plan import format_search_comparison, planned_job_details, search_totals
 
     trial, fetch = planned_job_details(DRY_RUN)[0], planned_job_details(DRY_RUN)[2]
     jobs = [
@@ -154,7 +154,7 @@ def test_bin_plan_prints_the_published_choices_beside_the_full_search(tmp_path):
         "training: {language_models: [roberta-base], trial_source: authors, search: published, trials: 3}\n"
     )
     plan = subprocess.run(
-        [sys.executable, "-m", "directional_inference.workflow.plan", "results/table5.csv", "--configfile", "config/smoke.yaml", "published.yaml"],
+        [sys.executable, "-m", "directional_inference.tools.plan", "results/table5.csv", "--configfile", "config/smoke.yaml", "published.yaml"],
         cwd=workdir,
         capture_output=True,
         text=True,
@@ -168,7 +168,7 @@ def test_bin_plan_prints_the_published_choices_beside_the_full_search(tmp_path):
 def test_a_plan_that_cannot_be_made_says_why(tmp_path):
     workdir = copy_workflow(tmp_path / "workflow")
     result = subprocess.run(
-        [sys.executable, "-m", "directional_inference.workflow.plan", "--configfile", "config/paper.yaml"],
+        [sys.executable, "-m", "directional_inference.tools.plan", "--configfile", "config/paper.yaml"],
         cwd=workdir,
         capture_output=True,
         text=True,
@@ -208,7 +208,7 @@ def _hand_plan(sns_gpu: float) -> dict:
 def test_the_paper_scale_blocks_sum_a_hand_made_plan():
     """Sums and shares worked out by hand: 64 + 0.2 + 0.3 CPU-hours; the two small rules (under 1% of either total)
     share a row; the forecast of 400 + 180 + 0.8 GPU-hours is 581 / 485 - 1 = +20% against Appendix F."""
-    from directional_inference.workflow.plan_page import FORECAST_ROWS, forecast_block, table5_block
+    from directional_inference.tools.plan_page import FORECAST_ROWS, forecast_block, table5_block
 
     rates = {"base": {"train_sentences_per_s": 131.86, "scoring_speedup": 4.58, "overhead_s": 705.34, "source": "derived; x"}}
     snapshot = {
@@ -247,9 +247,9 @@ def test_the_paper_scale_blocks_sum_a_hand_made_plan():
 
 def test_the_paper_scale_page_is_rendered_from_the_plan_snapshot(tmp_path, monkeypatch):
     """Every block of docs/paper-scale.md is the rendering of docs/paper-plan.json; a figure retyped in a block is caught."""
-    from directional_inference.workflow import plan_page
+    from directional_inference.tools import plan_page
 
-    assert not plan_page.stale_page(), "run .venv/bin/python -m directional_inference.workflow.plan_page"
+    assert not plan_page.stale_page(), "run .venv/bin/python -m directional_inference.tools.plan_page"
     page = plan_page.PAGE.read_text(encoding="utf-8")
     start = page.index("<!-- plan:table5:start -->")
     jobs = f"{plan_page.read_snapshot()['plans']['table5']['jobs']:,} jobs"
@@ -263,9 +263,9 @@ def test_the_experiments_page_block_counts_the_searches_as_the_paper_scale_page_
     """Issue 46, pair 2: docs/experiments.md typed "39" searches (the English LevyHolt's) where docs/paper-scale.md
     generated "45" (every search: the English and Chinese LevyHolt's and BoOQA's H-only). Both pages now render one
     sentence from docs/paper-plan.json, saying what each count counts; a figure retyped in either is caught."""
-    from directional_inference.workflow import plan_page
+    from directional_inference.tools import plan_page
 
-    assert plan_page.stale_pages() == [], "run .venv/bin/python -m directional_inference.workflow.plan_page"
+    assert plan_page.stale_pages() == [], "run .venv/bin/python -m directional_inference.tools.plan_page"
     snapshot = plan_page.read_snapshot()
     sentence = plan_page.searches_sentence(snapshot["plans"]["all"])
     assert sentence.startswith(f"{len(snapshot['plans']['all']['searches'])} searches of ")
@@ -292,9 +292,9 @@ def test_the_experiments_page_block_counts_the_searches_as_the_paper_scale_page_
 def test_the_plan_snapshot_is_what_the_code_and_config_plan_now():
     """docs/paper-plan.json against a fresh plan of every target at paper scale (dry runs in a copy of the definition):
     a change of the code or config that moves a figure of docs/paper-scale.md fails here until it is recorded."""
-    from directional_inference.workflow.plan_page import SNAPSHOT, dumps, read_snapshot, record
+    from directional_inference.tools.plan_page import SNAPSHOT, dumps, read_snapshot, record
 
-    assert dumps(record()) == dumps(read_snapshot()), f"run .venv/bin/python -m directional_inference.workflow.plan_page --record ({SNAPSHOT})"
+    assert dumps(record()) == dumps(read_snapshot()), f"run .venv/bin/python -m directional_inference.tools.plan_page --record ({SNAPSHOT})"
 
 
 def test_jobs_start_longest_first_the_inputs_and_the_longest_trial_then_the_other_trials_by_size_then_the_chain(tmp_path):
@@ -342,7 +342,7 @@ def test_jobs_start_longest_first_the_inputs_and_the_longest_trial_then_the_othe
     ("argv", "option"), [(["--device"], "--device"), (["results/table5.csv", "--device", "--gpus", "4"], "--device"), (["--gpus"], "--gpus")]
 )
 def test_an_option_without_its_value_is_named_not_a_traceback(argv, option, capsys):
-    from directional_inference.workflow.plan import main
+    from directional_inference.tools.plan import main
 
     assert main(argv) == 2
     error = capsys.readouterr().err

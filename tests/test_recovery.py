@@ -23,8 +23,8 @@ import numpy as np
 import pytest
 
 from conftest import HOOKS, SMOKE, SMOKE_THREADS, copy_run, run_snakemake, tool_environment
-from directional_inference.recovery.scratch import job_folder
-from directional_inference.workflow.plan import JOB_HEADER
+from directional_inference.scratch import job_folder
+from directional_inference.tools.plan import JOB_HEADER
 
 pytestmark = pytest.mark.workflow
 

@@ -12,8 +12,9 @@ from types import SimpleNamespace
 
 import pytest
 
-from directional_inference.recovery.outputs import Record, _key_of, _record_path, code_changes, mark_incomplete, recorded_outputs, stale_outputs
-from directional_inference.recovery.scratch import job_folder, job_scratch, scratch_root, sweep_scratch, workflow_scratch
+from directional_inference.recovery.outputs import code_changes, stale_outputs
+from directional_inference.workflow.snakemake_state import Record, mark_incomplete, record_key, record_path, recorded_outputs
+from directional_inference.scratch import job_folder, job_scratch, scratch_root, sweep_scratch, workflow_scratch
 
 # a -> b -> c -> d, a -> e; f made from a source file; t a temp() output consumed by u
 RECORDS = {
@@ -74,7 +75,7 @@ def test_code_changes_follow_the_modules_a_rules_script_imports(tmp_path):
 
 
 def _write_record(state: Path, output: str, inputs: list[str]) -> Path:
-    path = _record_path(state / "metadata", output)
+    path = record_path(state / "metadata", output)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps({"rule": "r", "input": inputs, "record_format_version": 6}))
     return path
@@ -90,7 +91,7 @@ def test_records_are_read_by_the_output_they_stand_for_long_paths_included(tmp_p
     assert long_record.parent != state / "metadata" and long_record.parent.name.startswith("@")
     (state / "metadata" / "garbage").write_text("{not json")
     assert recorded_outputs(state) == {"results/a.parquet": Record("r", ("resources/in",)), long: Record("r", ("results/a.parquet",))}
-    assert _key_of(long_record.relative_to(state / "metadata")) == long
+    assert record_key(long_record.relative_to(state / "metadata")) == long
 
 
 def test_marks_are_written_where_snakemake_looks_for_them(tmp_path):

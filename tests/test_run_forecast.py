@@ -8,8 +8,8 @@ import json
 import pytest
 
 from directional_inference.compute import AUTO_THREADS_ON_A_CLUSTER, model_job_gpus, model_job_threads
-from directional_inference.workflow import run_forecast
-from directional_inference.workflow.run_forecast import JobTime, StepRate, play_out, recorded_seconds, trial_seconds
+from directional_inference.tools import run_forecast
+from directional_inference.tools.run_forecast import JobTime, StepRate, play_out, recorded_seconds, trial_seconds
 
 
 def job(rule, outputs=(), inputs=(), threads=1, priority=0, gpu=0, **wildcards):
@@ -154,7 +154,7 @@ def test_a_run_without_model_jobs_is_forecast_without_loading_torch(tmp_path):
 
     jobs = [job("fetch_dataset", ["a"]), job("build_corpus", ["b"], ["a"])]
     script = (
-        "import json, sys; from pathlib import Path; from directional_inference.workflow.run_forecast import forecast_report; "
+        "import json, sys; from pathlib import Path; from directional_inference.tools.run_forecast import forecast_report; "
         f"lines = forecast_report({jobs!r}, {{'scale': 'smoke', 'training': {{'precision': 'auto', 'threads': 1, 'gpus': 0}}}}, 2, Path('.'), ''); "
         "print(json.dumps({'torch': 'torch' in sys.modules, 'lines': lines}))"
     )

@@ -9,7 +9,7 @@ import tomllib
 from pathlib import Path
 
 from conftest import REPO
-from directional_inference.workflow.doctor import REMOTE_PLUGINS
+from directional_inference.tools.doctor import REMOTE_PLUGINS
 
 
 def checkout_with(tmp_path: Path, pythons: dict[str, str]) -> tuple[Path, dict[str, str]]:

@@ -55,7 +55,7 @@ def test_the_downloads_ran_first_and_every_other_job_without_the_network(smoke_r
     the run and only the resources phase's rules; the second step, with a network that answers nothing, ran every
     other job, none of a local rule, and its jobs asked the network for nothing."""
     from directional_inference.workflow.phases import phase
-    from directional_inference.workflow.plan import local_rules
+    from directional_inference.tools.plan import local_rules
 
     steps = json.loads((smoke_run.parent / SMOKE_STEPS).read_text())
     local, resources = local_rules(smoke_run), phase("resources")

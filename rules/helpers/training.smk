@@ -11,10 +11,8 @@ def levyholt_dev_file(wildcards):
 
 def training_priority(wildcards):
     """Longest first (TOP_PRIORITY for 'S&S, every pair in both prompt orders; the other trials by their training
-    pairs), and the corpus-to-BoOQA chain after every trial, its short jobs filling both cores at the end. Durations
-    of a7bdab7's Table 5 (AMD EPYC, 2 cores): 'S&S Full 55 min, S&S Full 31, Symmetric 29, Directional 4; the
-    chain 29 min of jobs (26 of them extraction, in 8 shards of 2-4 min). Run with the chain before the ordinary trials
-    (in no order), its Symmetric trial started last and ran alone for its last 25 minutes: 86% of the cores busy."""
+    pairs), and the corpus-to-BoOQA chain after every trial, its short jobs filling both cores at the end, so that no
+    long trial starts last and runs alone (docs/operations.md times this order against the chain first)."""
     return TOP_PRIORITY if is_symmetric(wildcards) else training_size_rank(wildcards.subset)
 
 

@@ -66,7 +66,7 @@ def seeded_hash(seed: int, *columns: str) -> str:
 class Engine:
     """A DuckDB connection for one job: ``memory_mb`` of the job (its ``mem_mb``; the buffer pool takes ``pool_share``
     of it, ``POOL_SHARE`` unless the job's own Python work needs more), ``threads``, and ``spill``, the folder DuckDB
-    spills to and the job stages files in: a job's scratch folder (``recovery.scratch.job_scratch``), which its owner
+    spills to and the job stages files in: a job's scratch folder (``scratch.job_scratch``), which its owner
     empties and removes; without one, a private folder in the system's temporary directory, removed on close."""
 
     def __init__(
@@ -249,7 +249,7 @@ def job_engine(job, *, threads: int | None = None, pool_share: float = POOL_SHAR
     ``threads``), spilling to the job's own scratch folder, which is emptied first and removed after. A resource
     ``engine_pool_mb`` (``--set-resources rule:engine_pool_mb=N``) sets the buffer pool itself: tests force spilling
     with it."""
-    from .recovery.scratch import job_scratch
+    from .scratch import job_scratch
 
     pool_mb = getattr(job.resources, "engine_pool_mb", None)
     with (

@@ -9,7 +9,7 @@ tests/mutate.py, tests/test_slurm.py).
   its scratch folder holds what it staged. ``DI_HOLD_TARGETS`` (paths joined by ``os.pathsep``) holds only the writes of
   those targets: a download writes thousands of files, each a hold of some 40 ms otherwise.
 * ``DI_SCORING_BATCH_ROWS=<n>``: BoOQA's LM, S&S and LLM scorings read their evidence in batches of ``n`` rows and save
-  their progress after every batch (``evaluation.resume.ScoringProgress`` with ``every_s`` 0), so that a small split
+  their progress after every batch (``resume.ScoringProgress`` with ``every_s`` 0), so that a small split
   has several batches to resume between. The scores do not depend on the batches (a maximum over them).
 * ``DI_CHECKPOINT_INTERVAL_S=<s>``: a training trial writes its checkpoint at most once per ``s`` seconds
   (``sns.training.CHECKPOINT_INTERVAL_S``, 300): at 0 a smoke trial writes one at its dev evaluation and one at its
@@ -122,15 +122,15 @@ def _no_spill(module) -> None:
 
 
 def _mark_everything(module) -> None:
-    from directional_inference.recovery import outputs
+    from directional_inference.workflow import snakemake_state
 
     mark = module.mark_stale_outputs
 
     def everything(state_dir, *args, **kwargs):
         stale = mark(state_dir, *args, **kwargs)
         if stale:  # after a kill: every output, not only those made from what the kill took
-            recorded = outputs.recorded_outputs(state_dir)
-            outputs.mark_incomplete(state_dir, recorded)
+            recorded = snakemake_state.recorded_outputs(state_dir)
+            snakemake_state.mark_incomplete(state_dir, recorded)
             stale = dict.fromkeys(recorded, "marked by the mutation")
         return stale
 
@@ -186,11 +186,11 @@ MUTATIONS = {
     # a run that finds stale outputs marks every output it has a record of: a rerun after a kill makes everything again
     "mark-everything": ("directional_inference.recovery.start", _mark_everything),
     # a scoring never resumes its saved progress
-    "never-resume": ("directional_inference.evaluation.resume", lambda module: setattr(module.ScoringProgress, "load", lambda self, entries: None)),
+    "never-resume": ("directional_inference.resume", lambda module: setattr(module.ScoringProgress, "load", lambda self, entries: None)),
     # the signature of a scoring's inputs reads their paths, not the files
-    "signature-of-paths": ("directional_inference.evaluation.resume", lambda module: setattr(module, "input_signature", _path_signature)),
+    "signature-of-paths": ("directional_inference.resume", lambda module: setattr(module, "input_signature", _path_signature)),
     # a scoring leaves its progress file after it has written its scores
-    "keep-progress": ("directional_inference.evaluation.resume", lambda module: setattr(module.ScoringProgress, "remove", lambda self: None)),
+    "keep-progress": ("directional_inference.resume", lambda module: setattr(module.ScoringProgress, "remove", lambda self: None)),
     # an engine job's buffer pool is 8 GB whatever it was given: a job never spills, its memory is unbounded
     "pool-ignored": ("directional_inference.engine", _pool_ignored),
     # the engine has no folder to spill to: a job whose data outgrows its pool stops with "out of memory"
@@ -205,12 +205,12 @@ MUTATIONS = {
     "trial-never-resumes": ("directional_inference.sns.training", lambda module: setattr(module, "resumable", lambda saved, signature: False)),
     # BoOQA's S&S scorings never resume their saved progress (the LM's and LLM's do)
     "sns-scoring-never-resumes": (
-        "directional_inference.evaluation.resume",
+        "directional_inference.resume",
         _never_resumes(lambda path: _booqa_method(path).startswith(("sns_", "sym_sns_"))),
     ),
     # the LLM scorings (of LevyHolt, and of BoOQA) never resume their saved progress
     "llm-scoring-never-resumes": (
-        "directional_inference.evaluation.resume",
+        "directional_inference.resume",
         _never_resumes(lambda path: "llm_scores" in path.parts or _booqa_method(path).startswith("llm")),
     ),
     # evidence retrieval chooses in chunks of a fixed 2M matched rows, whatever the pool: a small pool stops with "out of memory"
@@ -232,7 +232,7 @@ if _SLURM_MAX_POLL_S:
     PATCHES.setdefault("snakemake_interface_executor_plugins.executors.remote", []).append(_patch_status_checks)
 if _BATCH_ROWS:
     PATCHES.setdefault("directional_inference.evaluation.scoring", []).append(_patch_scoring)
-    PATCHES.setdefault("directional_inference.evaluation.resume", []).append(_patch_resume)
+    PATCHES.setdefault("directional_inference.resume", []).append(_patch_resume)
 
 
 class _PatchOnImport:

@@ -101,11 +101,9 @@ def retrieve_evidence(
 
 # matched relations per chunk of entries whose evidence is chosen together: bounds the rows the choice's window
 # function holds. A chunk that outgrows the engine's pool stops that query with "out of memory" instead of spilling,
-# so a chunk follows the pool and the threads: at the engine's floor (256 MB) a chunk of 2M rows stopped with "out of
-# memory" at one thread; 500,000 rows held at one and two threads and stopped at four, where 250,000 held; 250,000
-# held at 128 MB and one thread, 500,000 stopped (synthetic relations at 15 times the default's, AMD EPYC,
-# 2026-12-01). CHUNK_ROWS_PER_POOL_MB keeps a margin below those; in the default job's pool (3,600 MB) a chunk is
-# CHUNK_ROWS.
+# so a chunk follows the pool and the threads; CHUNK_ROWS_PER_POOL_MB keeps a margin below the largest chunks that
+# held in the scale benchmark (docs/operations.md, benchmarks/results/paper_scale_evidence_chunks.json). In the
+# default job's pool (3,600 MB) a chunk is CHUNK_ROWS.
 CHUNK_ROWS = 2_000_000
 CHUNK_ROWS_PER_POOL_MB = 1_500
 

@@ -244,7 +244,7 @@ def stream_scores(entries: pd.DataFrame, batches, score_batch, floor: float, pro
     the lowest score the method gives) and the batch's deduplication ratio. With ``progress`` (a
     ``resume.ScoringProgress``), the state is saved as it goes, and a saved state is resumed: its batches are read
     past, not scored."""
-    from .resume import ScoringState
+    from ..resume import ScoringState
 
     state = progress.load(len(entries)) if progress is not None else None
     if state is None:

@@ -193,11 +193,11 @@ def score_test_with_llm(
     ``prompts`` (``prompts.SHOTS``), written as one predictions file (``llm.predictions``: model ``name``, one setting
     per prompt; a setting's name says an answer ``rule`` other than the default), on a GPU where there is one, in the
     number format ``precision`` resolves to there. With a
-    ``checkpoints`` folder, each prompt's scores are saved there as they go (``evaluation.resume``), so that a job
+    ``checkpoints`` folder, each prompt's scores are saved there as they go (``resume``), so that a job
     stopped at its time limit resumes after its last saved batch; the folder's files are removed at the end."""
     import pandas as pd
 
-    from ..evaluation.resume import ScoringProgress, ScoringState, input_signature
+    from ..resume import ScoringProgress, ScoringState, input_signature
     from ..levyholt.entries import read_subset_tsv
     from ..progress import ProgressLog
     from .predictions import write_predictions

@@ -4,6 +4,6 @@ clean run (``start.recover_at_start``, called by rules/recovery.smk in Snakemake
 - ``locks``: the lock of a Snakemake run that is gone is removed, never a live run's;
 - ``outputs``: outputs made from what a dead job took with it, or older than the code their script runs, are marked to
   be made again;
-- ``scratch``: each job's scratch folder (the engine's spill, staging files), emptied at its start, removed at its
-  end, and the folders a killed job left swept when no run works in the directory.
+- ``start``: the scratch folders a killed job left (``directional_inference.scratch``: each job's folder for the
+  engine's spill and staged files, emptied at its start, removed at its end) swept when no run works in the directory.
 """

@@ -7,7 +7,7 @@ from them earlier stay behind and a plain rerun keeps them: "Nothing to be done"
 or, after a config change, results of the old config downstream of the new ones.
 
 Snakemake records, for every output it accepted, the rule and the input files of the job that made it
-(``.snakemake/metadata``, one JSON record per output). At the start of every run (rules/recovery.smk, main process)
+(``.snakemake/metadata``, one JSON record per output, read through ``workflow.snakemake_state``). At the start of every run (rules/recovery.smk, main process)
 each existing recorded output is judged: it is *stale* when one of its recorded inputs is a product of the workflow
 (the output of a rule, not a ``temp()`` one, which is removed by design) that no longer exists; when a module of this
 package that its rule's script imports (directly or not) is newer than it, the rule Snakemake applies to the script
@@ -24,68 +24,12 @@ says so.
 
 from __future__ import annotations
 
-import base64
-import json
 import os
 from collections import defaultdict, deque
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from collections.abc import Callable
 from pathlib import Path
 
-METADATA = "metadata"
-INCOMPLETE = "incomplete"
-
-
-def _key_of(relative: Path) -> str | None:
-    """The output path a record file stands for: Snakemake names it by the path's urlsafe base64, cut into folder
-    names of at most NAME_MAX - 1 characters, each but the last prefixed by '@'."""
-    parts = list(relative.parts)
-    if any(not p.startswith("@") for p in parts[:-1]):
-        return None
-    encoded = "".join(p[1:] for p in parts[:-1]) + parts[-1]
-    try:
-        return base64.urlsafe_b64decode(encoded.encode()).decode()
-    except (ValueError, UnicodeDecodeError):
-        return None
-
-
-def _record_path(directory: Path, key: str) -> Path:
-    """Where Snakemake's file store keeps the record of ``key`` in ``directory`` (the inverse of ``_key_of``)."""
-    limit = os.pathconf(directory, "PC_NAME_MAX") if os.name == "posix" else 255
-    limit = limit or 255
-    encoded = base64.urlsafe_b64encode(key.encode()).decode()
-    pieces = [encoded[i : i + limit - 1] for i in range(0, len(encoded), limit - 1)]
-    return directory.joinpath(*["@" + p for p in pieces[:-1]], pieces[-1])
-
-
-@dataclass(frozen=True)
-class Record:
-    """What Snakemake recorded of the job that made an output: its rule and input files."""
-
-    rule: str | None
-    inputs: tuple[str, ...]
-
-
-def recorded_outputs(state_dir: str | os.PathLike) -> dict[str, Record]:
-    """Output -> the record of the job that made it, from Snakemake's metadata (unreadable records, such as one being
-    written, are skipped)."""
-    root = Path(state_dir) / METADATA
-    records: dict[str, Record] = {}
-    if not root.is_dir():
-        return records
-    for folder, _, files in os.walk(root):
-        for name in files:
-            path = Path(folder) / name
-            key = _key_of(path.relative_to(root))
-            if key is None:
-                continue
-            try:
-                record = json.loads(path.read_text(encoding="utf-8"))
-            except (OSError, ValueError):
-                continue
-            if isinstance(record, dict) and isinstance(record.get("input"), list):
-                records[key] = Record(record.get("rule"), tuple(str(f) for f in record["input"]))
-    return records
+from ..workflow.snakemake_state import Record, mark_incomplete, output_time, recorded_outputs
 
 
 def stale_outputs(
@@ -131,12 +75,6 @@ def stale_outputs(
     return stale
 
 
-def output_time(path: str) -> float:
-    """An output's modification time as Snakemake reads it (a directory's by its ``.snakemake_timestamp``)."""
-    stamp = os.path.join(path, ".snakemake_timestamp")
-    return os.stat(stamp if os.path.isdir(path) and os.path.exists(stamp) else path).st_mtime
-
-
 def code_changes(
     scripts: dict[str, str], package_dir: str | os.PathLike, time_of: Callable[[str], float] = output_time
 ) -> Callable[[str, str | None], str | None]:
@@ -157,22 +95,6 @@ def code_changes(
         return f"its code changed since it was made ({module})" if changed > time_of(output) else None
 
     return outdated
-
-
-def mark_incomplete(state_dir: str | os.PathLike, outputs: Iterable[str]) -> list[str]:
-    """Mark ``outputs`` incomplete in Snakemake's file store, as a job that started and never finished leaves them; returns
-    the ones newly marked."""
-    directory = Path(state_dir) / INCOMPLETE
-    directory.mkdir(parents=True, exist_ok=True)
-    marked = []
-    for output in outputs:
-        path = _record_path(directory, output)
-        if path.exists():
-            continue
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps({"external_jobid": None}), encoding="utf-8")
-        marked.append(output)
-    return marked
 
 
 def rule_products(rules) -> Callable[[str], bool]:

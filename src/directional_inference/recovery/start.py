@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable
 
 from .locks import LockOwner, other_runs, release_stale_locks
 from .outputs import code_changes, mark_stale_outputs, rule_products
-from .scratch import scratch_root, sweep_scratch
+from ..scratch import scratch_root, sweep_scratch
 
 
 def recover_at_start(

@@ -65,7 +65,7 @@ def datasets_for_tests(workflow_dir: str | os.PathLike = ".") -> tuple[str, ...]
     """The datasets the test suite reads: those of the smoke run (config/config.yaml with ``TEST_CONFIG`` laid over it,
     in ``workflow_dir``), which include every dataset a unit test reads from a mirror (tests/test_mirror.py checks both
     against the smoke run's dry run and the tests' sources)."""
-    from ..workflow.plan import run_config
+    from ..config_tree import run_config
 
     root = Path(workflow_dir)
     if not (root / "config" / "config.yaml").is_file():

@@ -17,7 +17,7 @@ import sys
 from collections.abc import Mapping
 from pathlib import Path
 
-from ..workflow.config_tree import used_aliases
+from ..config_tree import used_aliases
 
 
 def unpinned_name(spec) -> str | None:

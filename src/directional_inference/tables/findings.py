@@ -460,7 +460,7 @@ READING_START, READING_END = "<!-- findings:start -->", "<!-- findings:end -->"
 
 def splice_reading(document: str, reading: str) -> str:
     """``document`` with the text between its findings markers replaced by ``reading`` (``findings_markdown``)."""
-    from ..workflow.generated import splice_block
+    from ..generated import splice_block
 
     return splice_block(document, READING_START, READING_END, reading)
 

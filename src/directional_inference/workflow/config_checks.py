@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-from .config_tree import MODEL_ALIAS_KEYS, aliases_at, dotted_value
+from ..config_tree import MODEL_ALIAS_KEYS, aliases_at, dotted_value
 
 # [low, high] pairs; equal ends are allowed (a fixed value).
 RANGE_KEYS = ("training.learning_rate_range", "training.weight_decay_range", "training.grad_accumulation_range", "corpus.en.years", "corpus.zh.years")

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import yaml
 
-from .config_tree import dotted_value
-from .generated import write_or_check
+from ..config_tree import dotted_value
+from ..generated import write_or_check
 
 ROOT = Path(__file__).resolve().parents[3]
 SCHEMA = ROOT / "config" / "schema.yaml"

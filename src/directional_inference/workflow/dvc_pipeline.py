@@ -22,8 +22,8 @@ from pathlib import Path
 
 import yaml
 
-from .config_tree import dotted_value
-from .generated import write_or_check
+from ..config_tree import dotted_value
+from ..generated import write_or_check
 from .phases import PHASES, Phase
 
 DEFAULT_CONFIG = "config/config.yaml"

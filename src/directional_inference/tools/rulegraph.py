@@ -1,7 +1,7 @@
 """A picture of the workflow: Snakemake's rule graph for a target and a config, drawn in layers, rules coloured by phase.
 
 Snakemake computes the graph (``snakemake --rulegraph``) in a copy of the workflow definition in the job's scratch
-folder (``recovery.scratch.job_scratch``: removed when the job ends, swept after a kill), so that its start (the
+folder (``scratch.job_scratch``: removed when the job ends, swept after a kill), so that its start (the
 recovery of rules/recovery.smk) never touches the state of the run that asked for the picture;
 the drawing is matplotlib's (Graphviz is not a dependency), with a fixed layout and no date, so the same graph gives
 the same bytes.
@@ -17,7 +17,7 @@ from pathlib import Path
 import yaml
 
 from ..atomic import atomic_file
-from .phases import PHASES
+from ..workflow.phases import PHASES
 from .plan import copy_definition
 
 _NODE = re.compile(r'^\s*(\d+)\[label = "([^"]+)"')

@@ -221,7 +221,7 @@ def input_findings(config: Mapping, root: Path, *, timeout: float = REACH_TIMEOU
     files, else their canonical URLs (one request per host); and the user inputs the config names."""
     from ..resources.inputs import MIRROR_ENV, Mirror, inputs_of, mirror_roots
     from ..resources.fetch import newscrawl_auth
-    from .config_checks import user_input_problems
+    from ..workflow.config_checks import user_input_problems
 
     findings: list[Finding] = []
     mirrors, missing_roots = [], []
@@ -404,8 +404,8 @@ def hub_findings(config: Mapping, root: Path, *, timeout: float = REACH_TIMEOUT)
     ``resources/llms/<alias>``) or downloadable here (the hub reached, not offline): the local rules fetch_model and
     fetch_llm download them where Snakemake runs."""
     from ..resources.models import is_hub_llm, is_hub_name
-    from .config_checks import pin_problems
-    from .config_tree import used_aliases
+    from ..workflow.config_checks import pin_problems
+    from ..config_tree import used_aliases
 
     findings = [Finding("models", FAIL, problem.split(": pin it")[0], "pin it" + problem.split(": pin it", 1)[1]) for problem in pin_problems(config)]
     llm = config.get("llm") or {}
@@ -618,7 +618,8 @@ def doctor(args: list[str], root: Path, *, device_trial: bool = False) -> tuple[
     cluster = profile is not None and "slurm" in profile.name
     config = None
     try:
-        from .plan import PlanError, dry_run_jobs, run_config
+        from ..config_tree import run_config
+        from .plan import PlanError, dry_run_jobs
 
         config = run_config(args, root)
     except ImportError as error:

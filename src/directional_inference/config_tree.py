@@ -1,9 +1,12 @@
-"""The merged config as a tree: values at dotted keys, and the model aliases a run uses (below both the parse-time checks,
-``config_checks``, and the model pins, ``resources.pins``, which read them)."""
+"""The merged config as a tree: the config a run reads (``run_config``: its config files merged as Snakemake merges
+them, the schema's defaults filled in), values at dotted keys, and the model aliases a run uses. It sits below all
+that read it: the parse-time checks (``workflow.config_checks``), the model pins (``resources.pins``), the mirror
+builder (``resources.mirror``) and the user's tools (``bin/plan``, ``bin/doctor``)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from pathlib import Path
 
 # Every config key whose value is a model alias (or a list of them) from config['models'].
 MODEL_ALIAS_KEYS = (
@@ -52,3 +55,25 @@ def booqa_language_models(config: Mapping) -> list[str]:
     all_of_them = dotted_value(config, "training.booqa_language_models") == "all"
     listed = english if all_of_them else aliases_at(config, "training.booqa_language_models")
     return list(dict.fromkeys(english[:1] + listed)) if english else []
+
+
+def run_config(args: list[str], root: Path) -> dict:
+    """The config a run with Snakemake arguments ``args`` reads: config/config.yaml with every ``--configfile`` laid
+    over it and the schema's defaults filled in, as Snakemake does (``--config`` overrides are not read)."""
+    import yaml
+    from snakemake.utils import update_config, validate
+
+    files, taking = [root / "config" / "config.yaml"], False
+    for arg in args:
+        if arg.startswith("--configfile"):
+            taking = True
+            files += [Path(v) for v in arg.split("=", 1)[1:]]
+        elif arg.startswith("-"):
+            taking = False
+        elif taking:
+            files.append(Path(arg))
+    config: dict = {}
+    for path in files:
+        update_config(config, yaml.safe_load(path.read_text(encoding="utf-8")) or {})
+    validate(config, str(root / "config" / "schema.yaml"), set_default=True)
+    return config

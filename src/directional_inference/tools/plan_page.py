@@ -9,9 +9,9 @@ made-up commit for every hub model (``planning_overlay``: the keys paper.yaml ne
 of the page is rendered from the snapshot; the tests fail when a block differs from its rendering, and when a fresh
 plan differs from the snapshot (a change of the code or config that moves the plan):
 
-    .venv/bin/python -m directional_inference.workflow.plan_page --record   # plan again, write the snapshot, render the page
-    .venv/bin/python -m directional_inference.workflow.plan_page            # render the page from the snapshot
-    .venv/bin/python -m directional_inference.workflow.plan_page --check    # exit 1 where a block is stale
+    .venv/bin/python -m directional_inference.tools.plan_page --record   # plan again, write the snapshot, render the page
+    .venv/bin/python -m directional_inference.tools.plan_page            # render the page from the snapshot
+    .venv/bin/python -m directional_inference.tools.plan_page --check    # exit 1 where a block is stale
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from pathlib import Path
 
 import yaml
 
-from .generated import splice_block, write_or_check
+from ..generated import splice_block, write_or_check
 from .results_page import SUBSET_NAMES
 
 REPO = Path(__file__).resolve().parents[3]
@@ -174,7 +174,8 @@ def plan_record(jobs: list[dict], config: dict) -> dict:
 def record(workdir: Path = REPO) -> dict:
     """Plan every target of ``PLANS`` afresh (dry runs in a copy of ``workdir``'s definition) into a snapshot."""
     from .forecast import APPENDIX_F, device_rates
-    from .plan import copy_definition, dry_run_jobs, run_config
+    from ..config_tree import run_config
+    from .plan import copy_definition, dry_run_jobs
 
     with tempfile.TemporaryDirectory(prefix="paper-plan-") as scratch:
         root = Path(scratch)
@@ -481,9 +482,7 @@ def main(argv: list[str] | None = None) -> int:
         SNAPSHOT.write_text(dumps(record()), encoding="utf-8")
     snapshot = read_snapshot()
     return max(
-        write_or_check(
-            page, rendered_page(snapshot, page.read_text(encoding="utf-8"), blocks), "directional_inference.workflow.plan_page", args.check
-        )
+        write_or_check(page, rendered_page(snapshot, page.read_text(encoding="utf-8"), blocks), "directional_inference.tools.plan_page", args.check)
         for page, blocks in PAGES.items()
     )
 

@@ -27,6 +27,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..config_tree import run_config
+
 JOB_HEADER = re.compile(r"^(local)?rule (\w+):$")
 FIELD = re.compile(r"^\s+(threads|resources|wildcards|input|output|benchmark|priority): (.*)$")
 # What Snakemake needs of the workflow to plan it (the package is read from src/, as the Snakefile does)
@@ -170,7 +172,7 @@ def format_plan(costs: list[RuleCost]) -> str:
     )
     lines.append(
         "Requests, not forecasts: hours are each job's time limit; mem and disk are a job's largest request "
-        "(src/directional_inference/workflow/plan.py)."
+        "(src/directional_inference/tools/plan.py)."
     )
     if local := [c for c in costs if c.local]:
         lines.append(
@@ -180,28 +182,6 @@ def format_plan(costs: list[RuleCost]) -> str:
     if unknown := sum(c.unknown for c in costs):
         lines.append(f"{unknown} jobs have a request Snakemake cannot compute before their input exists (<TBD>), counted as 0.")
     return "\n".join(lines)
-
-
-def run_config(args: list[str], root: Path) -> dict:
-    """The config a run with Snakemake arguments ``args`` reads: config/config.yaml with every ``--configfile`` laid
-    over it and the schema's defaults filled in, as Snakemake does (``--config`` overrides are not read)."""
-    import yaml
-    from snakemake.utils import update_config, validate
-
-    files, taking = [root / "config" / "config.yaml"], False
-    for arg in args:
-        if arg.startswith("--configfile"):
-            taking = True
-            files += [Path(v) for v in arg.split("=", 1)[1:]]
-        elif arg.startswith("-"):
-            taking = False
-        elif taking:
-            files.append(Path(arg))
-    config: dict = {}
-    for path in files:
-        update_config(config, yaml.safe_load(path.read_text(encoding="utf-8")) or {})
-    validate(config, str(root / "config" / "schema.yaml"), set_default=True)
-    return config
 
 
 def job_forecasts(jobs: list[dict], config: dict, device: str) -> list[tuple[str, str, bool, float]]:

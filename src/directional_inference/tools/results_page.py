@@ -4,8 +4,8 @@ The default run's tables and findings are kept in ``docs/default-run/`` (copies 
 ``RUN.json``: the commit, CPU and date of the run); every block of the documents is rendered
 from those copies, and a test fails when a block differs from its rendering:
 
-    .venv/bin/python -m directional_inference.workflow.results_page --run RESULTS --commit C   # copy a run's files, render every block
-    .venv/bin/python -m directional_inference.workflow.results_page --check                     # exit 1 where a block is stale
+    .venv/bin/python -m directional_inference.tools.results_page --run RESULTS --commit C   # copy a run's files, render every block
+    .venv/bin/python -m directional_inference.tools.results_page --check                     # exit 1 where a block is stale
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from .generated import splice_block
+from ..generated import splice_block
 from ..tables.findings import READING_END, READING_START, findings_markdown, findings_summary
 
 REPO = Path(__file__).resolve().parents[3]
@@ -356,7 +356,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.check:
         stale = stale_documents()
         for path in stale:
-            print(f"{path} is stale: run .venv/bin/python -m directional_inference.workflow.results_page", file=sys.stderr)
+            print(f"{path} is stale: run .venv/bin/python -m directional_inference.tools.results_page", file=sys.stderr)
         return 1 if stale else 0
     if args.run is not None:
         import datetime

@@ -187,7 +187,7 @@ def job_forecast(rule: str, wildcards: Mapping, threads: int, resources: Mapping
     """The forecast of one planned job on a device (``rates``: its rows by size)."""
     from ..levyholt.experiments import training_budget
     from ..evaluation.methods import method_alias, method_spec
-    from .job_resources import TIME_MARGIN
+    from ..workflow.job_resources import TIME_MARGIN
 
     training, models = config["training"], config.get("models", {})
     runtime_h = float(resources.get("runtime", 0) or 0) / 60
@@ -229,6 +229,6 @@ def job_forecast(rule: str, wildcards: Mapping, threads: int, resources: Mapping
 
 
 def _corpus_rules() -> set[str]:
-    from .job_resources import DEMANDS
+    from ..workflow.job_resources import DEMANDS
 
     return set(DEMANDS)

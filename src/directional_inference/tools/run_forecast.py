@@ -138,7 +138,7 @@ def recorded_seconds(job: Mapping, record: Mapping | None, forward_ratio: float 
 def unrecorded(job: Mapping) -> JobTime:
     """A job no record holds: a corpus-wide rule's request over its margin (its time per MB of input measured by the
     scale benchmark), else ``UNRECORDED_JOB_S``."""
-    from .job_resources import DEMANDS, TIME_MARGIN
+    from ..workflow.job_resources import DEMANDS, TIME_MARGIN
 
     runtime = job.get("resources", {}).get("runtime")
     if job["rule"] in DEMANDS and str(runtime or "").replace(".", "", 1).isdigit():
@@ -387,46 +387,31 @@ def forecast_report(jobs: list[dict], config: Mapping, cores: int, root: Path, t
     return lines
 
 
-def planned_jobs_of(dag) -> list[dict]:
-    """The jobs a run's DAG (Snakemake's, handed over by the rules) will make, as ``plan.planned_job_details`` gives a
-    dry run's: what the forecast reads of them."""
-    return [
-        {
-            "rule": job.rule.name,
-            "wildcards": dict(job.wildcards_dict),
-            "threads": int(job.threads),
-            "priority": int(job.priority),
-            "input": [str(path) for path in job.input],
-            "output": [str(path) for path in job.output],
-            "benchmark": str(job.benchmark) if job.benchmark else None,
-            "resources": {name: str(value) for name, value in job.resources.items()} | {"gpu": str(job.resources.get("gpu", 0))},
-        }
-        for job in dag.needrun_jobs()
-    ]
-
-
 def uses_models(jobs: list[dict]) -> bool:
     """Whether any of ``jobs`` trains or scores with a model: only then does the forecast measure a rate (torch)."""
     return any(job["rule"] in MODEL_RULES for job in jobs)
 
 
-def forecast_at_run_start(dag, config: Mapping, cores: int, basedir: str) -> str:
-    """The lines a local run prints before its first job: the forecast of its DAG's jobs, made in a process of its own
+def forecast_at_run_start(workflow, config: Mapping, cores: int, basedir: str) -> str:
+    """The lines a local run prints before its first job: the forecast of the jobs its DAG plans (Snakemake's
+    ``workflow``, handed over by the rules and read through ``snakemake_state``), made in a process of its own
     where it measures a model (torch and the probe stay out of Snakemake's), else here from the run records; a forecast
     that cannot be made says why, and the run goes on."""
     import subprocess
     import sys
     import tempfile
 
+    from ..workflow.snakemake_state import planned_jobs, target_files
+
     try:
-        jobs = planned_jobs_of(dag)
+        jobs = planned_jobs(workflow)
         if not uses_models(jobs):
             return "\n".join(f"forecast: {line}" for line in forecast_report(jobs, config, cores, Path.cwd(), ""))
         with tempfile.TemporaryDirectory(prefix="di-forecast-") as folder:
             (Path(folder) / "jobs.json").write_text(json.dumps(jobs), encoding="utf-8")
             (Path(folder) / "config.json").write_text(json.dumps(config, default=str), encoding="utf-8")
             command = [sys.executable, "-m", __name__, "--jobs", f"{folder}/jobs.json", "--config", f"{folder}/config.json", "--cores", str(cores)]
-            command += ["--targets", " ".join(sorted(dag.targetfiles))]
+            command += ["--targets", " ".join(target_files(workflow))]
             environment = dict(os.environ, PYTHONPATH=os.path.join(basedir, "src"))
             done = subprocess.run(command, capture_output=True, text=True, env=environment, timeout=300)
         return done.stdout.rstrip() or f"forecast: none ({' '.join(done.stderr.strip().splitlines()[-1:])})"
@@ -435,7 +420,7 @@ def forecast_at_run_start(dag, config: Mapping, cores: int, basedir: str) -> str
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``.venv/bin/python -m directional_inference.workflow.run_forecast --jobs JOBS.json --config CONFIG.json --cores N [--targets T]``:
+    """``.venv/bin/python -m directional_inference.tools.run_forecast --jobs JOBS.json --config CONFIG.json --cores N [--targets T]``:
     the forecast of a planned run (its jobs as ``plan.planned_job_details`` gives them), one line each."""
     import argparse
 

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..atomic import atomic_file, remove_stale_temporaries
+from .atomic import atomic_file, remove_stale_temporaries
 
 log = logging.getLogger(__name__)
 
