@@ -18,7 +18,7 @@ from pathlib import Path
 
 DURATIONS = Path(__file__).with_name("durations.tsv")
 BUDGET_S = 40 * 60  # .ci/run's budget: the whole of it, set-up included
-ROW = re.compile(r"^(\d+(?:\.\d+)?)s (setup|call|teardown) +(\S+)$")
+ROW = re.compile(r"^(\d+(?:\.\d+)?)s (setup|call|teardown) +(\S.*)$")  # a test id may hold spaces ([training trial])
 PYTEST_TOTAL = re.compile(r"=+ .*? in (\d+(?:\.\d+)?)s")
 
 
