@@ -175,3 +175,22 @@ def test_the_layer_check_reads_relative_absolute_and_deferred_imports(tmp_path):
         encoding="utf-8",
     )
     assert imported_units(module, package) == {("atomic", 1), ("engine", 2), ("tables", 3), ("sns", 4), ("workflow", 6)}
+
+
+def test_the_durations_record_reads_every_row_of_pytests_report_parametrized_ids_with_spaces_too():
+    import sys
+
+    sys.path.insert(0, str(ROOT / "tests"))
+    from durations import parse
+
+    report = (
+        "============================= slowest durations =============================\n"
+        "38.75s call     tests/test_recovery.py::test_after_sigkill[training trial]\n"
+        "2.10s setup    tests/test_a.py::test_b\n"
+        "(3 durations < 0.005s hidden.  Use -vv to show these durations.)\n"
+        "================= 2 passed in 41.20s =================\n"
+    )
+    assert parse(report) == (
+        [(38.75, "call", "tests/test_recovery.py::test_after_sigkill[training trial]"), (2.10, "setup", "tests/test_a.py::test_b")],
+        41.20,
+    )
