@@ -270,3 +270,14 @@ def test_news_crawl_to_download_without_its_credentials_fails_naming_the_variabl
     assert credentials_lines()  # a user without a password is not enough
     config["resources"]["newscrawl"]["password"] = "published"
     assert not credentials_lines()
+
+
+def test_the_hub_llms_still_to_download_are_sized_from_their_scoring_benchmark_under_their_alias(tmp_path):
+    """smollm2 is benchmarked as smollm2-135m (134,515,008 parameters, two bytes each); an alias never benchmarked is
+    named as of no recorded size; one already in resources/llms/ is not counted."""
+    from directional_inference.tools.doctor import hub_llm_gb
+
+    models = {"smollm2": "HuggingFaceTB/SmolLM2-135M-Instruct", "other": "org/unmeasured-llm", "here": "Qwen/Qwen2.5-7B-Instruct"}
+    (tmp_path / "resources" / "llms" / "here").mkdir(parents=True)
+    gb, unsized = hub_llm_gb({"llm": {"scorers": list(models), "models": models}}, tmp_path)
+    assert round(gb, 6) == round(2 * 134_515_008 / 1e9, 6) and unsized == ["other"]

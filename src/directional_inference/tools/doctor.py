@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import importlib.metadata
 import importlib.util
-import json
 import os
 import re
 import shutil
@@ -29,7 +28,6 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from .run_forecast import ROOT
 
 OK, NOTE, FAIL = "ok", "note", "FAIL"
 # DVC remote URL schemes and the package each needs (DVC 3 keeps them apart: dvc-s3 ...); bin/setup --remote KIND installs one
@@ -485,14 +483,12 @@ def disk_findings(root: Path, jobs: list[dict], config: Mapping, concurrency: in
     ]
 
 
-LLM_RECORDS = ROOT / "benchmarks" / "results" / "llm_scoring.json"  # each LLM's parameters
-
-
-def hub_llm_gb(config: Mapping, root: Path, records: Path = LLM_RECORDS) -> tuple[float, list[str]]:
-    """The download of the hub LLMs the run scores with that are not in ``resources/llms/`` yet: each its parameters (as
-    ``benchmarks/results/llm_scoring.json`` records them for its alias) at two bytes, the bf16 weights the hub holds;
-    and the aliases of no recorded size."""
+def hub_llm_gb(config: Mapping, root: Path) -> tuple[float, list[str]]:
+    """The download of the hub LLMs the run scores with that are not in ``resources/llms/`` yet: each its parameters
+    (``forecast.llm_parameters``, from the scoring benchmark) at two bytes, the bf16 weights the hub holds; and the
+    aliases of no recorded size."""
     from ..resources.models import is_hub_llm
+    from .forecast import llm_parameters
 
     llm = config.get("llm") or {}
     absent = [
@@ -500,8 +496,8 @@ def hub_llm_gb(config: Mapping, root: Path, records: Path = LLM_RECORDS) -> tupl
         for alias in llm.get("scorers") or []
         if is_hub_llm((llm.get("models") or {}).get(alias)) and not (root / "resources" / "llms" / alias).is_dir()
     ]
-    parameters = {row["model"]: row["parameters"] for row in json.loads(records.read_text(encoding="utf-8"))["rows"]} if records.is_file() else {}
-    return sum(2 * parameters[alias] for alias in absent if alias in parameters) / 1e9, [alias for alias in absent if alias not in parameters]
+    sizes = {alias: llm_parameters(alias) for alias in absent}
+    return sum(2 * size for size in sizes.values() if size) / 1e9, [alias for alias, size in sizes.items() if not size]
 
 
 def _megabytes(value) -> float:

@@ -157,6 +157,12 @@ def llm_rows(path: Path = LLM_MEASURED) -> tuple[dict, ...]:
     return tuple(json.loads(path.read_text(encoding="utf-8"))["rows"]) if path.is_file() else ()
 
 
+def llm_parameters(llm: str) -> int | None:
+    """The parameters of an LLM (an ``llm.models`` alias) as its scoring benchmark records them, or None."""
+    model = BENCHMARKED_AS.get(llm, llm)
+    return next((r["parameters"] for r in llm_rows() if r["model"] == model and r.get("parameters")), None)
+
+
 def llm_pairs_per_s(device: str, llm: str, shots: str, batch_size: int) -> float | None:
     """Pairs scored a second by an LLM (an ``llm.models`` alias) on ``device`` with a prompt of ``shots`` (few-shot CoT
     at few-shot's rate: the examples are a prefix computed once): the fastest format measured at the batch size nearest
