@@ -1,5 +1,6 @@
 # The globals, wildcard constraints and helpers that several phase files use (no rules here; a helper that one phase
 # file uses lives in that file). rules/setup.smk has checked the config and put the package on the path.
+import dataclasses
 import re
 
 from directional_inference.booqa.settings import booqa_settings
@@ -10,7 +11,7 @@ from directional_inference.evaluation.methods import (
     method_alias,
     method_names,
     method_spec,
-    methods_for,
+    BooqaMethods,
     sns_models,
     table_methods,
 )
@@ -298,22 +299,23 @@ def alias_pattern(aliases):
     return "|".join(re.escape(alias) for alias in aliases) or "NO_ALIAS"
 
 
+BOOQA_METHODS = BooqaMethods(
+    model_languages=config["evaluation"]["model_languages"],
+    measures=config["graphs"]["measures"],
+    retrievals=config["evaluation"]["lm_retrieval"],
+    sns_languages=SNS_LANGUAGES,
+    sns_methods_zh=SNS_METHODS_ZH,
+    imported_languages=sorted(IMPORTED_FILES),
+    llm_languages=LLM_LANGUAGES,
+    further_models=BOOQA_FURTHER_LMS,
+    file_graphs=FILE_GRAPHS,
+    score_files=SCORE_FILES,
+)
+
+
 def runnable_methods(lang):
     """BoOQA methods that can run for a language under this config."""
-    ev, graphs = config["evaluation"], config["graphs"]
-    return methods_for(
-        lang,
-        ev["model_languages"],
-        graphs["measures"],
-        ev["lm_retrieval"],
-        SNS_LANGUAGES,
-        SNS_METHODS_ZH,
-        sorted(IMPORTED_FILES),
-        LLM_LANGUAGES,
-        BOOQA_FURTHER_LMS,
-        FILE_GRAPHS,
-        SCORE_FILES,
-    )
+    return BOOQA_METHODS.runnable(lang)
 
 
 def graph_lookup():

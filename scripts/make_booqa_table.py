@@ -1,7 +1,7 @@
 """Rule make_booqa_table: Table 5 (BoOQA test), 15 (dev) or 16 (test, LM retrieval variants), ours with intervals beside
 the paper's, notes for methods that cannot run."""
 
-from directional_inference.evaluation.methods import BOOQA_TABLES, booqa_score_path, method_alias, method_spec, why_not_runnable
+from directional_inference.evaluation.methods import BOOQA_TABLES, BooqaMethods, booqa_score_path, method_alias, method_spec
 from directional_inference.levyholt.experiments import language_subset, model_directory
 from directional_inference.workflow.rulelog import start_job
 from directional_inference.tables.booqa import booqa_table_rows
@@ -9,22 +9,6 @@ from directional_inference.tables.common import Evaluation, read_model_record, w
 
 start_job(snakemake)
 params = snakemake.params
-
-
-def why_not(method, lang):
-    return why_not_runnable(
-        method,
-        lang,
-        params.model_languages,
-        params.measures,
-        params.retrievals,
-        params.sns_languages,
-        params.sns_methods_zh,
-        params.imported_languages,
-        params.llm_languages,
-        params.file_graphs,
-        params.score_files,
-    )
 
 
 def record(method, lang):
@@ -41,7 +25,7 @@ header, rows = booqa_table_rows(
     models=params.models,
     scale=params.scale,
     evaluation=Evaluation(**params.evaluation),
-    why_not=why_not,
+    why_not=BooqaMethods(**params.booqa_methods).why_not,
     model_kinds=params.model_kinds,
     record=record,
     methods=params.methods,

@@ -132,15 +132,16 @@ def test_lm_rows_say_what_their_encoder_is_and_sns_rows_carry_their_records(tmp_
 def test_the_chinese_sns_rows_are_the_methods_trained_on_the_chinese_levyholt():
     """The paper's Chinese column of Table 5 has S&S Full only: training.sns_methods_zh decides which Chinese S&S models
     are fine-tuned, and the other Chinese S&S rows say why they have no number; English keeps all four."""
-    from directional_inference.evaluation.methods import methods_for, sns_models, why_not_runnable
+    from directional_inference.evaluation.methods import BooqaMethods, sns_models
     from directional_inference.levyholt.experiments import chinese_trained_models
 
-    args = (["en", "zh"], ["binc"], ["rel"], ["en", "zh"])
+    args = {"model_languages": ["en", "zh"], "measures": ["binc"], "retrievals": ["rel"], "sns_languages": ["en", "zh"]}
+    full_only = BooqaMethods(**args, sns_methods_zh=["sns_full"])
     sns = {"sns_full", "sym_sns_full", "sns_symmetric", "sns_directional"}
-    assert sns & set(methods_for("zh", *args, ["sns_full"])) == {"sns_full"}
-    assert sns & set(methods_for("en", *args, ["sns_full"])) == sns
-    assert sns & set(methods_for("zh", *args)) == sns  # no list: every one
-    assert "training.sns_methods_zh" in why_not_runnable("sns_directional", "zh", *args, ["sns_full"])
+    assert sns & set(full_only.runnable("zh")) == {"sns_full"}
+    assert sns & set(full_only.runnable("en")) == sns
+    assert sns & set(BooqaMethods(**args).runnable("zh")) == sns  # no list: every one
+    assert "training.sns_methods_zh" in full_only.why_not("sns_directional", "zh")
     assert sns_models(["sns_full", "sym_sns_full", "lm_rel"]) == [("sns", "full"), ("sns_sym", "full")]
     assert chinese_trained_models(sns_models(["sns_full"])) == [
         ("hyponly", "zh_directional"),
@@ -155,13 +156,12 @@ def test_a_further_language_models_sns_methods_are_rows_of_every_booqa_table_on_
     methods (Table 5's four, Table 15's four, Table 16's one), carry the alias in the label and the model cell, and
     answer English BoOQA only."""
     from directional_inference.evaluation.methods import (
+        BooqaMethods,
         further_model_methods,
         method_alias,
         method_label,
         method_spec,
-        methods_for,
         table_methods,
-        why_not_runnable,
     )
 
     assert further_model_methods(["lm_rel", "sns_full", "graph_binc", "sns_directional"], ["rb", "xl"]) == [
@@ -187,9 +187,9 @@ def test_a_further_language_models_sns_methods_are_rows_of_every_booqa_table_on_
     assert table_methods("table16", ["rb"]) == [*BOOQA_TABLES["table16"].methods, "sns_full@rb"]
     assert (method_spec("sym_sns_full@rb"), method_alias("sym_sns_full@rb"), method_alias("sym_sns_full")) == (("sns", ("sns_sym", "full")), "rb", "")
     assert method_label("sns_symmetric@rb") == "S&S Symmetric, rb" and method_label("sns_symmetric") == "S&S Symmetric"
-    args = (["en", "zh"], ["binc"], ["rel"], ["en", "zh"], None, (), ["en"], ["rb"])
-    assert "sns_full@rb" in methods_for("en", *args) and not any("@" in m for m in methods_for("zh", *args))
-    assert "English BoOQA only" in why_not_runnable("sns_full@rb", "zh", *args[:-1])
+    methods = BooqaMethods(["en", "zh"], ["binc"], ["rel"], ["en", "zh"], llm_languages=["en"], further_models=["rb"])
+    assert "sns_full@rb" in methods.runnable("en") and not any("@" in m for m in methods.runnable("zh"))
+    assert "English BoOQA only" in methods.why_not("sns_full@rb", "zh")
     path = "unused"
     header, rows = booqa_table_rows(
         BOOQA_TABLES["table5"],
@@ -209,28 +209,28 @@ def test_a_further_language_models_sns_methods_are_rows_of_every_booqa_table_on_
 def test_imported_relations_run_no_method_that_needs_article_text():
     """Relations imported from files carry no article text: TF-IDF retrieval and the LM sent variant say so instead of
     crashing on NULL text; the relation-level LM variant, S&S and the graphs run."""
-    from directional_inference.evaluation.methods import methods_for, why_not_runnable
+    from directional_inference.evaluation.methods import BooqaMethods
 
     args = (["en", "zh"], ["binc"], ["rel", "sent", "tfidf"], ["en"])
-    imported = set(methods_for("en", *args, None, ["en"]))
-    assert {"lm_rel", "sns_full", "graph_binc"} <= imported and not {"lm_tfidf", "lm_sent"} & imported
-    assert {"lm_tfidf", "lm_sent"} <= set(methods_for("en", *args))
-    assert "relations.imported" in why_not_runnable("lm_tfidf", "en", *args, None, ["en"])
+    imported = BooqaMethods(*args, imported_languages=["en"])
+    assert {"lm_rel", "sns_full", "graph_binc"} <= set(imported.runnable("en")) and not {"lm_tfidf", "lm_sent"} & set(imported.runnable("en"))
+    assert {"lm_tfidf", "lm_sent"} <= set(BooqaMethods(*args).runnable("en"))
+    assert "relations.imported" in imported.why_not("lm_tfidf", "en")
 
 
 def test_a_score_file_is_a_table_5_row_of_its_language_only():
     """evaluation.booqa_predictions: each named file is the Table 5 method scores@<name>, labelled with its name,
     runnable in its language only (the other gets a note), and not a row of Tables 15 and 16."""
-    from directional_inference.evaluation.methods import method_label, method_spec, methods_for, table_methods, why_not_runnable
+    from directional_inference.evaluation.methods import BooqaMethods, method_label, method_spec, table_methods
 
     assert table_methods("table5", [], ["cnce"], ["mine"])[-2:] == ["graph_files@cnce", "scores@mine"]
     assert table_methods("table16", [], [], ["mine"]) == list(BOOQA_TABLES["table16"].methods)
     assert (
         method_spec("scores@mine") == ("file", "scores") and method_label("scores@mine") == "mine (scores from a file, evaluation.booqa_predictions)"
     )
-    args = (["en", "zh"], ["binc"], ["rel"], ["en"], None, (), ["en"], [], {}, {"mine": "zh"})
-    assert "scores@mine" in methods_for("zh", *args) and "scores@mine" not in methods_for("en", *args)
-    assert why_not_runnable("scores@mine", "en", *args[:7], {}, {"mine": "zh"}) == "scores of zh BoOQA entries (evaluation.booqa_predictions)"
+    methods = BooqaMethods(["en", "zh"], ["binc"], ["rel"], ["en"], llm_languages=["en"], score_files={"mine": "zh"})
+    assert "scores@mine" in methods.runnable("zh") and "scores@mine" not in methods.runnable("en")
+    assert methods.why_not("scores@mine", "en") == "scores of zh BoOQA entries (evaluation.booqa_predictions)"
 
 
 def entries_frame(ids, labels):

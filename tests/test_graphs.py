@@ -196,7 +196,7 @@ def test_published_graph_files_become_a_scorable_graph(engine, tmp_path):
 
 def test_a_graph_named_in_config_becomes_its_table_5_method_and_a_misnamed_section_is_refused(tmp_path):
     from directional_inference.errors import InputFormatError
-    from directional_inference.evaluation.methods import BOOQA_TABLES, method_label, method_spec, methods_for, table_methods, why_not_runnable
+    from directional_inference.evaluation.methods import BOOQA_TABLES, BooqaMethods, method_label, method_spec, table_methods
     from directional_inference.graphs import import_graph_files
     from directional_inference.workflow.config_checks import user_input_problems
 
@@ -204,9 +204,9 @@ def test_a_graph_named_in_config_becomes_its_table_5_method_and_a_misnamed_secti
         BOOQA_TABLES["table16"].methods
     )
     assert method_spec("graph_files@cnce") == ("graph", "binc") and method_label("graph_files@cnce").startswith("EG cnce")
-    args = (["en"], [], ["rel"], ["en"], None, (), [], [], {"cnce": "en"})
-    assert "graph_files@cnce" in methods_for("en", *args) and "graph_files@cnce" not in methods_for("zh", *args)
-    assert why_not_runnable("graph_files@cnce", "zh", *args[:-2], {"cnce": "en"}) == "a graph of en predicates (graphs.from_files)"
+    methods = BooqaMethods(["en"], [], ["rel"], ["en"], file_graphs={"cnce": "en"})
+    assert "graph_files@cnce" in methods.runnable("en") and "graph_files@cnce" not in methods.runnable("zh")
+    assert methods.why_not("graph_files@cnce", "zh") == "a graph of en predicates (graphs.from_files)"
     (tmp_path / "person#location_sim.txt").write_text(LOCAL)
     graph = import_graph_files([tmp_path / "person#location_sim.txt"], "BInc sims", tmp_path / "g.parquet")
     assert pd.read_parquet(tmp_path / "g.parquet").equals(graph) and len(graph) == 3  # the three BInc edges

@@ -133,6 +133,47 @@ def starring_pairs_sql(source: str, min_articles: int, min_predicates: int) -> s
         SELECT "window", arg_a, arg_b, articles, predicates FROM names JOIN starring USING (pair)"""
 
 
+def _first_positives(engine: Engine, lang: str, choice: str, felicity_min_pairs: int) -> None:
+    """``all_positives``: of the usable relations of starring pairs with felicitous predicates, at most one a sentence
+    and one a proposition and window (the least ``choice``, a seeded hash), as their hashes and windows."""
+    sentence = "md5_number(article_id || chr(31) || CAST(sentence_id AS VARCHAR))"
+    proposition = """md5_number("window" || chr(31) || subj || chr(31) || pred || chr(31) || obj)"""
+    # the candidates as 128-bit keys (the sentence, the proposition and the relation: the seeded hash of its content);
+    # at most one positive per sentence, then one per proposition and window: the least seeded hash (equal hashes are
+    # equal relations), found by group-bys of the keys. The sentence's least hash is joined back for its proposition:
+    # DuckDB's arg_min of a 128-bit value keeps no fixed-size state, so that group-by could not spill (out of memory in
+    # a small pool, tests/test_engine_steps.py)
+    engine.materialise(
+        "candidates",
+        f"""
+        SELECT {sentence} AS sentence, {proposition} AS proposition, "window", {choice} AS choice
+        FROM (SELECT *, {pair_keys()} FROM usable) r
+        SEMI JOIN stars USING ("window", arg_a, arg_b)
+        JOIN counts USING (pred, subj_type, obj_type)
+        WHERE counts.count >= {int(felicity_min_pairs)} AND NOT {vague_sql(lang)}""",
+    )
+    engine.materialise(
+        "all_positives",
+        """
+        WITH firsts AS (SELECT sentence, min(choice) AS choice FROM candidates GROUP BY sentence),
+        per_sentence AS (SELECT proposition, "window", choice FROM candidates JOIN firsts USING (sentence, choice))
+        SELECT min(choice) AS choice, arg_min("window", choice) AS "window" FROM per_sentence GROUP BY proposition""",
+    )
+    engine.drop("candidates")
+
+
+def _keep_share(engine: Engine, max_positives: int | None) -> None:
+    """``kept_choices``: the hashes of ``all_positives`` kept; beyond ``max_positives``, each window's share of them."""
+    found = engine.count("SELECT * FROM all_positives")
+    kept = "SELECT choice FROM all_positives"
+    if max_positives is not None and found > max_positives:
+        kept += f""" QUALIFY row_number() OVER (PARTITION BY "window" ORDER BY choice)
+                         <= floor(count(*) OVER (PARTITION BY "window") * {int(max_positives)} / {found})"""
+        log.info("%d positives, more than %d: each window keeps the share %.4f of its own", found, max_positives, max_positives / found)
+    engine.materialise("kept_choices", kept)
+    engine.drop("all_positives")
+
+
 def select_positives(
     engine: Engine,
     relations,
@@ -160,38 +201,8 @@ def select_positives(
     engine.materialise("counts", typed_predicate_counts_sql("usable", felicity_count))
     engine.materialise("stars", starring_pairs_sql("usable", starring_min_articles, starring_min_predicates))
     choice = seeded_hash(seed, "article_id", "sentence_id", "subj", "pred", "obj", "subj_type", "obj_type")
-    sentence = "md5_number(article_id || chr(31) || CAST(sentence_id AS VARCHAR))"
-    proposition = """md5_number("window" || chr(31) || subj || chr(31) || pred || chr(31) || obj)"""
-    # the candidates as 128-bit keys (the sentence, the proposition and the relation: the seeded hash of its content);
-    # at most one positive per sentence, then one per proposition and window: the least seeded hash (equal hashes are
-    # equal relations), found by group-bys of the keys. The sentence's least hash is joined back for its proposition:
-    # DuckDB's arg_min of a 128-bit value keeps no fixed-size state, so that group-by could not spill (out of memory in
-    # a small pool, tests/test_engine_steps.py)
-    engine.materialise(
-        "candidates",
-        f"""
-        SELECT {sentence} AS sentence, {proposition} AS proposition, "window", {choice} AS choice
-        FROM (SELECT *, {pair_keys()} FROM usable) r
-        SEMI JOIN stars USING ("window", arg_a, arg_b)
-        JOIN counts USING (pred, subj_type, obj_type)
-        WHERE counts.count >= {int(felicity_min_pairs)} AND NOT {vague_sql(lang)}""",
-    )
-    engine.materialise(
-        "all_positives",
-        """
-        WITH firsts AS (SELECT sentence, min(choice) AS choice FROM candidates GROUP BY sentence),
-        per_sentence AS (SELECT proposition, "window", choice FROM candidates JOIN firsts USING (sentence, choice))
-        SELECT min(choice) AS choice, arg_min("window", choice) AS "window" FROM per_sentence GROUP BY proposition""",
-    )
-    engine.drop("candidates")
-    found = engine.count("SELECT * FROM all_positives")
-    kept = "SELECT choice FROM all_positives"
-    if max_positives is not None and found > max_positives:
-        kept += f""" QUALIFY row_number() OVER (PARTITION BY "window" ORDER BY choice)
-                         <= floor(count(*) OVER (PARTITION BY "window") * {int(max_positives)} / {found})"""
-        log.info("%d positives, more than %d: each window keeps the share %.4f of its own", found, max_positives, max_positives / found)
-    engine.materialise("kept_choices", kept)
-    engine.drop("all_positives")
+    _first_positives(engine, lang, choice, felicity_min_pairs)
+    _keep_share(engine, max_positives)
     # the relations of the kept hashes, found again among the usable ones (the same relation twice is one positive)
     engine.materialise(
         "kept",

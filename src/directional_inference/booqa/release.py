@@ -123,6 +123,39 @@ configs:
 """
 
 
+def _reading_section(lang: str, reading: dict) -> str:
+    """The card's section on what the corpus reader skipped and dropped."""
+    return f"""
+## Corpus reading
+
+Records of the raw corpus files that were skipped (with the reason) and articles dropped before windowing
+(`results/{lang}/corpus/reading.json` lists the files).
+
+| what | count |
+|---|---|
+{corpus_reading_rows(reading)}
+"""
+
+
+def _evidence_section(lang: str, parameters: dict, evidence: dict[str, dict], evidence_cap: int | None) -> str:
+    """The card's section on the evidence per entry, beside what the paper's starring rule gives."""
+    starring = parameters.get("starring_min_predicates")
+    ours = "" if starring is None else f"; this build's (`starring_min_predicates` = {starring}), about {max(starring - 1, 0)}"
+    return f"""
+## Evidence per entry
+
+Evidence of an entry: the relations of its window with its argument pair (either order), not from its source
+sentence and not with its predicate (in either voice), at most {evidence_cap} (`evaluation.evidence_cap`), sampled with the seed: what
+the evidence-based methods read (`results/{lang}/evidence/{{dev,test}}.parquet`). The paper's starring rule (a pair
+seen with at least {PAPER_STARRING_MIN_PREDICATES} distinct predicates in a window) gives about {PAPER_EVIDENCE_PER_ENTRY} pieces per entry{ours}.
+Shares are fractions of the split's entries; the same numbers are in `evidence_density.csv`.
+
+| split | entries | median | mean | share with one piece | share with none |
+|---|---|---|---|---|---|
+{evidence_rows(evidence)}
+"""
+
+
 def dataset_card(
     lang: str,
     source: str,
@@ -138,39 +171,8 @@ def dataset_card(
     ``evidence_density``), the evidence per entry beside what the paper's starring rule gives."""
     counts = "\n".join(f"| {name} | {int(f['label'].sum())} | {int((~f['label']).sum())} | {f['window'].nunique()} |" for name, f in splits.items())
     params = "\n".join(f"| `{key}` | {value} |" for key, value in sorted(parameters.items()))
-    corpus = (
-        ""
-        if reading is None
-        else f"""
-## Corpus reading
-
-Records of the raw corpus files that were skipped (with the reason) and articles dropped before windowing
-(`results/{lang}/corpus/reading.json` lists the files).
-
-| what | count |
-|---|---|
-{corpus_reading_rows(reading)}
-"""
-    )
-    starring = parameters.get("starring_min_predicates")
-    ours = "" if starring is None else f"; this build's (`starring_min_predicates` = {starring}), about {max(starring - 1, 0)}"
-    density = (
-        ""
-        if evidence is None
-        else f"""
-## Evidence per entry
-
-Evidence of an entry: the relations of its window with its argument pair (either order), not from its source
-sentence and not with its predicate (in either voice), at most {evidence_cap} (`evaluation.evidence_cap`), sampled with the seed: what
-the evidence-based methods read (`results/{lang}/evidence/{{dev,test}}.parquet`). The paper's starring rule (a pair
-seen with at least {PAPER_STARRING_MIN_PREDICATES} distinct predicates in a window) gives about {PAPER_EVIDENCE_PER_ENTRY} pieces per entry{ours}.
-Shares are fractions of the split's entries; the same numbers are in `evidence_density.csv`.
-
-| split | entries | median | mean | share with one piece | share with none |
-|---|---|---|---|---|---|
-{evidence_rows(evidence)}
-"""
-    )
+    corpus = "" if reading is None else _reading_section(lang, reading)
+    density = "" if evidence is None else _evidence_section(lang, parameters, evidence, evidence_cap)
     return (
         card_header(lang, splits)
         + f"""# BoOQA ({"English" if lang == "en" else "Chinese"}), {scale} scale

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 # method -> (family, detail): lm -> retrieval variant; sns -> (variant, LevyHolt training subset); graph -> measure;
 # llm -> the prompt of McKenna, Li et al. 2023 that the first LLM of llm.scorers is asked with (not in the paper)
@@ -164,96 +164,82 @@ def booqa_score_path(lang: str, split: str, method: str) -> str:
     return f"results/booqa_scores/{lang}/{split}/{method}.parquet"
 
 
-def why_not_runnable(
-    method: str,
-    lang: str,
-    model_languages: list[str],
-    measures: list[str],
-    retrievals: list[str],
-    sns_languages: list[str] = ("en",),
-    sns_methods_zh: Sequence[str] | None = None,
-    imported_languages: Sequence[str] = (),
-    llm_languages: Sequence[str] = (),
-    file_graphs: Mapping[str, str] | None = None,
-    score_files: Mapping[str, str] | None = None,
-) -> str:
-    """Why a method cannot run for a language with this config ("" when it can); Table 5 prints the reason. A further
-    language model's S&S method (``sns_full@rb``) answers English BoOQA only, a graph from files (``file_graphs``: name
-    -> its language) and a score file (``score_files``: name -> its language) that of its language.
+@dataclass(frozen=True)
+class BooqaMethods:
+    """What a config lets the BoOQA methods run with, and so which run for a language (the others get a note in
+    Table 5, ``why_not``).
+
+    ``model_languages``: the languages the LM encoder reads (evaluation.model_languages); ``measures``: the graph
+    measures (graphs.measures); ``retrievals``: the LM retrieval variants (evaluation.lm_retrieval);
     ``sns_languages``: the languages with fine-tuned S&S models (English LevyHolt; Chinese LevyHolt);
     ``sns_methods_zh``: the S&S methods fine-tuned on the Chinese LevyHolt (None: every one);
     ``imported_languages``: languages whose relations come from files made elsewhere (relations.imported), which carry
     no article text (TF-IDF retrieval) and need not carry sentences (the LM ``sent`` variant); ``llm_languages``: the
-    languages an LLM of ``llm.scorers`` is asked in (English: the 2023 prompts are English)."""
-    family, detail = method_spec(method)
-    if method.startswith(FILE_GRAPH + ALIAS_MARK):
-        graph_lang = (file_graphs or {}).get(method_alias(method))
-        return "" if graph_lang == lang else f"a graph of {graph_lang or 'no'} predicates (graphs.from_files)"
-    if family == "file":
-        file_lang = (score_files or {}).get(method_alias(method))
-        return "" if file_lang == lang else f"scores of {file_lang or 'no'} BoOQA entries (evaluation.booqa_predictions)"
-    if method_alias(method) and lang != "en":
-        return "an S&S model of training.booqa_language_models, fine-tuned on the English LevyHolt: English BoOQA only"
-    if family == "llm" and lang not in llm_languages:
-        return (
-            "no LLM in llm.scorers"
-            if not llm_languages
-            else "the LLM is asked with the English prompts of McKenna et al. 2023; Chinese prompts are not configured"
-        )
-    if family == "graph":
-        return "" if detail in measures else "measure not in graphs.measures"
-    if family == "lm" and detail not in retrievals:
-        return "retrieval variant not in evaluation.lm_retrieval"
-    if family == "lm" and detail in ("tfidf", "sent") and lang in imported_languages:
-        return "relations imported from files (relations.imported), which carry no article text to retrieve sentences from"
-    if family == "lm" and lang not in model_languages:
-        return (
-            "the configured encoder cannot read this language (no Chinese or multilingual weights offline; "
-            "evaluation.lm_encoder_zh, evaluation.model_languages)"
-        )
-    if family == "sns" and lang not in sns_languages:
-        return (
-            "no S&S model fine-tuned on a LevyHolt of this language (needs a multilingual model in "
-            "training.language_models_zh and the Chinese LevyHolt, resources.levyholt_zh)"
-        )
-    if family == "sns" and lang == "zh" and sns_methods_zh is not None and method not in sns_methods_zh:
-        return "not fine-tuned on the Chinese LevyHolt: not in training.sns_methods_zh (the paper's Chinese column has S&S Full only)"
-    return ""
+    languages an LLM of ``llm.scorers`` is asked in (English: the 2023 prompts are English); ``further_models``: the
+    language models past the first whose S&S methods answer English BoOQA (training.booqa_language_models);
+    ``file_graphs``: each graph made elsewhere (graphs.from_files) -> its language; ``score_files``: each per-entry
+    score file (evaluation.booqa_predictions) -> its language.
+    """
 
+    model_languages: Sequence[str]
+    measures: Sequence[str]
+    retrievals: Sequence[str]
+    sns_languages: Sequence[str] = ("en",)
+    sns_methods_zh: Sequence[str] | None = None
+    imported_languages: Sequence[str] = ()
+    llm_languages: Sequence[str] = ()
+    further_models: Sequence[str] = ()
+    file_graphs: Mapping[str, str] = field(default_factory=dict)
+    score_files: Mapping[str, str] = field(default_factory=dict)
 
-def methods_for(
-    lang: str,
-    model_languages: list[str],
-    measures: list[str],
-    retrievals: list[str],
-    sns_languages: list[str] = ("en",),
-    sns_methods_zh: Sequence[str] | None = None,
-    imported_languages: Sequence[str] = (),
-    llm_languages: Sequence[str] = (),
-    further_models: Sequence[str] = (),
-    file_graphs: Mapping[str, str] | None = None,
-    score_files: Mapping[str, str] | None = None,
-) -> list[str]:
-    """Methods that can run for a language with this config (the others get a note in Table 5), the S&S methods of the
-    ``further_models`` (training.booqa_language_models), the graphs from files (``file_graphs``: name -> language) and
-    the score files (``score_files``: name -> language) included."""
-    return [
-        method
-        for method in method_names(further_models, sorted(file_graphs or {}), sorted(score_files or {}))
-        if not why_not_runnable(
-            method,
-            lang,
-            model_languages,
-            measures,
-            retrievals,
-            sns_languages,
-            sns_methods_zh,
-            imported_languages,
-            llm_languages,
-            file_graphs,
-            score_files,
-        )
-    ]
+    def why_not(self, method: str, lang: str) -> str:
+        """Why ``method`` cannot run for ``lang`` ("" when it can); Table 5 prints the reason. A further language
+        model's S&S method (``sns_full@rb``) answers English BoOQA only, a graph or score file that of its language."""
+        family, detail = method_spec(method)
+        if method.startswith(FILE_GRAPH + ALIAS_MARK):
+            graph_lang = self.file_graphs.get(method_alias(method))
+            return "" if graph_lang == lang else f"a graph of {graph_lang or 'no'} predicates (graphs.from_files)"
+        if family == "file":
+            file_lang = self.score_files.get(method_alias(method))
+            return "" if file_lang == lang else f"scores of {file_lang or 'no'} BoOQA entries (evaluation.booqa_predictions)"
+        if method_alias(method) and lang != "en":
+            return "an S&S model of training.booqa_language_models, fine-tuned on the English LevyHolt: English BoOQA only"
+        if family == "llm" and lang not in self.llm_languages:
+            return (
+                "no LLM in llm.scorers"
+                if not self.llm_languages
+                else "the LLM is asked with the English prompts of McKenna et al. 2023; Chinese prompts are not configured"
+            )
+        if family == "graph":
+            return "" if detail in self.measures else "measure not in graphs.measures"
+        if family == "lm":
+            return self._why_not_lm(detail, lang)
+        if family == "sns" and lang not in self.sns_languages:
+            return (
+                "no S&S model fine-tuned on a LevyHolt of this language (needs a multilingual model in "
+                "training.language_models_zh and the Chinese LevyHolt, resources.levyholt_zh)"
+            )
+        if family == "sns" and lang == "zh" and self.sns_methods_zh is not None and method not in self.sns_methods_zh:
+            return "not fine-tuned on the Chinese LevyHolt: not in training.sns_methods_zh (the paper's Chinese column has S&S Full only)"
+        return ""
+
+    def _why_not_lm(self, retrieval: str, lang: str) -> str:
+        if retrieval not in self.retrievals:
+            return "retrieval variant not in evaluation.lm_retrieval"
+        if retrieval in ("tfidf", "sent") and lang in self.imported_languages:
+            return "relations imported from files (relations.imported), which carry no article text to retrieve sentences from"
+        if lang not in self.model_languages:
+            return (
+                "the configured encoder cannot read this language (no Chinese or multilingual weights offline; "
+                "evaluation.lm_encoder_zh, evaluation.model_languages)"
+            )
+        return ""
+
+    def runnable(self, lang: str) -> list[str]:
+        """The methods that run for ``lang``: of ``METHODS``, the further models' S&S methods, the graphs from files
+        and the score files, those with no reason not to."""
+        names = method_names(self.further_models, sorted(self.file_graphs), sorted(self.score_files))
+        return [method for method in names if not self.why_not(method, lang)]
 
 
 def sns_models(methods: Sequence[str]) -> list[tuple[str, str]]:

@@ -266,6 +266,48 @@ def graph_covered(scores) -> np.ndarray:
     return np.asarray(scores, dtype=np.float64) > 0
 
 
+def _graph_backoff(
+    engine, fuzzy: str, surfaces: dict[str, str], columns: set[str], weight: str, key: str, fuzzy_top: int, fuzzy_min_count: int
+) -> tuple[str | None, str | None]:
+    """The back-off table of ``fuzzy`` (``graph_scores``) and the columns it is joined on; (None, None) for none."""
+    has_surfaces = surfaces["premise"] != "premise" or surfaces["hypothesis"] != "hypothesis"
+    if fuzzy == "same_type_pair" and has_surfaces:
+        frequent = ""
+        if {"premise_count", "hypothesis_count"} <= columns:
+            engine.materialise(
+                "graph_nodes",
+                f"""
+                WITH nodes AS (
+                    SELECT premise AS label, {surfaces["premise"]} AS surface, CASE WHEN reversed THEN obj_type ELSE subj_type END AS t1,
+                           CASE WHEN reversed THEN subj_type ELSE obj_type END AS t2, premise_count AS n FROM graph_edges
+                    UNION ALL
+                    SELECT hypothesis, {surfaces["hypothesis"]}, subj_type, obj_type, hypothesis_count FROM graph_edges
+                ), distinct_nodes AS (SELECT label, surface, t1, t2, min(n) AS n FROM nodes GROUP BY label, surface, t1, t2)
+                SELECT label, t1, t2 FROM distinct_nodes
+                QUALIFY row_number() OVER (PARTITION BY surface, t1, t2 ORDER BY n DESC, label) <= {int(fuzzy_top)} AND n >= {int(fuzzy_min_count)}""",
+            )
+            frequent = """
+                SEMI JOIN graph_nodes p ON p.label = g.premise AND p.t1 = (CASE WHEN g.reversed THEN g.obj_type ELSE g.subj_type END)
+                                           AND p.t2 = (CASE WHEN g.reversed THEN g.subj_type ELSE g.obj_type END)
+                SEMI JOIN graph_nodes h ON h.label = g.hypothesis AND h.t1 = g.subj_type AND h.t2 = g.obj_type"""
+        backoff_table = engine.materialise(
+            "graph_backoff",
+            f"""
+            SELECT g.{surfaces["premise"]} AS premise, g.{surfaces["hypothesis"]} AS hypothesis, g.subj_type, g.obj_type, g.reversed,
+                   max(g.{weight}) AS w
+            FROM graph_edges g {frequent} GROUP BY ALL""",
+        )
+        return backoff_table, key
+    if fuzzy == "any_type_pair":
+        backoff_table = engine.materialise(
+            "graph_backoff",
+            f"""
+            SELECT {surfaces["premise"]} AS premise, {surfaces["hypothesis"]} AS hypothesis, max({weight}) AS w FROM graph_edges GROUP BY ALL""",
+        )
+        return backoff_table, "premise, hypothesis"
+    return None, None
+
+
 def graph_scores(
     engine, entries: pd.DataFrame, evidence, graph, measure: str, *, fuzzy: str = "same_type_pair", fuzzy_top: int = 20, fuzzy_min_count: int = 3
 ) -> tuple[np.ndarray, float]:
@@ -310,42 +352,7 @@ def graph_scores(
         SELECT {key}, max({weight}) AS w FROM graph_edges SEMI JOIN (SELECT DISTINCT hypothesis FROM graph_lookups) USING (hypothesis)
         GROUP BY ALL""",
     )
-    backoff_table, backoff_key = None, None
-    has_surfaces = surfaces["premise"] != "premise" or surfaces["hypothesis"] != "hypothesis"
-    if fuzzy == "same_type_pair" and has_surfaces:
-        frequent = ""
-        if {"premise_count", "hypothesis_count"} <= columns:
-            engine.materialise(
-                "graph_nodes",
-                f"""
-                WITH nodes AS (
-                    SELECT premise AS label, {surfaces["premise"]} AS surface, CASE WHEN reversed THEN obj_type ELSE subj_type END AS t1,
-                           CASE WHEN reversed THEN subj_type ELSE obj_type END AS t2, premise_count AS n FROM graph_edges
-                    UNION ALL
-                    SELECT hypothesis, {surfaces["hypothesis"]}, subj_type, obj_type, hypothesis_count FROM graph_edges
-                ), distinct_nodes AS (SELECT label, surface, t1, t2, min(n) AS n FROM nodes GROUP BY label, surface, t1, t2)
-                SELECT label, t1, t2 FROM distinct_nodes
-                QUALIFY row_number() OVER (PARTITION BY surface, t1, t2 ORDER BY n DESC, label) <= {int(fuzzy_top)} AND n >= {int(fuzzy_min_count)}""",
-            )
-            frequent = """
-                SEMI JOIN graph_nodes p ON p.label = g.premise AND p.t1 = (CASE WHEN g.reversed THEN g.obj_type ELSE g.subj_type END)
-                                           AND p.t2 = (CASE WHEN g.reversed THEN g.subj_type ELSE g.obj_type END)
-                SEMI JOIN graph_nodes h ON h.label = g.hypothesis AND h.t1 = g.subj_type AND h.t2 = g.obj_type"""
-        backoff_table = engine.materialise(
-            "graph_backoff",
-            f"""
-            SELECT g.{surfaces["premise"]} AS premise, g.{surfaces["hypothesis"]} AS hypothesis, g.subj_type, g.obj_type, g.reversed,
-                   max(g.{weight}) AS w
-            FROM graph_edges g {frequent} GROUP BY ALL""",
-        )
-        backoff_key = key
-    elif fuzzy == "any_type_pair":
-        backoff_table = engine.materialise(
-            "graph_backoff",
-            f"""
-            SELECT {surfaces["premise"]} AS premise, {surfaces["hypothesis"]} AS hypothesis, max({weight}) AS w FROM graph_edges GROUP BY ALL""",
-        )
-        backoff_key = "premise, hypothesis"
+    backoff_table, backoff_key = _graph_backoff(engine, fuzzy, surfaces, columns, weight, key, fuzzy_top, fuzzy_min_count)
     backoff = f"LEFT JOIN {backoff_table} b USING ({backoff_key})" if backoff_table else ""
     best = "CASE WHEN coalesce(x.w, 0) > 0 THEN x.w ELSE coalesce(b.w, 0) END" if backoff_table else "coalesce(x.w, 0)"
     engine.materialise("graph_lookup_scores", f"SELECT {key}, {best} AS score FROM graph_lookups l LEFT JOIN graph_exact x USING ({key}) {backoff}")

@@ -177,6 +177,56 @@ def keep_best_weights(search_dir: str | os.PathLike, trials: int | Iterable[int]
     return best
 
 
+def _selection_row(t: Hyperparameters, m: dict, point, count: int, record: dict, *, chosen: bool, origin: Mapping | None) -> list:
+    """One trial's row of selection.csv (``SELECTION_COLUMNS``, then ``ORIGIN_COLUMNS`` where there is an origin)."""
+    stopped = record["stopped"]
+    return [
+        t.trial,
+        repr(t.learning_rate),
+        repr(t.weight_decay),
+        t.grad_accumulation,
+        int(point["epoch"]),
+        int(point["batch"]),
+        int(point["step"]),
+        count,
+        f"{m['auc_selection']:.6f}",
+        f"{m['auc50']:.6f}",
+        f"{m['auc_norm']:.6f}",
+        f"{m['best_f1']:.6f}",
+        record["train_pairs"],
+        record["dev_pairs"],
+        record["precision"],
+        record["settings"].get("threads", 1),
+        stopped["epoch"],
+        stopped["batch"],
+        stopped["step"],
+        record["stop_reason"],
+        int(record["best_is_last"]),
+        int(record["still_improving"]),
+        int(chosen),
+    ] + (origin_cells(origin, int(point["epoch"])) if origin else [])
+
+
+def _log_choice(trial: int, epoch: int, record: dict, published: Mapping | None) -> None:
+    """Say where the authors' published trial found its best point, and warn when the chosen trial may be undertrained."""
+    if published:
+        log.info(
+            "the authors' published trial %d of %s: best dev point in %s, %s (published %s, their checkpoint's epoch=%d)",
+            published["trial"],
+            published["search"],
+            shown_epoch(epoch),
+            "the published epoch" if epoch == published["epoch"] else "NOT the published epoch",
+            shown_epoch(published["epoch"]),
+            published["epoch"],
+        )
+    if record["still_improving"]:
+        log.warning(
+            "POSSIBLY UNDERTRAINED: the selected trial %d ran out of epochs while its last dev evaluation still improved on the best (%s)",
+            trial,
+            record["stop_reason"],
+        )
+
+
 def select_best_trial(
     trials: Sequence[Hyperparameters],
     dev_score_files: Sequence[str],
@@ -227,59 +277,13 @@ def select_best_trial(
             f"holds trials {[row[0].trial for row in rows]}, not that trial alone"
         )
     table = [list(SELECTION_COLUMNS) + (list(ORIGIN_COLUMNS) if origin else [])]
-    for index, (t, m, point, count, record) in enumerate(rows):
-        stopped = record["stopped"]
-        table.append(
-            [
-                t.trial,
-                repr(t.learning_rate),
-                repr(t.weight_decay),
-                t.grad_accumulation,
-                int(point["epoch"]),
-                int(point["batch"]),
-                int(point["step"]),
-                count,
-                f"{m['auc_selection']:.6f}",
-                f"{m['auc50']:.6f}",
-                f"{m['auc_norm']:.6f}",
-                f"{m['best_f1']:.6f}",
-                record["train_pairs"],
-                record["dev_pairs"],
-                record["precision"],
-                record["settings"].get("threads", 1),
-                stopped["epoch"],
-                stopped["batch"],
-                stopped["step"],
-                record["stop_reason"],
-                int(record["best_is_last"]),
-                int(record["still_improving"]),
-                int(index == best),
-            ]
-            + (origin_cells(origin, int(point["epoch"])) if origin else [])
-        )
+    table += [_selection_row(*row, chosen=index == best, origin=origin) for index, row in enumerate(rows)]
     with atomic_directory(best_dir) as tmp:
         for path in sorted(chosen_weights.iterdir()):
             shutil.copyfile(path, tmp / path.name)
     buffer = io.StringIO()
     csv.writer(buffer, lineterminator="\n").writerows(table)
     write_text_atomic(selection_csv, buffer.getvalue())
-    if published:
-        epoch = int(rows[best][2]["epoch"])
-        log.info(
-            "the authors' published trial %d of %s: best dev point in %s, %s (published %s, their checkpoint's epoch=%d)",
-            published["trial"],
-            published["search"],
-            shown_epoch(epoch),
-            "the published epoch" if epoch == published["epoch"] else "NOT the published epoch",
-            shown_epoch(published["epoch"]),
-            published["epoch"],
-        )
-    chosen = rows[best][4]
-    if chosen["still_improving"]:
-        log.warning(
-            "POSSIBLY UNDERTRAINED: the selected trial %d ran out of epochs while its last dev evaluation still improved on the best (%s)",
-            rows[best][0].trial,
-            chosen["stop_reason"],
-        )
+    _log_choice(rows[best][0].trial, int(rows[best][2]["epoch"]), rows[best][4], published)
     log.info("selected trial %d of %d", rows[best][0].trial, len(rows))
     return rows[best][0].trial

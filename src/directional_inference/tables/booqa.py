@@ -21,6 +21,42 @@ def model_names(models: dict[str, str]) -> str:
     return "; ".join(f"{lang}: {alias}" for lang, alias in sorted(names.items()))
 
 
+def _booqa_table_header() -> list[str]:
+    """A BoOQA table's columns: the method, then per language its numbers with intervals, the paper's and what the
+    numbers rest on, then the model and notes."""
+    header = ["method", "label"]
+    for lang in LANGUAGES:
+        header += [
+            f"{lang}_{name}"
+            for name in (
+                "auc_norm",
+                "auc_norm_low",
+                "auc_norm_high",
+                "auc50",
+                "auc50_low",
+                "auc50_high",
+                "auc_norm_paper",
+                "positive_rate",
+                "entries",
+                *SIGNAL_COLUMNS,
+                *WITHIN_GROUP_COLUMNS,
+            )
+        ]
+    return header + ["model", "scale", "note", "precision", "training", "sanity"]
+
+
+def _model_cell(method: str, used: dict[str, str], model_kinds: dict[str, str]) -> str:
+    """What a row's scores come from: the graphs' source, a score file, or the models ``used`` per language (an LM
+    row's with what its encoder is)."""
+    family = method_spec(method)[0]
+    if family == "graph":
+        return "graph files" if method_alias(method) else "corpus relations"
+    if family == "file":
+        return "score file"
+    kinds = sorted({model_kinds[alias] for alias in used.values() if alias in model_kinds}) if family == "lm" else []
+    return model_names(used) + "".join(f" ({kind})" for kind in kinds)
+
+
 def booqa_table_rows(
     table: BooqaTable,
     languages: list[str],
@@ -42,25 +78,7 @@ def booqa_table_rows(
     ``methods``: the rows (default: the table's own; Table 5 adds the S&S methods of further language models,
     ``evaluation.methods.table_methods``)."""
     model_kinds = model_kinds or {}
-    header = ["method", "label"]
-    for lang in LANGUAGES:
-        header += [
-            f"{lang}_{name}"
-            for name in (
-                "auc_norm",
-                "auc_norm_low",
-                "auc_norm_high",
-                "auc50",
-                "auc50_low",
-                "auc50_high",
-                "auc_norm_paper",
-                "positive_rate",
-                "entries",
-                *SIGNAL_COLUMNS,
-                *WITHIN_GROUP_COLUMNS,
-            )
-        ]
-    header += ["model", "scale", "note", "precision", "training", "sanity"]
+    header = _booqa_table_header()
     rows = []
     for method in methods or table.methods:
         row, notes = [method, method_label(method)], []
@@ -86,16 +104,7 @@ def booqa_table_rows(
             row += numbers + rest + signal
         family = method_spec(method)[0]
         used = {lang: method_alias(method) or models.get(family, {}).get(lang) for lang in languages if method in runnable[lang]}
-        model = (
-            ("graph files" if method_alias(method) else "corpus relations")
-            if family == "graph"
-            else "score file"
-            if family == "file"
-            else model_names(used)
-        )
-        if family == "lm":
-            kinds = sorted({model_kinds[alias] for alias in used.values() if alias in model_kinds})
-            model += "".join(f" ({kind})" for kind in kinds)
+        model = _model_cell(method, used, model_kinds)
         records = {lang: record(method, lang) for lang in used} if family == "sns" and record is not None else {}
         row += [model, scale, "; ".join(notes), *_record_cells(records)]
         rows.append(row)

@@ -6,16 +6,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
+from ..levyholt.entries import SUBSETS
+
 NODE_POSITIONS = {"paraphrases": (0.0, 1.0), "dirtrue": (-1.0, 0.0), "dirfalse": (1.0, 0.0), "unrelated": (0.0, -1.0)}
 NODE_LABELS = {"paraphrases": "Paraphrases", "dirtrue": "DirTrue", "dirfalse": "DirFalse", "unrelated": "Unrelated"}
-EDGES = {
-    "directional": ("dirtrue", "dirfalse"),
-    "symmetric": ("paraphrases", "unrelated"),
-    "para_dirtrue": ("paraphrases", "dirtrue"),
-    "para_dirfalse": ("paraphrases", "dirfalse"),
-    "dirtrue_unrel": ("dirtrue", "unrelated"),
-    "dirfalse_unrel": ("dirfalse", "unrelated"),
-}
 
 
 def plot_mesh(values: Mapping[str, float], title: str, png: str | Path, svg: str | Path) -> None:
@@ -30,7 +24,7 @@ def plot_mesh(values: Mapping[str, float], title: str, png: str | Path, svg: str
     plt.rcParams["svg.hashsalt"] = "directional-inference"
     figure, axes = plt.subplots(figsize=(5.2, 5.2))
     triangle = {"directional", "para_dirtrue", "para_dirfalse"}
-    for subset, (a, b) in EDGES.items():
+    for subset, (a, b) in SUBSETS.items():  # each subset is the edge between its two sub-groups
         (x1, y1), (x2, y2) = NODE_POSITIONS[a], NODE_POSITIONS[b]
         axes.plot([x1, x2], [y1, y2], color="tab:red" if subset in triangle else "tab:gray", linewidth=2, zorder=1)
         share = 0.32 if subset in ("directional", "symmetric") else 0.5

@@ -47,34 +47,12 @@ def metric_cells(metrics: dict) -> str:
     return "| " + " | ".join(cells + [metrics["signal"]]) + " |"
 
 
-def model_card(
-    *,
-    alias: str,
-    variant: str,
-    trained_on: str,
-    dataset: str,
-    scale: str,
-    source: dict,
-    training: dict,
-    selection: pd.Series,
-    trials: int,
-    dev: dict,
-    tests: dict[str, dict],
-    sanity: str | None,
-    model_dir: str,
-    origin: str | None = None,
-) -> str:
-    """The card's Markdown. ``trained_on``: the training set, in words (Markdown); ``dataset``: its Hugging Face tag;
-    ``training``: best/training.json; ``selection``: the selected row of selection.csv, one of ``trials``; ``dev`` and
-    ``tests`` (test set -> metrics): ``tables.common.measure`` results; ``sanity``: ``sns.sanity.describe`` (None for
-    H-only models, which never see a premise); ``origin``: ``sns.published.describe_selection`` (the authors' trials:
-    their published choice or this workflow's selection; None for this workflow's own seeded trials)."""
-    label, what = VARIANTS[variant]
-    lang = training.get("settings", {}).get("lang", "en")
+def _training_rows(variant: str, trained_on: str, training: dict, selection: pd.Series, trials: int, origin: str | None) -> list[tuple[str, str]]:
+    """The card's training table: what it was trained on, how, where it stopped and how it was chosen."""
     settings, hp = training.get("settings", {}), training.get("hp", {})
     best, stopped = training.get("best", {}), training.get("stopped", {})
     undertrained = "**yes: possibly undertrained**" if training.get("still_improving") else "no"
-    rows = [
+    return [
         (
             "training data",
             f"{trained_on}{', the premise replaced by true' if variant == 'hyponly' else ''}: "
@@ -100,14 +78,23 @@ def model_card(
             f"after {int(selection['evaluations'])} dev evaluations",
         ),
     ]
-    table = "\n".join(f"| {name} | {value} |" for name, value in rows)
-    provenance = (
-        f"It is the authors' published trial, trained again at the `{scale}` scale (the paper searched 100 trials "
-        "with RoBERTa and BERT and published the trial it kept)"
-        if selection.get("chosen_by") == "published"
-        else f"It comes from a hyper-parameter search of {trials}\ntrial(s) at the `{scale}` scale (the paper searched 100 "
-        "trials with RoBERTa and BERT)"
+
+
+def _provenance(selection: pd.Series, scale: str, trials: int) -> str:
+    """Where the card's model comes from: the authors' published trial, or this run's search."""
+    if selection.get("chosen_by") == "published":
+        return (
+            f"It is the authors' published trial, trained again at the `{scale}` scale (the paper searched 100 trials "
+            "with RoBERTa and BERT and published the trial it kept)"
+        )
+    return (
+        f"It comes from a hyper-parameter search of {trials}\ntrial(s) at the `{scale}` scale (the paper searched 100 trials with RoBERTa and BERT)"
     )
+
+
+def _numbers(dev: dict, tests: dict[str, dict]) -> tuple[str, list[str], str]:
+    """The card's numbers table (its header and rows: dev, then each test set) and, for a model with no test set of
+    its own, where its numbers are."""
     header = "| set | entries | AUCnorm, tie-aware [95% interval] | AUCnorm, authors' semantics | chance AUCnorm [95% range] | signal |\n|---|---|---|---|---|---|"
     numbers = [f"| dev (selection) | {dev['n']} {metric_cells(dev)}"]
     numbers += [f"| test: {name} | {m['n']} {metric_cells(m)}" for name, m in tests.items()]
@@ -117,6 +104,35 @@ def model_card(
         else "\nThis model is not scored on a test set of its own; its numbers are in the BoOQA tables "
         "(Table 5 for S&S models, Table 3 for H-only models).\n"
     )
+    return header, numbers, tested
+
+
+def model_card(
+    *,
+    alias: str,
+    variant: str,
+    trained_on: str,
+    dataset: str,
+    scale: str,
+    source: dict,
+    training: dict,
+    selection: pd.Series,
+    trials: int,
+    dev: dict,
+    tests: dict[str, dict],
+    sanity: str | None,
+    model_dir: str,
+    origin: str | None = None,
+) -> str:
+    """The card's Markdown. ``trained_on``: the training set, in words (Markdown); ``dataset``: its Hugging Face tag;
+    ``training``: best/training.json; ``selection``: the selected row of selection.csv, one of ``trials``; ``dev`` and
+    ``tests`` (test set -> metrics): ``tables.common.measure`` results; ``sanity``: ``sns.sanity.describe`` (None for
+    H-only models, which never see a premise); ``origin``: ``sns.published.describe_selection`` (the authors' trials:
+    their published choice or this workflow's selection; None for this workflow's own seeded trials)."""
+    label, what = VARIANTS[variant]
+    lang = training.get("settings", {}).get("lang", "en")
+    table = "\n".join(f"| {name} | {value} |" for name, value in _training_rows(variant, trained_on, training, selection, trials, origin))
+    header, numbers, tested = _numbers(dev, tests)
     return f"""---
 base_model: {source.get("name", "")}
 library_name: transformers
@@ -165,7 +181,7 @@ For: reproducing and probing the paper's LevyHolt and BoOQA experiments; scoring
 as the paper's prompts, in {"English" if lang == "en" else "Chinese"}.
 
 Not for: general natural-language inference or textual entailment outside predicate pairs; any language but its
-own; decisions about people; claims beyond the numbers above. {provenance}, so it shows what this base
+own; decisions about people; claims beyond the numbers above. {_provenance(selection, scale, trials)}, so it shows what this base
 model learns from this data at this budget, not the best the method can do.
 """
 

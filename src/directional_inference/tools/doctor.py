@@ -214,6 +214,44 @@ def torch_cuda_name(device) -> str:
 # inputs
 
 
+def _url_findings(from_urls: dict[str, list], timeout: float) -> list[Finding]:
+    """Whether the hosts of the datasets to download from their canonical URLs (dataset -> its inputs) answer: one
+    request per host."""
+    from ..resources.inputs import MIRROR_ENV
+
+    if not from_urls:
+        return []
+    hosts: dict[str, str] = {}
+    for items in from_urls.values():
+        for item in items:
+            hosts.setdefault(urllib.parse.urlsplit(item.url).netloc, item.url)
+    unreachable = {host: why for host, url in sorted(hosts.items()) if (why := _unreachable(url, timeout))}
+    findings: list[Finding] = []
+    reached = sorted(set(hosts) - set(unreachable))
+    if reached:
+        findings.append(
+            Finding(
+                "inputs",
+                OK,
+                f"{', '.join(d for d in from_urls if not _hosts_of(from_urls[d]) & set(unreachable))}: "
+                f"from their canonical URLs ({', '.join(reached)} answer)",
+            )
+        )
+    if unreachable:
+        blocked = [d for d in from_urls if _hosts_of(from_urls[d]) & set(unreachable)]
+        findings.append(
+            Finding(
+                "inputs",
+                FAIL,
+                f"{', '.join(blocked)}: in no mirror, and " + "; ".join(f"{host} cannot be reached ({why})" for host, why in unreachable.items()),
+                f"set {MIRROR_ENV} to a mirror that holds them (.venv/bin/python -m directional_inference.resources.mirror build DIR "
+                "builds one on a machine that reaches the URLs), or run where the URLs can be reached "
+                "(a proxy: https_proxy)",
+            )
+        )
+    return findings
+
+
 def input_findings(config: Mapping, root: Path, *, timeout: float = REACH_TIMEOUT) -> list[Finding]:
     """Where each configured dataset not yet fetched (no ``resources/<dataset>``) comes from: a mirror that lists its
     files, else their canonical URLs (one request per host); and the user inputs the config names."""
@@ -275,35 +313,7 @@ def input_findings(config: Mapping, root: Path, *, timeout: float = REACH_TIMEOU
                 "config file you do not commit; docs/inputs.md)",
             )
         )
-    hosts: dict[str, str] = {}
-    for items in from_urls.values():
-        for item in items:
-            hosts.setdefault(urllib.parse.urlsplit(item.url).netloc, item.url)
-    unreachable = {host: why for host, url in sorted(hosts.items()) if (why := _unreachable(url, timeout))}
-    if from_urls:
-        reached = sorted(set(hosts) - set(unreachable))
-        if reached:
-            findings.append(
-                Finding(
-                    "inputs",
-                    OK,
-                    f"{', '.join(d for d in from_urls if not _hosts_of(from_urls[d]) & set(unreachable))}: "
-                    f"from their canonical URLs ({', '.join(reached)} answer)",
-                )
-            )
-        if unreachable:
-            blocked = [d for d in from_urls if _hosts_of(from_urls[d]) & set(unreachable)]
-            findings.append(
-                Finding(
-                    "inputs",
-                    FAIL,
-                    f"{', '.join(blocked)}: in no mirror, and " + "; ".join(f"{host} cannot be reached ({why})" for host, why in unreachable.items()),
-                    f"set {MIRROR_ENV} to a mirror that holds them (.venv/bin/python -m directional_inference.resources.mirror build DIR "
-                    "builds one on a machine that reaches the URLs), or run where the URLs can be reached "
-                    "(a proxy: https_proxy)",
-                )
-            )
-    return findings
+    return findings + _url_findings(from_urls, timeout)
 
 
 def _locked_outputs(root: Path) -> list[str]:

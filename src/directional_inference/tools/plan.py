@@ -30,7 +30,7 @@ from pathlib import Path
 from ..config_tree import run_config
 
 JOB_HEADER = re.compile(r"^(local)?rule (\w+):$")
-FIELD = re.compile(r"^\s+(threads|resources|wildcards|input|output|benchmark|priority): (.*)$")
+FIELD = re.compile(r"^\s+(threads|resources|wildcards|input|output|log|benchmark|priority): (.*)$")
 # What Snakemake needs of the workflow to plan it (the package is read from src/, as the Snakefile does)
 DEFINITION = ("Snakefile", "rules", "scripts", "src", "config", "envs", "profiles", "report")
 # threads as Snakemake prints them are capped by --cores; a plan asks for enough cores that none is capped
@@ -108,8 +108,8 @@ def copy_definition(workflow_dir: str | os.PathLike, destination: str | os.PathL
 
 
 def planned_job_details(dry_run: str, local: set[str] = frozenset()) -> list[dict]:
-    """``rule, local, threads, resources, wildcards, input, output, benchmark, priority`` of every job a Snakemake dry
-    run prints (threads 1 and priority 0 where it prints none, as Snakemake does)."""
+    """``rule, local, threads, resources, wildcards, input, output, log, benchmark, priority`` of every job a Snakemake
+    dry run prints (threads 1 and priority 0 where it prints none, as Snakemake does)."""
     jobs: list[dict] = []
     for line in dry_run.splitlines():
         if header := JOB_HEADER.match(line):
@@ -122,6 +122,7 @@ def planned_job_details(dry_run: str, local: set[str] = frozenset()) -> list[dic
                     "wildcards": {},
                     "input": [],
                     "output": [],
+                    "log": [],
                     "benchmark": None,
                     "priority": 0,
                 }
@@ -130,7 +131,7 @@ def planned_job_details(dry_run: str, local: set[str] = frozenset()) -> list[dic
             name, value = found.groups()
             if name in ("threads", "priority"):
                 jobs[-1][name] = int(value)
-            elif name in ("input", "output"):
+            elif name in ("input", "output", "log"):
                 jobs[-1][name] = [path.strip() for path in value.split(", ") if path.strip()]
             elif name == "benchmark":
                 jobs[-1][name] = value.strip()

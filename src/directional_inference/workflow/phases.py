@@ -251,3 +251,7 @@ def phase(name: str) -> Phase:
         if item.name == name:
             return item
     raise KeyError(f"unknown phase {name!r}; phases: {', '.join(p.name for p in PHASES)}")
+
+
+# The tables of results/ (the paper's, ours and the findings), as the tables phase lists its outputs
+TABLE_FILES = tuple(name for out in phase("tables").outs if (name := out.removeprefix("results/")).endswith(".csv") and not name.startswith("figure"))
