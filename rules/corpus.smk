@@ -16,7 +16,7 @@ rule build_corpus:
     benchmark:
         phase_benchmark("corpus", "build_corpus", "{lang}")
     wildcard_constraints:
-        lang=EXTRACTED_LANGUAGE,
+        lang=DESIGN.extracted_language,
     conda:
         "../envs/workflow.yaml"
     threads: 1
@@ -43,7 +43,7 @@ rule describe_imported_corpus:
     benchmark:
         phase_benchmark("corpus", "describe_imported_corpus", "{lang}")
     wildcard_constraints:
-        lang=IMPORTED_LANGUAGE,
+        lang=DESIGN.imported_language,
     conda:
         "../envs/workflow.yaml"
     threads: 1
@@ -53,6 +53,6 @@ rule describe_imported_corpus:
         slurm_extra=node_scratch("describe_imported_corpus"),
         runtime=demand("describe_imported_corpus", "runtime"),
     params:
-        files=lambda wildcards: [str(path) for path in IMPORTED_FILES[wildcards.lang]],
+        files=lambda wildcards: [str(path) for path in DESIGN.imported_files[wildcards.lang]],
     script:
         "../scripts/describe_imported_corpus.py"

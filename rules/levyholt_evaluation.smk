@@ -22,7 +22,7 @@ rule score_levyholt:
         runtime=lambda wildcards, attempt: 120 * attempt,
         gpu=model_gpus,
     params:
-        scorer=prompt_scorer_settings,
+        scorer=DESIGN.prompt_scorer_settings,
         torch_threads=model_threads,
     script:
         "../scripts/score_levyholt.py"

@@ -64,7 +64,7 @@ rule prepare_llm:
     benchmark:
         phase_benchmark("llm_evaluation", "prepare_llm", "{llm}")
     wildcard_constraints:
-        llm=alias_pattern(LOCAL_LLMS),
+        llm=alias_pattern(DESIGN.local_llms),
     conda:
         "../envs/workflow.yaml"
     threads: 1
@@ -81,7 +81,7 @@ rule prepare_llm:
 # A causal LM of llm.scorers scores every pair of the whole Directional test with each prompt of llm.prompts.
 rule score_llm_levyholt:
     input:
-        model=lambda wildcards: llm_directory(wildcards.llm),
+        model=lambda wildcards: DESIGN.llm_directory(wildcards.llm),
         test="results/levyholt/whole/directional/test.tsv",
     output:
         "results/llm/predictions/{llm}.tsv",
@@ -110,7 +110,7 @@ rule score_llm_levyholt:
 # The same on this run's test sets of llm.test_sets (Full, Symmetric: Table 1; SherLIiC: Table 6).
 rule score_llm_run_test:
     input:
-        model=lambda wildcards: llm_directory(wildcards.llm),
+        model=lambda wildcards: DESIGN.llm_directory(wildcards.llm),
         test="results/levyholt/{test}/test.tsv",
     output:
         "results/llm/run_predictions/{test}/{llm}.tsv",

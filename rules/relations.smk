@@ -15,7 +15,7 @@ rule extract_relations:
     benchmark:
         phase_benchmark("relations", "extract_relations", "{lang}/{shard}")
     wildcard_constraints:
-        lang=EXTRACTED_LANGUAGE,
+        lang=DESIGN.extracted_language,
     conda:
         "../envs/workflow.yaml"
     threads: 1
@@ -25,7 +25,7 @@ rule extract_relations:
         slurm_extra=node_scratch("extract_relations"),
         runtime=demand("extract_relations", "runtime"),
     params:
-        shards=lambda wildcards: extraction_shard_count(wildcards.lang),
+        shards=lambda wildcards: DESIGN.extraction_shard_count(wildcards.lang),
         # spaCy settings apply to English only: changing them re-runs no Chinese shard
         spacy_model=english_only(config["relations"]["spacy_model"]),
         batch_size=english_only(config["relations"]["batch_size"]),
@@ -43,7 +43,7 @@ rule import_relations:
     benchmark:
         phase_benchmark("relations", "import_relations", "{lang}/{shard}")
     wildcard_constraints:
-        lang=IMPORTED_LANGUAGE,
+        lang=DESIGN.imported_language,
     conda:
         "../envs/workflow.yaml"
     threads: 1

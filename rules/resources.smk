@@ -149,7 +149,7 @@ rule fetch_model:
     benchmark:
         phase_benchmark("resources", "fetch_model", "{model}")
     wildcard_constraints:
-        model="|".join(PRETRAINED_MODELS) or "NO_MODEL",
+        model="|".join(DESIGN.pretrained_models) or "NO_MODEL",
     priority: TOP_PRIORITY
     conda:
         "../envs/workflow.yaml"
@@ -173,7 +173,7 @@ rule fetch_llm:
     benchmark:
         phase_benchmark("resources", "fetch_llm", "{llm}")
     wildcard_constraints:
-        llm=alias_pattern(HUB_LLMS),
+        llm=alias_pattern(DESIGN.hub_llms),
     priority: TOP_PRIORITY
     conda:
         "../envs/workflow.yaml"
@@ -197,7 +197,7 @@ rule build_tiny_model:
     benchmark:
         phase_benchmark("resources", "build_tiny_model", "{model}")
     wildcard_constraints:
-        model="|".join(TINY_MODELS) or "NO_MODEL",
+        model="|".join(DESIGN.tiny_models) or "NO_MODEL",
     priority: TOP_PRIORITY
     conda:
         "../envs/workflow.yaml"

@@ -8,7 +8,7 @@ include: "helpers/robustness.smk"
 rule train_booqa_hyponly_trial:
     input:
         model="resources/models/{lm}",
-        hyperparameters=TRIALS_FILE,
+        hyperparameters=DESIGN.trials_file,
         train="results/{lang}/booqa_hyponly/train.tsv",
         dev="results/{lang}/booqa_hyponly/dev.tsv",
     output:
@@ -31,9 +31,9 @@ rule train_booqa_hyponly_trial:
     params:
         checkpoint_dir=".checkpoints/robustness/{lang}/{lm}/trial-{trial}",
         settings=trial_settings,
-        samples=trial_samples,
+        samples=DESIGN.trial_samples,
         search="results/robustness/{lang}/{lm}",
-        search_trials=search_trial_ids,
+        search_trials=DESIGN.search_trial_ids,
         selection_floor=config["training"]["selection_precision_floor"],
     script:
         "../scripts/train_sns_trial.py"
@@ -42,7 +42,7 @@ rule train_booqa_hyponly_trial:
 rule select_booqa_hyponly_model:
     input:
         unpack(robustness_trial_outputs),
-        hyperparameters=TRIALS_FILE,
+        hyperparameters=DESIGN.trials_file,
     output:
         selection="results/robustness/{lang}/{lm}/selection.csv",
         best=directory("results/robustness/{lang}/{lm}/best"),
@@ -58,8 +58,8 @@ rule select_booqa_hyponly_model:
         runtime=10,
     params:
         floor=config["training"]["selection_precision_floor"],
-        trials=search_trial_ids,
-        origin=search_origin,
+        trials=DESIGN.search_trial_ids,
+        origin=DESIGN.search_origin,
     script:
         "../scripts/select_sns_model.py"
 

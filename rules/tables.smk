@@ -58,7 +58,7 @@ rule make_llm_table:
         scores=expand("results/llm/scores/{test}.parquet", test=LLM_TEST_SETS),
         joins="results/llm/scores/joins.json",
         run_tests=llm_run_test_scores(),
-        sns=[levyholt_score_directory(lm, "sns", subset) for lm in ENGLISH_BOOQA_LMS for subset in ("directional", "full")],
+        sns=[levyholt_score_directory(lm, "sns", subset) for lm in DESIGN.english_booqa_lms for subset in ("directional", "full")],
     output:
         csv=report("results/table_llm.csv", caption="../report/table_llm.rst", category="LLMs"),
         png=report("results/figure_llm.png", caption="../report/table_llm.rst", category="LLMs"),
@@ -74,7 +74,7 @@ rule make_llm_table:
         mem_mb=1000,
         runtime=10,
     params:
-        lms=ENGLISH_BOOQA_LMS,  # the S&S rows: the main model's and those of training.booqa_language_models
+        lms=DESIGN.english_booqa_lms,  # the S&S rows: the main model's and those of training.booqa_language_models
         scale=config["scale"],
         evaluation=table_evaluation(),
         tests=LLM_TEST_SETS,
@@ -101,7 +101,7 @@ rule make_findings:
         runtime=10,
     params:
         claims=findings_claims(),
-        lm=MAIN_LM,
+        lm=DESIGN.main_lm,
         scale=config["scale"],
         evaluation=table_evaluation(),
     script:
@@ -147,7 +147,7 @@ rule collect_metrics:
 rule write_pr_points:
     input:
         # the PR curves of Table 1
-        levyholt_scores_for("table1"),
+        DESIGN.levyholt_scores_for("table1"),
     output:
         "results/pr_curves.csv",
     log:
@@ -212,11 +212,11 @@ rule make_booqa_table:
         runtime=5,
     params:
         languages=config["booqa"]["languages"],
-        runnable={lang: runnable_methods(lang) for lang in ["en", "zh"]},
-        methods=lambda wildcards: table_methods(wildcards.booqa_table, BOOQA_FURTHER_LMS, list(FILE_GRAPHS), list(SCORE_FILES)),
+        runnable={lang: DESIGN.runnable_methods(lang) for lang in ["en", "zh"]},
+        methods=lambda wildcards: DESIGN.booqa_table_methods(wildcards.booqa_table),
         models=booqa_models(),
         model_kinds=lm_encoder_kinds(),
-        booqa_methods=dataclasses.asdict(BOOQA_METHODS),
+        booqa_methods=dataclasses.asdict(DESIGN.booqa_methods),
         scale=config["scale"],
         evaluation=table_evaluation(),
     script:
@@ -225,7 +225,7 @@ rule make_booqa_table:
 
 rule make_table3:
     input:
-        robustness_score_files(),
+        DESIGN.robustness_score_files(),
     output:
         report("results/table3.csv", caption="../report/table3.rst", category="BoOQA"),
     log:
@@ -239,8 +239,8 @@ rule make_table3:
         mem_mb=1000,
         runtime=5,
     params:
-        languages=TABLE3_LANGUAGES,
-        models=TABLE3_MODELS,
+        languages=DESIGN.table3_languages,
+        models=DESIGN.table3_models,
         scale=config["scale"],
         evaluation=table_evaluation(),
     script:
@@ -264,7 +264,7 @@ rule make_table3_generality:
         runtime=5,
     params:
         trained_on=TABLE3_TRAINED_ON,
-        models=TABLE3_MODELS.get("en", []),
+        models=DESIGN.table3_models.get("en", []),
         scale=config["scale"],
     script:
         "../scripts/make_table3_generality.py"
@@ -272,7 +272,7 @@ rule make_table3_generality:
 
 rule plot_figure3:
     input:
-        booqa_score_files("table5"),
+        DESIGN.booqa_score_files("table5"),
     output:
         png=report("results/figure3.png", caption="../report/figure3.rst", category="BoOQA"),
         svg="results/figure3.svg",
@@ -288,8 +288,8 @@ rule plot_figure3:
         mem_mb=1000,
         runtime=5,
     params:
-        runnable={lang: runnable_methods(lang) for lang in config["booqa"]["languages"]},
-        model=MAIN_LM,
+        runnable={lang: DESIGN.runnable_methods(lang) for lang in config["booqa"]["languages"]},
+        model=DESIGN.main_lm,
         scale=config["scale"],
     script:
         "../scripts/plot_figure3.py"
@@ -313,7 +313,7 @@ rule make_table17:
         runtime=10,
     params:
         measures=config["graphs"]["measures"],
-        lookup=graph_lookup(),
+        lookup=DESIGN.graph_lookup(),
         spacy_model=config["relations"]["spacy_model"],
         graph_name="local graph from the English corpus windows outside BoOQA test",
         scale=config["scale"],

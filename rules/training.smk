@@ -51,7 +51,7 @@ rule read_authors_trials:
 rule train_sns_trial:
     input:
         model="resources/models/{lm}",
-        hyperparameters=TRIALS_FILE,
+        hyperparameters=DESIGN.trials_file,
         train=levyholt_train_file,
         dev=levyholt_dev_file,
     output:
@@ -76,9 +76,9 @@ rule train_sns_trial:
         # resumable state lives outside the declared outputs, which Snakemake deletes before a re-run
         checkpoint_dir=".checkpoints/{lm}/{variant}/{subset}/trial-{trial}",
         settings=trial_settings,
-        samples=trial_samples,
+        samples=DESIGN.trial_samples,
         search="results/models/{lm}/{variant}/{subset}",
-        search_trials=search_trial_ids,
+        search_trials=DESIGN.search_trial_ids,
         selection_floor=config["training"]["selection_precision_floor"],
     script:
         "../scripts/train_sns_trial.py"
@@ -87,7 +87,7 @@ rule train_sns_trial:
 rule select_sns_model:
     input:
         unpack(trial_outputs),
-        hyperparameters=TRIALS_FILE,
+        hyperparameters=DESIGN.trials_file,
     output:
         selection="results/models/{lm}/{variant}/{subset}/selection.csv",
         best=directory("results/models/{lm}/{variant}/{subset}/best"),
@@ -103,8 +103,8 @@ rule select_sns_model:
         runtime=10,
     params:
         floor=config["training"]["selection_precision_floor"],
-        trials=search_trial_ids,
-        origin=search_origin,
+        trials=DESIGN.search_trial_ids,
+        origin=DESIGN.search_origin,
     script:
         "../scripts/select_sns_model.py"
 
@@ -128,7 +128,7 @@ rule check_sns_model:
         runtime=10,
         gpu=model_gpus,
     params:
-        scorer=prompt_scorer_settings,
+        scorer=DESIGN.prompt_scorer_settings,
         torch_threads=model_threads,
     script:
         "../scripts/check_sns_model.py"

@@ -26,11 +26,16 @@ from pathlib import Path
 from conftest import PRECISION_FIGURES, REPO, SMOKE, SMOKE_THREADS  # this script's folder is first on sys.path
 
 
+# The commit a checkout of this script was made from, kept in it (a folder given later is named by it)
+SOURCE = ".source-commit"
+
+
 def checkout(commit: str, destination: Path) -> Path:
     """The tree of ``commit`` in ``destination`` (git archive: tracked files only, as a clone has them)."""
     destination.mkdir(parents=True)
     archive = subprocess.run(["git", "-C", str(REPO), "archive", commit], capture_output=True, check=True)
     subprocess.run(["tar", "-x", "-C", str(destination)], input=archive.stdout, check=True)
+    (destination / SOURCE).write_text(commit + "\n", encoding="utf-8")
     return destination
 
 
@@ -57,7 +62,8 @@ def finished_run(version: str, scratch: Path) -> tuple[Path, str]:
     if Path(version).is_dir():
         if (figures := Path(version).parent / PRECISION_FIGURES).is_dir():  # the fixture keeps them beside its run
             shutil.copytree(figures, os.environ["DI_PRECISION_CACHE"], dirs_exist_ok=True)
-        return Path(version), f"the run in {version}"
+        source = Path(version) / SOURCE
+        return Path(version), f"{source.read_text(encoding='utf-8').strip()} (run before)" if source.is_file() else f"the run in {version}"
     commit = subprocess.run(["git", "-C", str(REPO), "rev-parse", "--short", version], capture_output=True, text=True, check=True).stdout.strip()
     workdir = checkout(commit, scratch / commit)
     smoke_run(workdir)

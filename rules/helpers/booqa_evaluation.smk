@@ -29,7 +29,7 @@ def booqa_scoring_settings(wildcards):
         }
     if family == "file":
         return {}
-    return {"lookup": graph_lookup()}
+    return {"lookup": DESIGN.graph_lookup()}
 
 
 def booqa_method_inputs(wildcards):
@@ -37,17 +37,17 @@ def booqa_method_inputs(wildcards):
     family, detail = method_spec(wildcards.method)
     evidence = f"results/{wildcards.lang}/evidence/{wildcards.split}{'.tfidf' if detail == 'tfidf' else ''}.parquet"
     if family == "lm":
-        inputs = {"evidence": evidence, "model": model_directory(lm_encoder(wildcards.lang))}
+        inputs = {"evidence": evidence, "model": model_directory(DESIGN.lm_encoder(wildcards.lang))}
         if detail == "sent" and wildcards.lang == "en":
             inputs["wordnet"] = "resources/nltk_data"  # the authors match argument mentions through WordNet lemmas
         return inputs
     if family == "sns":
         variant, subset = detail
         lang_subset = language_subset(subset, wildcards.lang)
-        alias = method_alias(wildcards.method) or MAIN_LMS[wildcards.lang]
+        alias = method_alias(wildcards.method) or DESIGN.main_lms[wildcards.lang]
         return {"evidence": evidence, "model": f"results/models/{alias}/{variant}/{lang_subset}/best"}
     if family == "llm":
-        return {"evidence": evidence, "model": llm_directory(BOOQA_LLM)}
+        return {"evidence": evidence, "model": DESIGN.llm_directory(DESIGN.booqa_llm)}
     if family == "file":  # scores made elsewhere (evaluation.booqa_predictions): the file, and both splits' ids to check it
         return {
             "predictions": config["evaluation"]["booqa_predictions"][method_alias(wildcards.method)]["file"],
@@ -61,9 +61,11 @@ def booqa_method_inputs(wildcards):
 # LM and S&S methods are scored by evaluation.scoring_jobs jobs each (a chunk of the entries each, then gathered) when
 # that is more than one; graph methods, score files, and every method when it is one, by one job
 SPLIT_SCORING_METHODS = (
-    "|".join(m for m in BOOQA_METHOD_NAMES if method_spec(m)[0] in ("lm", "sns", "llm")) if config["evaluation"]["scoring_jobs"] > 1 else "NO_METHOD"
+    "|".join(m for m in DESIGN.booqa_method_names if method_spec(m)[0] in ("lm", "sns", "llm"))
+    if config["evaluation"]["scoring_jobs"] > 1
+    else "NO_METHOD"
 )
-WHOLE_SCORING_METHODS = "|".join(m for m in BOOQA_METHOD_NAMES if m not in SPLIT_SCORING_METHODS.split("|"))
+WHOLE_SCORING_METHODS = "|".join(m for m in DESIGN.booqa_method_names if m not in SPLIT_SCORING_METHODS.split("|"))
 
 
 def score_parts(wildcards):
@@ -79,7 +81,7 @@ def scoring_gpus(wildcards):
 
 
 def booqa_evaluation_phase_targets():
-    return booqa_score_files()
+    return DESIGN.booqa_score_files()
 
 
 PHASE_TARGETS["booqa_evaluation"] = booqa_evaluation_phase_targets

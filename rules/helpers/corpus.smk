@@ -7,7 +7,7 @@ def corpus_settings(wildcards):
 
 
 def corpus_source_directory(wildcards):
-    return corpus_directory(wildcards.lang)
+    return DESIGN.corpus_directory(wildcards.lang)
 
 
 def corpus_phase_targets():

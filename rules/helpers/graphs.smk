@@ -14,7 +14,7 @@ def graph_files(wildcards):
 
 def graphs_phase_targets():
     return [f"results/{lang}/graphs/for_{split}.parquet" for lang in config["booqa"]["languages"] for split in ("dev", "test")] + [
-        f"results/{lang}/graphs/files/{name}.parquet" for name, lang in FILE_GRAPHS.items()
+        f"results/{lang}/graphs/files/{name}.parquet" for name, lang in DESIGN.file_graphs.items()
     ]
 
 

@@ -13,9 +13,9 @@ def levyholt_data_files():
 
 def chinese_levyholt_files():
     """Every TSV of the Chinese LevyHolt sets (when Chinese S&S models are configured)."""
-    if "zh" not in SNS_LANGUAGES:
+    if "zh" not in DESIGN.sns_languages:
         return []
-    names = [n for s in CHINESE_LEVYHOLT_SETS for n in (s, f"{s}_hyponly")]
+    names = [n for s in DESIGN.chinese_levyholt_sets for n in (s, f"{s}_hyponly")]
     return ["results/levyholt/zh_subsets.csv"] + [f"results/levyholt/{name}/{split}.tsv" for name in names for split in SPLITS]
 
 

@@ -8,7 +8,7 @@ def levyholt_test_files(wildcards):
 
 def all_levyholt_scores(wildcards=None):
     """Score directories of every model the LevyHolt tables and figures show, for each language model they show it of."""
-    return sorted({directory for table in LEVYHOLT_TABLES for directory in levyholt_scores_for(table)})
+    return sorted({directory for table in LEVYHOLT_TABLES for directory in DESIGN.levyholt_scores_for(table)})
 
 
 def levyholt_evaluation_phase_targets():

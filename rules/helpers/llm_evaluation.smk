@@ -11,7 +11,7 @@ LLM_TEST_FILES = {
 LLM_TEST_SETS = list(LLM_TEST_FILES)
 LLM_SCORED_RUN_TESTS = config["llm"]["test_sets"] if config["llm"]["scorers"] else []  # this run's other test sets the LLMs score
 # this run's other test sets joined by join_llm_run_test: those the LLMs score, and every one where llm.predictions has files
-LLM_RUN_TESTS = [test for test in LEVYHOLT_SETS if test != "directional" and (test in LLM_SCORED_RUN_TESTS or config["llm"]["predictions"])]
+LLM_RUN_TESTS = [test for test in DESIGN.levyholt_sets if test != "directional" and (test in LLM_SCORED_RUN_TESTS or config["llm"]["predictions"])]
 RELEASED_SOURCE = "released with McKenna, Li et al. 2023"
 
 

@@ -8,7 +8,7 @@ def english_only(value):
 
 def imported_relation_file(wildcards):
     """The relation file made elsewhere that becomes shard ``shard`` of an imported language."""
-    return str(IMPORTED_FILES[wildcards.lang][int(wildcards.shard)])
+    return str(DESIGN.imported_files[wildcards.lang][int(wildcards.shard)])
 
 
 def relations_phase_targets():

@@ -14,7 +14,7 @@ def tiny_model_texts(wildcards):
 
 def used_models():
     """Every model alias some phase of this config uses."""
-    used = set(config["training"]["language_models"]) | set(config["training"]["language_models_zh"]) | set(PRETRAINED_MODELS)
+    used = set(config["training"]["language_models"]) | set(config["training"]["language_models_zh"]) | set(DESIGN.pretrained_models)
     used |= {alias for alias in (config["evaluation"]["lm_encoder"], config["evaluation"]["lm_encoder_zh"]) if alias}
     if config["booqa"]["wsd"] == "gloss_similarity":
         used.add(config["booqa"]["wsd_encoder"])
@@ -24,13 +24,13 @@ def used_models():
 def all_resources():
     """Every input this config needs: datasets, the NLTK WordNet root, model directories, the hub LLMs' downloads."""
     targets = [f"resources/{name}" for name in config["resources"]["datasets"]]
-    targets += [corpus_directory(lang) for lang in config["booqa"]["languages"]]
+    targets += [DESIGN.corpus_directory(lang) for lang in config["booqa"]["languages"]]
     if "wordnet-3.0" in config["resources"]["datasets"]:
         targets.append("resources/nltk_data")
-    if "zh" in SNS_LANGUAGES:
+    if "zh" in DESIGN.sns_languages:
         targets.append("resources/levyholt-zh")
     targets += [model_directory(alias) for alias in used_models()]
-    targets += [llm_directory(alias) for alias in HUB_LLMS]
+    targets += [DESIGN.llm_directory(alias) for alias in DESIGN.hub_llms]
     return sorted(set(targets))
 
 

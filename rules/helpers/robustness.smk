@@ -2,7 +2,7 @@
 
 
 def robustness_trial_outputs(wildcards):
-    return trial_files(f"results/robustness/{wildcards.lang}/{wildcards.lm}", search_trial_ids(wildcards))
+    return trial_files(f"results/robustness/{wildcards.lang}/{wildcards.lm}", DESIGN.search_trial_ids(wildcards))
 
 
 def wildcard_lang(wildcards):
@@ -17,8 +17,10 @@ def robustness_model(wildcards):
 
 
 def robustness_phase_targets():
-    selections = [f"results/robustness/{lang}/{lm}/{n}" for lang, lms in TABLE3_MODELS.items() for lm in lms for n in ("selection.csv", "best")]
-    return selections + robustness_score_files()
+    selections = [
+        f"results/robustness/{lang}/{lm}/{n}" for lang, lms in DESIGN.table3_models.items() for lm in lms for n in ("selection.csv", "best")
+    ]
+    return selections + DESIGN.robustness_score_files()
 
 
 PHASE_TARGETS["robustness"] = robustness_phase_targets

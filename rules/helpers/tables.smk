@@ -2,23 +2,23 @@
 
 
 def levyholt_table_scores(wildcards):
-    return levyholt_scores_for(wildcards.table)
+    return DESIGN.levyholt_scores_for(wildcards.table)
 
 
 def levyholt_table_records(wildcards):
     """Selection and sanity files of the models one LevyHolt table or figure shows (its precision, training and sanity
     columns)."""
-    return [f for lm in table_models(wildcards.table) for v, s in levyholt_table_models(wildcards.table) for f in model_record_files(lm, v, s)]
+    return [f for lm in DESIGN.table_models(wildcards.table) for v, s in levyholt_table_models(wildcards.table) for f in model_record_files(lm, v, s)]
 
 
 def booqa_model_records(wildcards=None):
     """Selection and sanity files of the S&S models of the BoOQA tables, per language that has them."""
-    models = {"en": BOOQA_MODELS, "zh": sns_models(SNS_METHODS_ZH)}
-    aliases = {"en": ENGLISH_BOOQA_LMS, "zh": [MAIN_LMS.get("zh")]}
+    models = {"en": BOOQA_MODELS, "zh": sns_models(DESIGN.sns_methods_zh)}
+    aliases = {"en": DESIGN.english_booqa_lms, "zh": [DESIGN.main_lms.get("zh")]}
     return sorted(
         {
             f
-            for lang in SNS_LANGUAGES
+            for lang in DESIGN.sns_languages
             if lang in config["booqa"]["languages"]
             for v, s in models[lang]
             for lm in aliases[lang]
@@ -31,18 +31,22 @@ def levyholt_model_infos(wildcards=None):
     """(alias, name) of every fine-tuned language model a LevyHolt table shows (all of them without a table), in config
     order (the first is the main model)."""
     names = {a: (s if isinstance(s, str) else f"tiny-{s['tiny'].get('architecture', 'bert')}") for a, s in config["models"].items()}
-    aliases = table_models(wildcards.table) if wildcards is not None and "table" in wildcards.keys() else config["training"]["language_models"]
+    aliases = DESIGN.table_models(wildcards.table) if wildcards is not None and "table" in wildcards.keys() else config["training"]["language_models"]
     return [[alias, names[alias]] for alias in aliases]
 
 
 def booqa_models():
     """Model of each method family per language, as the BoOQA tables print them."""
-    return {"lm": {lang: lm_encoder(lang) for lang in ("en", "zh")}, "sns": MAIN_LMS, "llm": {lang: BOOQA_LLM for lang in LLM_LANGUAGES}}
+    return {
+        "lm": {lang: DESIGN.lm_encoder(lang) for lang in ("en", "zh")},
+        "sns": DESIGN.main_lms,
+        "llm": {lang: DESIGN.booqa_llm for lang in DESIGN.llm_languages},
+    }
 
 
 def lm_encoder_kinds():
     """What each LM encoder alias is (a sentence encoder trained on NLI pairs is not the paper's unsupervised LM)."""
-    return {alias: model_kind(config["models"][alias]) for alias in sorted({lm_encoder(lang) for lang in ("en", "zh")})}
+    return {alias: model_kind(config["models"][alias]) for alias in sorted({DESIGN.lm_encoder(lang) for lang in ("en", "zh")})}
 
 
 def table_evaluation():
@@ -55,13 +59,13 @@ def table_evaluation():
 
 
 def booqa_table_scores(wildcards):
-    return booqa_score_files(wildcards.booqa_table)
+    return DESIGN.booqa_score_files(wildcards.booqa_table)
 
 
 def model_card_files():
     """The card of every selected model: the LevyHolt searches and Table 3's H-only models trained on BoOQA dev."""
-    cards = [f"results/model_cards/{lm}/{v}/{s}/README.md" for lm, v, s in trained_searches()]
-    return cards + [f"results/model_cards/{lm}/hyponly/booqa_{lang}/README.md" for lang, lms in TABLE3_MODELS.items() for lm in lms]
+    cards = [f"results/model_cards/{lm}/{v}/{s}/README.md" for lm, v, s in DESIGN.trained_searches()]
+    return cards + [f"results/model_cards/{lm}/hyponly/booqa_{lang}/README.md" for lang, lms in DESIGN.table3_models.items() for lm in lms]
 
 
 def search_card_inputs(run, lm, trials):
@@ -79,7 +83,7 @@ def model_card_inputs(wildcards):
     """What a model card reads: the search's selection, the selected model and its trials' dev scores, its sanity
     check, the base model's SOURCE.json and, for a model scored on LevyHolt test sets, its scores."""
     run = model_run(wildcards)
-    inputs = search_card_inputs(run, wildcards.lm, search_trial_ids(wildcards))
+    inputs = search_card_inputs(run, wildcards.lm, DESIGN.search_trial_ids(wildcards))
     if wildcards.variant != "hyponly":
         inputs["sanity"] = f"{run}/sanity.csv"
     if (wildcards.variant, wildcards.subset) in scored_models():
@@ -95,34 +99,34 @@ def model_card_scores(wildcards):
 
 def booqa_hyponly_card_inputs(wildcards):
     """What the card of Table 3's BoOQA-trained H-only model reads: its search and its score on BoOQA test."""
-    inputs = search_card_inputs(f"results/robustness/{wildcards.lang}/{wildcards.lm}", wildcards.lm, search_trial_ids(wildcards))
+    inputs = search_card_inputs(f"results/robustness/{wildcards.lang}/{wildcards.lm}", wildcards.lm, DESIGN.search_trial_ids(wildcards))
     return inputs | {"scores": robustness_score_path(wildcards.lang, wildcards.lm, "booqa")}
 
 
 def table3_generality_inputs(wildcards=None):
     """English BoOQA's type-masked test set, its benchmark rows (frequencies), WordNet and Table 3's English H-only
     scores; nothing where English BoOQA has no H-only models (the file then says so)."""
-    if "en" not in TABLE3_LANGUAGES:
+    if "en" not in DESIGN.table3_languages:
         return {}
     return {
         "hypotheses": "results/en/booqa_hyponly/test.tsv",
         "benchmark": "results/en/booqa/test.parquet",
         "wordnet": "resources/nltk_data",
-        "scores": robustness_score_files("en"),
+        "scores": DESIGN.robustness_score_files("en"),
     }
 
 
 def findings_claims():
     """Numbers of the paper's claims this config can test (tables.findings.CLAIMS)."""
-    english = runnable_methods("en") if "en" in config["booqa"]["languages"] else []
-    return runnable_claims(english, TABLE3_LANGUAGES, config["llm"]["released_predictions"])
+    english = DESIGN.runnable_methods("en") if "en" in config["booqa"]["languages"] else []
+    return runnable_claims(english, DESIGN.table3_languages, config["llm"]["released_predictions"])
 
 
 def findings_inputs(wildcards=None):
     """Score sets and model records of the testable claims, and the English evidence density (thin-evidence reasons)."""
     used = [s for k in findings_claims() for s in (CLAIMS[k].a, CLAIMS[k].b) if s is not None]
-    scores = {levyholt_score_directory(MAIN_LM, *s.key[:2]) if s.kind == "levyholt" else claim_score_path(s, MAIN_LM) for s in used}
-    records = {f for s in used if s.model for f in model_record_files(MAIN_LM, *s.model)}
+    scores = {levyholt_score_directory(DESIGN.main_lm, *s.key[:2]) if s.kind == "levyholt" else claim_score_path(s, DESIGN.main_lm) for s in used}
+    records = {f for s in used if s.model for f in model_record_files(DESIGN.main_lm, *s.model)}
     inputs = {"scores": sorted(scores), "records": sorted(records)}
     if "en" in config["booqa"]["languages"]:
         inputs["density"] = "results/en/booqa/evidence_density.csv"

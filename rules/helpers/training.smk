@@ -13,7 +13,7 @@ def training_priority(wildcards):
     """Longest first (TOP_PRIORITY for 'S&S, every pair in both prompt orders; the other trials by their training
     pairs), and the corpus-to-BoOQA chain after every trial, its short jobs filling both cores at the end, so that no
     long trial starts last and runs alone (docs/operations.md times this order against the chain first)."""
-    return TOP_PRIORITY if is_symmetric(wildcards) else training_size_rank(wildcards.subset)
+    return TOP_PRIORITY if DESIGN.is_symmetric(wildcards) else training_size_rank(wildcards.subset)
 
 
 def drawn_trials():
@@ -22,7 +22,7 @@ def drawn_trials():
 
 
 def trial_outputs(wildcards):
-    return trial_files(model_run(wildcards), search_trial_ids(wildcards))
+    return trial_files(model_run(wildcards), DESIGN.search_trial_ids(wildcards))
 
 
 def trained_model_files():
@@ -30,13 +30,13 @@ def trained_model_files():
     and 'S&S)."""
     return [
         f"results/models/{lm}/{v}/{s}/{name}"
-        for lm, v, s in trained_searches()
+        for lm, v, s in DESIGN.trained_searches()
         for name in ("selection.csv", "best") + (("sanity.csv",) if v != "hyponly" else ())
     ]
 
 
 def training_phase_targets():
-    return [TRIALS_FILE] + trained_model_files()
+    return [DESIGN.trials_file] + trained_model_files()
 
 
 PHASE_TARGETS["training"] = training_phase_targets

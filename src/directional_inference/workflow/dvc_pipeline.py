@@ -33,8 +33,9 @@ PACKAGE_DIR = f"src/{PACKAGE}"
 # A stage's command runs the workflow's own Snakemake whatever the shell's PATH (bin/snakemake finds .venv), so that
 # `.venv/bin/dvc repro` works in a plain shell; SNAKEMAKE_PROFILE (Snakemake's variable) sends the stages through a profile.
 STAGE_SNAKEMAKE = "bin/snakemake"
-# Every stage's command and outputs come from the phase list (rules/phases.smk reads it too).
-STAGE_MODULES = ("workflow/phases.py",)
+# Every stage's command and outputs come from the phase list (rules/phases.smk reads it too), and every phase's jobs
+# from the run's design (rules/common.smk builds it): each a dep of every stage, with what it imports
+STAGE_MODULES = ("workflow/phases.py", "workflow/run_design.py")
 # Files a module reads from beside itself: a dep wherever the module is.
 PACKAGE_DATA = {"resources/inputs.py": ("resources/data/inputs.tsv",), "sns/published.py": ("sns/data/published_choices.tsv",)}
 _ABSENT = object()  # a key the config file does not set
@@ -124,8 +125,8 @@ def phase_scripts(phase: Phase, root: str | Path = ".") -> list[str]:
 def phase_modules(phase: Phase, root: str | Path = ".") -> list[str]:
     """The package files a phase's stage depends on (paths from the repository root, sorted)."""
     root = Path(root)
-    imported = module_dependencies((root / s for s in phase_scripts(phase, root)), root / PACKAGE_DIR, modules=phase.planning_modules)
-    return [f"{PACKAGE_DIR}/{m}" for m in sorted(set(imported) | set(STAGE_MODULES))]
+    scripts = (root / s for s in phase_scripts(phase, root))
+    return [f"{PACKAGE_DIR}/{m}" for m in module_dependencies(scripts, root / PACKAGE_DIR, modules=phase.planning_modules + STAGE_MODULES)]
 
 
 def _upstream_outs(phase: Phase) -> list[str]:
