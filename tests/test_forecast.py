@@ -138,6 +138,7 @@ def test_the_dry_run_parser_keeps_each_jobs_wildcards_files_and_priority():
     jobs = planned_job_details(
         "rule train_sns_trial:\n    input: resources/models/rb, results/levyholt/full/train.tsv\n"
         "    output: results/models/rb/sns/full/trial-3/training.json, results/models/rb/sns/full/trial-3/model\n"
+        "    log: logs/training/train_sns_trial/rb/sns/full/trial-3.log\n"
         "    benchmark: logs/training/train_sns_trial/rb/sns/full/trial-3.benchmark.tsv\n"
         "    wildcards: lm=rb, variant=sns, subset=full, trial=3\n    priority: 6\n    threads: 4\n"
         "    resources: runtime=240, gpu=1\nlocalrule all:\n    threads: 1\n"
@@ -146,6 +147,7 @@ def test_the_dry_run_parser_keeps_each_jobs_wildcards_files_and_priority():
     assert jobs[0]["input"] == ["resources/models/rb", "results/levyholt/full/train.tsv"] and jobs[0]["priority"] == 6
     assert jobs[0]["output"][1] == "results/models/rb/sns/full/trial-3/model"
     assert jobs[0]["benchmark"] == "logs/training/train_sns_trial/rb/sns/full/trial-3.benchmark.tsv"
+    assert jobs[0]["log"] == ["logs/training/train_sns_trial/rb/sns/full/trial-3.log"]
     assert jobs[1] == {
         "rule": "all",
         "local": True,
@@ -154,6 +156,7 @@ def test_the_dry_run_parser_keeps_each_jobs_wildcards_files_and_priority():
         "wildcards": {},
         "input": [],
         "output": [],
+        "log": [],
         "benchmark": None,
         "priority": 0,
     }
