@@ -114,9 +114,13 @@ class RunDesign:
             score_files=self.score_files,
         )
 
+    @cached_property
+    def _runnable(self) -> dict[str, list[str]]:
+        return {lang: self.booqa_methods.runnable(lang) for lang in ("en", "zh")}
+
     def runnable_methods(self, lang: str) -> list[str]:
-        """BoOQA methods that can run for a language under this config."""
-        return self.booqa_methods.runnable(lang)
+        """BoOQA methods that can run for a language under this config (worked out once per language)."""
+        return self._runnable[lang]
 
     def corpus_directory(self, lang: str) -> str:
         """resources/<dataset> holding the raw corpus of a language."""
