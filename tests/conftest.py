@@ -4,6 +4,7 @@ a local stand-in for their canonical URLs (canonical_urls.py)."""
 from __future__ import annotations
 
 import atexit
+import fcntl
 import json
 import os
 import shutil
@@ -175,9 +176,9 @@ def smoke_repo(tmp_path_factory, mirrors) -> Path:
     ``DI_SMOKE_REPO`` names a finished smoke run to use instead (one this fixture made, with the same code: tests
     work in copies of it); tests/mutate.py runs each deliberate break on one such run. Its number-format figures
     (``PRECISION_FIGURES``, beside it) become this session's: measured again under another load, ``precision: auto``
-    could choose another format and the tests' reruns would score in it."""
-    from canonical_urls import CanonicalURLs, NoNetwork
+    could choose another format and the tests' reruns would score in it.
 
+    bin/test's two processes (pytest-xdist) share one run: the first to need it builds it, the other waits for it."""
     if os.environ.get("DI_SMOKE_REPO"):
         reused = Path(os.environ["DI_SMOKE_REPO"]).resolve()
         if not (reused.parent / SMOKE_STEPS).is_file():
@@ -185,6 +186,30 @@ def smoke_repo(tmp_path_factory, mirrors) -> Path:
         if (reused.parent / PRECISION_FIGURES).is_dir():
             shutil.copytree(reused.parent / PRECISION_FIGURES, os.environ["DI_PRECISION_CACHE"], dirs_exist_ok=True)
         return reused
+
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        return _build_smoke_run(tmp_path_factory, mirrors)
+    # bin/test's processes share one build, under their common temporary directory: the first here builds it
+    shared = tmp_path_factory.getbasetemp().parent / "smoke-run"
+    shared.mkdir(exist_ok=True)
+    with open(shared / "lock", "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if (shared / "failed").is_file():
+            pytest.fail(f"the smoke run failed in another test process: {(shared / 'failed').read_text()}", pytrace=False)
+        if (shared / "built").is_file():
+            return Path((shared / "built").read_text())
+        try:
+            workdir = _build_smoke_run(tmp_path_factory, mirrors)
+        except BaseException as error:
+            (shared / "failed").write_text(f"{type(error).__name__}: {str(error)[-3000:]}")
+            raise
+        (shared / "built").write_text(str(workdir))
+        return workdir
+
+
+def _build_smoke_run(tmp_path_factory, mirrors) -> Path:
+    """The smoke run of ``smoke_repo``, built in this process."""
+    from canonical_urls import CanonicalURLs, NoNetwork
 
     workdir = copy_workflow(tmp_path_factory.mktemp("smoke") / "repo")
     remote = tmp_path_factory.mktemp("dvc-remote")
@@ -215,6 +240,44 @@ def smoke_repo(tmp_path_factory, mirrors) -> Path:
     run(workdir, "git", "add", "-A")
     run(workdir, "git", "commit", "-q", "-m", "smoke run")
     return workdir
+
+
+# bin/test runs the suite in two processes (pytest-xdist, -n 2) that share one smoke run (``smoke_repo``: the first to
+# need it builds it, the other waits for it). Its test files make two units of work, each sent to one process whole and
+# run there in its order: SMOKE_RUN_FIRST, which builds the run, then every other test, each a unit of its own, taken by
+# whichever process is free, then SMOKE_RUN_LAST, by when the run is built. The tests that start a SLURM cluster (one
+# host's daemons) are in one unit. (pytest 9 ignores the group pytest-xdist 3.8 would add to a test's id for --dist
+# loadgroup: the units are made here instead.)
+SMOKE_RUN_FIRST = ("test_config_changes.py", "test_recovery.py", "test_dvc.py", "test_slurm.py", "test_slurm_cluster.py")
+SMOKE_RUN_LAST = ("test_workflow.py", "test_gpu_jobs.py")
+
+
+def _unit(file_name: str) -> str | None:
+    return "smoke-run-first" if file_name in SMOKE_RUN_FIRST else "smoke-run-last" if file_name in SMOKE_RUN_LAST else None
+
+
+def pytest_collection_modifyitems(config, items):
+    """The order of the units: the first smoke-run unit, every other test, the last smoke-run unit."""
+    rank = {"smoke-run-first": 0, None: 1, "smoke-run-last": 2}
+    items.sort(key=lambda item: rank[_unit(item.path.name)])  # stable: each unit keeps its order
+
+
+def pytest_runtest_setup(item):
+    if "smoke_repo" in getattr(item, "fixturenames", ()) and _unit(item.path.name) is None:
+        pytest.fail(f"{item.path.name} uses the smoke run: add it to tests/conftest.py's SMOKE_RUN_FIRST or SMOKE_RUN_LAST", pytrace=False)
+
+
+def pytest_xdist_make_scheduler(config, log):
+    from xdist.scheduler import LoadScopeScheduling
+
+    class SmokeRunUnits(LoadScopeScheduling):
+        """Units of work in the order collected: the smoke run's two, every other test alone."""
+
+        def _split_scope(self, nodeid: str) -> str:
+            return _unit(nodeid.split("::", 1)[0].rsplit("/", 1)[-1]) or nodeid
+
+    config.option.loadscopereorder = False  # in the order collected, not the largest unit first
+    return SmokeRunUnits(config, log)
 
 
 def write_chinese_levyholt(root: Path, seed: int = 0) -> Path:

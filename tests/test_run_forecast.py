@@ -124,12 +124,13 @@ def test_the_newest_record_of_the_scale_with_job_times_is_read(tmp_path):
 def test_a_machine_with_a_gpu_the_run_does_not_use_is_told_the_local_gpu_command_and_its_time(monkeypatch, tmp_path):
     import torch
 
-    def forecast_on(jobs, config, cores, root, *, device_type="cpu", gpus=0):
+    def forecast_on(jobs, config, cores, root, *, device_type="cpu", gpus=0, measure=True):
         seconds = {"cpu": "about 2 h 0 min", "cuda": "about 20 min"}[device_type]
         assert device_type == "cpu" or all(int(job["resources"]["gpu"]) == (job["rule"] == "train_sns_trial") for job in jobs)
         return run_forecast.RunForecast(None, [], None, [f"{seconds} for {len(jobs)} jobs on {cores} cores (gpus {gpus})"])
 
     monkeypatch.setattr(run_forecast, "forecast_run", forecast_on)
+    monkeypatch.setattr(run_forecast, "torch_may_see_gpu", lambda: True)
     monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
     monkeypatch.setattr(torch.cuda, "get_device_name", lambda index=0: "NVIDIA RTX 4090")
     jobs = [job("train_sns_trial", lm="minilm"), job("build_corpus")]
@@ -161,3 +162,34 @@ def test_a_run_without_model_jobs_is_forecast_without_loading_torch(tmp_path):
     done = json.loads(subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True, cwd=tmp_path).stdout)
     assert done["torch"] is False
     assert done["lines"][0].startswith("about ") and "for 2 jobs on 2 cores" in done["lines"][0]
+
+
+def test_a_rate_measured_once_is_kept_and_later_forecasts_read_it_without_loading_torch(tmp_path, monkeypatch):
+    """Every run prints a forecast: the rate of its model, measured once on this machine, is kept, so that later
+    forecasts (each run's first lines) read it without loading torch, and say the same; a rate not kept yet, or one at
+    other threads, is not guessed (the run then measures it in a process of its own)."""
+    import subprocess
+    import sys
+
+    from transformers import BertConfig
+
+    BertConfig(vocab_size=100, hidden_size=16, num_hidden_layers=1, num_attention_heads=2, intermediate_size=32).save_pretrained(
+        tmp_path / "resources" / "models" / "tiny"
+    )
+    monkeypatch.setenv("DI_PRECISION_CACHE", str(tmp_path / "cache"))
+    jobs = [job("score_levyholt", lm="tiny", variant="sns", subset="directional")]
+    config = {"scale": "smoke", "training": {"precision": "fp32", "threads": 1, "gpus": 0, "language_models": ["tiny"]}}
+    with pytest.raises(run_forecast.RateUnknown):
+        run_forecast.forecast_report(jobs, config, 2, tmp_path, "", measure=False)
+    measured = run_forecast.forecast_report(jobs, config, 2, tmp_path, "")
+    assert any(line.startswith("measured here: a step of 32 x 32 tokens") for line in measured)
+    script = (
+        "import json, sys; from pathlib import Path; from directional_inference.tools import run_forecast; "
+        "run_forecast.torch_may_see_gpu = lambda: False; "
+        f"lines = run_forecast.forecast_report({jobs!r}, {config!r}, 2, Path('.'), '', measure=False); "
+        "print(json.dumps({'torch': 'torch' in sys.modules, 'lines': lines}))"
+    )
+    done = json.loads(subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True, cwd=tmp_path).stdout)
+    assert done == {"torch": False, "lines": measured}
+    with pytest.raises(run_forecast.RateUnknown):  # two threads a scoring job: another rate
+        run_forecast.forecast_report(jobs, config | {"training": config["training"] | {"threads": 2}}, 2, tmp_path, "", measure=False)

@@ -21,12 +21,14 @@ that ends it (the critical path), with the figures it was made from.
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import heapq
 import json
 import logging
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from .forecast import trial_workload
@@ -301,15 +303,61 @@ def measure_rate(model_dir: Path, precision: str, threads: int, device_type: str
     return StepRate(device.type, chosen, threads, train, forward, why)
 
 
+class RateUnknown(Exception):
+    """A rate the forecast needs is not kept for this machine yet: finding it loads torch and measures the model."""
+
+
+def kept_rate_path(model_dir: Path, precision: str, threads: int, device_type: str) -> Path | None:
+    """Where ``step_rate`` keeps a CPU rate: beside the jobs' own step times (``compute.PrecisionCache``'s folder), keyed
+    by what the rate depends on, each read without torch: the CPU, the threads, the installed torch, the model's
+    ``config.json`` and the configured format. None for a GPU (its name needs torch)."""
+    from importlib.metadata import version
+
+    from ..compute import PrecisionCache, cpu_name
+
+    if device_type != "cpu":
+        return None
+    architecture = hashlib.sha256((model_dir / "config.json").read_bytes()).hexdigest()
+    key = {"machine": cpu_name(), "threads": threads, "torch": version("torch"), "model_config": architecture, "precision": precision}
+    return PrecisionCache().folder / f"rate-{hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()[:20]}.json"
+
+
+def step_rate(model_dir: Path, precision: str, threads: int, device_type: str = "cpu", *, measure: bool = True) -> StepRate:
+    """``measure_rate``'s rate, kept once found, so that every later forecast on this machine (each run prints one) reads
+    it in milliseconds instead of seconds of loading torch; with ``measure`` False a rate not kept raises
+    ``RateUnknown``."""
+    path = kept_rate_path(model_dir, precision, threads, device_type)
+    with contextlib.suppress(OSError, ValueError, TypeError, AttributeError):
+        return StepRate(**json.loads(path.read_text(encoding="utf-8")))
+    if not measure:
+        raise RateUnknown(f"no kept rate of {model_dir} at {threads} threads ({precision}) on this machine")
+    rate = measure_rate(model_dir, precision, threads, device_type)
+    if path is not None:
+        staging = path.with_suffix(f".{os.getpid()}.tmp")
+        staging.write_text(json.dumps(asdict(rate)), encoding="utf-8")
+        staging.replace(path)
+    return rate
+
+
+def torch_may_see_gpu() -> bool:
+    """False where the installed torch is a CPU-only build (its version ends ``+cpu``), read without loading it."""
+    from importlib.metadata import version
+
+    return not version("torch").endswith("+cpu")
+
+
 def _machine(device) -> str:
     from ..compute import _cuda_name, cpu_name
 
     return cpu_name() if device.type == "cpu" else _cuda_name(device)
 
 
-def forecast_run(jobs: list[dict], config: Mapping, cores: int, root: Path, *, device_type: str = "cpu", gpus: int = 0) -> RunForecast:
+def forecast_run(
+    jobs: list[dict], config: Mapping, cores: int, root: Path, *, device_type: str = "cpu", gpus: int = 0, measure: bool = True
+) -> RunForecast:
     """The forecast of ``jobs`` (``plan.planned_job_details``) on this machine's ``cores`` (and ``gpus``), with the lines
-    that say it: trials from this machine's measured rate on ``device_type``, the rest from the run records."""
+    that say it: trials from this machine's measured rate on ``device_type`` (``step_rate``: with ``measure`` False,
+    only a rate already kept), the rest from the run records."""
     from ..compute import model_job_threads
 
     throughput = throughput_record()
@@ -328,7 +376,7 @@ def forecast_run(jobs: list[dict], config: Mapping, cores: int, root: Path, *, d
         if model_dir is None:
             missing.append(alias)
             continue
-        rates[(alias, threads)] = measure_rate(model_dir, precision, threads, device_type)
+        rates[(alias, threads)] = step_rate(model_dir, precision, threads, device_type, measure=measure)
     reference = (record or {}).get("probe", {}).get("forward_s")
     main_rate = rates.get((main, scoring_threads))
     ratio = main_rate.forward_s / reference if main_rate and reference else None
@@ -366,14 +414,17 @@ def gpu_forecast(jobs: list[dict], config: Mapping, cores: int, root: Path) -> R
     return forecast_run(on_gpu, config, cores, root, device_type="cuda", gpus=1)
 
 
-def forecast_report(jobs: list[dict], config: Mapping, cores: int, root: Path, targets: str) -> list[str]:
+def forecast_report(jobs: list[dict], config: Mapping, cores: int, root: Path, targets: str, *, measure: bool = True) -> list[str]:
     """The lines a run or ``bin/doctor`` prints: the forecast at ``cores``, and where torch sees a GPU the run's jobs do
-    not use, the local-GPU command with its forecast."""
+    not use, the local-GPU command with its forecast. With ``measure`` False torch is never loaded: a rate not kept, or
+    a torch that could see a GPU, raises ``RateUnknown``."""
     if not jobs:
         return ["nothing to run"]
-    lines = forecast_run(jobs, config, cores, root).lines
-    if not uses_models(jobs):  # no job a GPU would take: torch stays unloaded
+    lines = forecast_run(jobs, config, cores, root, measure=measure).lines
+    if not uses_models(jobs) or not torch_may_see_gpu():  # no job a GPU would take, or no GPU torch could use
         return lines
+    if not measure:
+        raise RateUnknown("whether torch sees a GPU")
     import torch
 
     from ..compute import model_job_gpus
@@ -394,9 +445,9 @@ def uses_models(jobs: list[dict]) -> bool:
 
 def forecast_at_run_start(workflow, config: Mapping, cores: int, basedir: str) -> str:
     """The lines a local run prints before its first job: the forecast of the jobs its DAG plans (Snakemake's
-    ``workflow``, handed over by the rules and read through ``snakemake_state``), made in a process of its own
-    where it measures a model (torch and the probe stay out of Snakemake's), else here from the run records; a forecast
-    that cannot be made says why, and the run goes on."""
+    ``workflow``, handed over by the rules and read through ``snakemake_state``), made here from the run records and
+    the rates kept on this machine (``step_rate``), else in a process of its own that loads torch and measures the
+    model (torch and the probe stay out of Snakemake's); a forecast that cannot be made says why, and the run goes on."""
     import subprocess
     import sys
     import tempfile
@@ -405,8 +456,8 @@ def forecast_at_run_start(workflow, config: Mapping, cores: int, basedir: str) -
 
     try:
         jobs = planned_jobs(workflow)
-        if not uses_models(jobs):
-            return "\n".join(f"forecast: {line}" for line in forecast_report(jobs, config, cores, Path.cwd(), ""))
+        with contextlib.suppress(RateUnknown):  # here, from the rates kept, where no model need be loaded
+            return "\n".join(f"forecast: {line}" for line in forecast_report(jobs, config, cores, Path.cwd(), "", measure=False))
         with tempfile.TemporaryDirectory(prefix="di-forecast-") as folder:
             (Path(folder) / "jobs.json").write_text(json.dumps(jobs), encoding="utf-8")
             (Path(folder) / "config.json").write_text(json.dumps(config, default=str), encoding="utf-8")
