@@ -20,18 +20,25 @@ DURATIONS = Path(__file__).with_name("durations.tsv")
 BUDGET_S = 40 * 60  # .ci/run's budget: the whole of it, set-up included
 ROW = re.compile(r"^(\d+(?:\.\d+)?)s (setup|call|teardown) +(\S.*)$")  # a test id may hold spaces ([training trial])
 PYTEST_TOTAL = re.compile(r"=+ .*? in (\d+(?:\.\d+)?)s")
+WORKERS = re.compile(r"^(\d+) workers \[")  # pytest-xdist's processes (bin/test: -n 2), whose rows overlap in time
 
 
-def parse(output: str) -> tuple[list[tuple[float, str, str]], float | None]:
-    """(seconds, phase, test id) of every row of pytest's durations report in ``output``, and pytest's total seconds."""
-    rows = [(float(found.group(1)), found.group(2), found.group(3)) for line in output.splitlines() if (found := ROW.match(line.strip()))]
-    totals = [float(found.group(1)) for line in output.splitlines() if (found := PYTEST_TOTAL.match(line.strip()))]
-    return sorted(rows, key=lambda row: (-row[0], row[2], row[1])), (totals[-1] if totals else None)
+def parse(output: str) -> tuple[list[tuple[float, str, str]], float | None, int]:
+    """(seconds, phase, test id) of every row of pytest's durations report in ``output``, pytest's total seconds, and
+    the number of processes the tests ran in."""
+    lines = [line.strip() for line in output.splitlines()]
+    rows = [(float(found.group(1)), found.group(2), found.group(3)) for line in lines if (found := ROW.match(line))]
+    totals = [float(found.group(1)) for line in lines if (found := PYTEST_TOTAL.match(line))]
+    workers = [int(found.group(1)) for line in lines if (found := WORKERS.match(line))]
+    return sorted(rows, key=lambda row: (-row[0], row[2], row[1])), (totals[-1] if totals else None), (workers[-1] if workers else 1)
 
 
-def render(rows: list[tuple[float, str, str]], pytest_s: float | None, wall_clock_s: float | None, where: str, commit: str, date: str) -> str:
+def render(
+    rows: list[tuple[float, str, str]], pytest_s: float | None, processes: int, wall_clock_s: float | None, where: str, commit: str, date: str
+) -> str:
     header = [
         f"# every test's seconds in one run of the suite: {where}, commit {commit}, {date}",
+        f"# tests run in {processes} process(es) at once: the rows of one overlap those of the others in time",
         f"# wall-clock of .ci/run: {wall_clock_s:.0f} s; pytest's total: {pytest_s:.0f} s; the budget: {BUDGET_S} s"
         + (f" ({wall_clock_s - BUDGET_S:.0f} s over it)" if wall_clock_s > BUDGET_S else "")
         if wall_clock_s and pytest_s
@@ -42,9 +49,10 @@ def render(rows: list[tuple[float, str, str]], pytest_s: float | None, wall_cloc
 
 
 def read(path: Path = DURATIONS) -> tuple[dict[str, float], list[tuple[float, str, str]]]:
-    """The header's figures (``wall_clock_s``, ``pytest_s``) and the rows of the committed file."""
+    """The header's figures (``wall_clock_s``, ``pytest_s``, ``processes``) and the rows of the committed file."""
     text = path.read_text(encoding="utf-8")
-    figures = {}
+    found = re.search(r"tests run in (\d+) process", text)
+    figures = {"processes": float(found.group(1)) if found else 1.0}
     if found := re.search(r"wall-clock of \.ci/run: (\d+) s", text):
         figures["wall_clock_s"] = float(found.group(1))
     if found := re.search(r"pytest's total: (\d+) s", text):
@@ -64,11 +72,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--commit", default=None)
     parser.add_argument("--wall-clock", type=float, default=None, help=".ci/run's wall-clock in seconds, as measured")
     args = parser.parse_args(argv)
-    rows, pytest_s = parse(args.output.read_text(encoding="utf-8", errors="replace"))
+    rows, pytest_s, processes = parse(args.output.read_text(encoding="utf-8", errors="replace"))
     if not rows:
         parser.error(f"{args.output}: no durations report (run pytest with --durations=0)")
     commit = args.commit or subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
-    DURATIONS.write_text(render(rows, pytest_s, args.wall_clock, args.where, commit, datetime.date.today().isoformat()), encoding="utf-8")
+    DURATIONS.write_text(render(rows, pytest_s, processes, args.wall_clock, args.where, commit, datetime.date.today().isoformat()), encoding="utf-8")
     print(f"{DURATIONS}: {len(rows)} rows, pytest {pytest_s} s")
     return 0
 
