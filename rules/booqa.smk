@@ -8,12 +8,12 @@ rule select_booqa_positives:
     input:
         relations=merged_relations,
     output:
-        positives="results/{lang}/booqa/positives.parquet",
-        counts="results/{lang}/booqa/predicate_counts.parquet",
+        positives=layout.booqa_file("{lang}", "positives.parquet"),
+        counts=layout.booqa_file("{lang}", "predicate_counts.parquet"),
     log:
-        phase_log("booqa", "select_booqa_positives", "{lang}"),
+        layout.job_log("booqa", "select_booqa_positives", "{lang}"),
     benchmark:
-        phase_benchmark("booqa", "select_booqa_positives", "{lang}")
+        layout.job_benchmark("booqa", "select_booqa_positives", "{lang}")
     conda:
         "../envs/workflow.yaml"
     threads: engine_threads
@@ -31,17 +31,17 @@ rule select_booqa_positives:
 
 rule generate_booqa_negatives:
     input:
-        positives="results/{lang}/booqa/positives.parquet",
-        counts="results/{lang}/booqa/predicate_counts.parquet",
+        positives=layout.booqa_file("{lang}", "positives.parquet"),
+        counts=layout.booqa_file("{lang}", "predicate_counts.parquet"),
         relations=merged_relations,
-        wordnet="resources/nltk_data",
+        wordnet=layout.resource("nltk_data"),
         encoder=wsd_encoder_directory,
     output:
-        "results/{lang}/booqa/negatives.parquet",
+        layout.booqa_file("{lang}", "negatives.parquet"),
     log:
-        phase_log("booqa", "generate_booqa_negatives", "{lang}"),
+        layout.job_log("booqa", "generate_booqa_negatives", "{lang}"),
     benchmark:
-        phase_benchmark("booqa", "generate_booqa_negatives", "{lang}")
+        layout.job_benchmark("booqa", "generate_booqa_negatives", "{lang}")
     conda:
         "../envs/workflow.yaml"
     threads: engine_threads
@@ -58,19 +58,19 @@ rule generate_booqa_negatives:
 
 rule sample_booqa:
     input:
-        positives="results/{lang}/booqa/positives.parquet",
-        negatives="results/{lang}/booqa/negatives.parquet",
-        articles="results/{lang}/corpus/articles.parquet",
+        positives=layout.booqa_file("{lang}", "positives.parquet"),
+        negatives=layout.booqa_file("{lang}", "negatives.parquet"),
+        articles=layout.corpus_file("{lang}", "articles.parquet"),
     output:
-        dev="results/{lang}/booqa/dev.parquet",
-        test="results/{lang}/booqa/test.parquet",
-        dev_jsonl="results/{lang}/booqa/dev.jsonl",
-        test_jsonl="results/{lang}/booqa/test.jsonl",
-        reserved="results/{lang}/booqa/graph_windows.csv",
+        dev=layout.booqa_split("{lang}", "dev"),
+        test=layout.booqa_split("{lang}", "test"),
+        dev_jsonl=layout.booqa_file("{lang}", "dev.jsonl"),
+        test_jsonl=layout.booqa_file("{lang}", "test.jsonl"),
+        reserved=layout.booqa_file("{lang}", "graph_windows.csv"),
     log:
-        phase_log("booqa", "sample_booqa", "{lang}"),
+        layout.job_log("booqa", "sample_booqa", "{lang}"),
     benchmark:
-        phase_benchmark("booqa", "sample_booqa", "{lang}")
+        layout.job_benchmark("booqa", "sample_booqa", "{lang}")
     conda:
         "../envs/workflow.yaml"
     threads: 1
@@ -86,19 +86,19 @@ rule sample_booqa:
 
 rule write_booqa_card:
     input:
-        dev="results/{lang}/booqa/dev.parquet",
-        test="results/{lang}/booqa/test.parquet",
-        reading="results/{lang}/corpus/reading.json",
+        dev=layout.booqa_split("{lang}", "dev"),
+        test=layout.booqa_split("{lang}", "test"),
+        reading=layout.corpus_file("{lang}", "reading.json"),
         # evidence per entry, retrieved as retrieve_booqa_evidence does (its files are of a later phase)
         relations=merged_relations,
-        wordnet="resources/nltk_data",
+        wordnet=layout.resource("nltk_data"),
     output:
-        card="results/{lang}/booqa/README.md",
-        density="results/{lang}/booqa/evidence_density.csv",
+        card=layout.booqa_file("{lang}", "README.md"),
+        density=layout.booqa_file("{lang}", "evidence_density.csv"),
     log:
-        phase_log("booqa", "write_booqa_card", "{lang}"),
+        layout.job_log("booqa", "write_booqa_card", "{lang}"),
     benchmark:
-        phase_benchmark("booqa", "write_booqa_card", "{lang}")
+        layout.job_benchmark("booqa", "write_booqa_card", "{lang}")
     conda:
         "../envs/workflow.yaml"
     threads: 1
@@ -119,16 +119,16 @@ rule write_booqa_card:
 
 rule build_booqa_hyponly:
     input:
-        dev="results/{lang}/booqa/dev.parquet",
-        test="results/{lang}/booqa/test.parquet",
+        dev=layout.booqa_split("{lang}", "dev"),
+        test=layout.booqa_split("{lang}", "test"),
     output:
-        train="results/{lang}/booqa_hyponly/train.tsv",
-        dev="results/{lang}/booqa_hyponly/dev.tsv",
-        test="results/{lang}/booqa_hyponly/test.tsv",
+        train=layout.booqa_hyponly_split("{lang}", "train"),
+        dev=layout.booqa_hyponly_split("{lang}", "dev"),
+        test=layout.booqa_hyponly_split("{lang}", "test"),
     log:
-        phase_log("booqa", "build_booqa_hyponly", "{lang}"),
+        layout.job_log("booqa", "build_booqa_hyponly", "{lang}"),
     benchmark:
-        phase_benchmark("booqa", "build_booqa_hyponly", "{lang}")
+        layout.job_benchmark("booqa", "build_booqa_hyponly", "{lang}")
     conda:
         "../envs/workflow.yaml"
     threads: 1
@@ -144,19 +144,19 @@ rule build_booqa_hyponly:
 
 rule validate_booqa:
     input:
-        dev="results/{lang}/booqa/dev.parquet",
-        test="results/{lang}/booqa/test.parquet",
-        negatives="results/{lang}/booqa/negatives.parquet",
-        counts="results/{lang}/booqa/predicate_counts.parquet",
-        reserved="results/{lang}/booqa/graph_windows.csv",
+        dev=layout.booqa_split("{lang}", "dev"),
+        test=layout.booqa_split("{lang}", "test"),
+        negatives=layout.booqa_file("{lang}", "negatives.parquet"),
+        counts=layout.booqa_file("{lang}", "predicate_counts.parquet"),
+        reserved=layout.booqa_file("{lang}", "graph_windows.csv"),
         relations=merged_relations,
-        wordnet="resources/nltk_data",
+        wordnet=layout.resource("nltk_data"),
     output:
-        "results/{lang}/booqa/validation.json",
+        layout.booqa_file("{lang}", "validation.json"),
     log:
-        phase_log("booqa", "validate_booqa", "{lang}"),
+        layout.job_log("booqa", "validate_booqa", "{lang}"),
     benchmark:
-        phase_benchmark("booqa", "validate_booqa", "{lang}")
+        layout.job_benchmark("booqa", "validate_booqa", "{lang}")
     conda:
         "../envs/workflow.yaml"
     threads: 1

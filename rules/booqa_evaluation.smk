@@ -7,14 +7,14 @@ include: "helpers/booqa_evaluation.smk"
 rule retrieve_booqa_evidence:
     input:
         relations=merged_relations,
-        split="results/{lang}/booqa/{split}.parquet",
-        wordnet="resources/nltk_data",  # the entry's predicate is excluded up to voice (passive participles -> verbs)
+        split=layout.booqa_split("{lang}", "{split}"),
+        wordnet=layout.resource("nltk_data"),  # the entry's predicate is excluded up to voice (passive participles -> verbs)
     output:
-        "results/{lang}/evidence/{split}.parquet",
+        layout.evidence("{lang}", "{split}"),
     log:
-        phase_log("booqa_evaluation", "retrieve_booqa_evidence", "{lang}/{split}"),
+        layout.job_log("booqa_evaluation", "retrieve_booqa_evidence", "{lang}/{split}"),
     benchmark:
-        phase_benchmark("booqa_evaluation", "retrieve_booqa_evidence", "{lang}/{split}")
+        layout.job_benchmark("booqa_evaluation", "retrieve_booqa_evidence", "{lang}/{split}")
     conda:
         "../envs/workflow.yaml"
     threads: 1
@@ -32,15 +32,15 @@ rule retrieve_booqa_evidence:
 
 rule retrieve_tfidf_evidence:
     input:
-        articles="results/{lang}/corpus/articles.parquet",
+        articles=layout.corpus_file("{lang}", "articles.parquet"),
         relations=merged_relations,
-        split="results/{lang}/booqa/{split}.parquet",
+        split=layout.booqa_split("{lang}", "{split}"),
     output:
-        "results/{lang}/evidence/{split}.tfidf.parquet",
+        layout.evidence("{lang}", "{split}", tfidf=True),
     log:
-        phase_log("booqa_evaluation", "retrieve_tfidf_evidence", "{lang}/{split}"),
+        layout.job_log("booqa_evaluation", "retrieve_tfidf_evidence", "{lang}/{split}"),
     benchmark:
-        phase_benchmark("booqa_evaluation", "retrieve_tfidf_evidence", "{lang}/{split}")
+        layout.job_benchmark("booqa_evaluation", "retrieve_tfidf_evidence", "{lang}/{split}")
     conda:
         "../envs/workflow.yaml"
     threads: 1
@@ -62,13 +62,13 @@ rule retrieve_tfidf_evidence:
 rule score_booqa:
     input:
         unpack(booqa_method_inputs),
-        split="results/{lang}/booqa/{split}.parquet",
+        split=layout.booqa_split("{lang}", "{split}"),
     output:
-        "results/booqa_scores/{lang}/{split}/{method}.parquet",
+        layout.booqa_scores("{lang}", "{split}", "{method}"),
     log:
-        phase_log("booqa_evaluation", "score_booqa", "{lang}/{split}/{method}"),
+        layout.job_log("booqa_evaluation", "score_booqa", "{lang}/{split}/{method}"),
     benchmark:
-        phase_benchmark("booqa_evaluation", "score_booqa", "{lang}/{split}/{method}")
+        layout.job_benchmark("booqa_evaluation", "score_booqa", "{lang}/{split}/{method}")
     wildcard_constraints:
         method=WHOLE_SCORING_METHODS,
     conda:
@@ -91,13 +91,13 @@ rule score_booqa:
 rule score_booqa_part:
     input:
         unpack(booqa_method_inputs),
-        split="results/{lang}/booqa/{split}.parquet",
+        split=layout.booqa_split("{lang}", "{split}"),
     output:
-        "results/booqa_scores/{lang}/{split}/{method}.part-{part}.parquet",
+        layout.booqa_scores("{lang}", "{split}", "{method}", part="{part}"),
     log:
-        phase_log("booqa_evaluation", "score_booqa_part", "{lang}/{split}/{method}.part-{part}"),
+        layout.job_log("booqa_evaluation", "score_booqa_part", "{lang}/{split}/{method}.part-{part}"),
     benchmark:
-        phase_benchmark("booqa_evaluation", "score_booqa_part", "{lang}/{split}/{method}.part-{part}")
+        layout.job_benchmark("booqa_evaluation", "score_booqa_part", "{lang}/{split}/{method}.part-{part}")
     wildcard_constraints:
         method=SPLIT_SCORING_METHODS,
     conda:
@@ -121,11 +121,11 @@ rule gather_booqa_scores:
     input:
         parts=score_parts,
     output:
-        "results/booqa_scores/{lang}/{split}/{method}.parquet",
+        layout.booqa_scores("{lang}", "{split}", "{method}"),
     log:
-        phase_log("booqa_evaluation", "gather_booqa_scores", "{lang}/{split}/{method}"),
+        layout.job_log("booqa_evaluation", "gather_booqa_scores", "{lang}/{split}/{method}"),
     benchmark:
-        phase_benchmark("booqa_evaluation", "gather_booqa_scores", "{lang}/{split}/{method}")
+        layout.job_benchmark("booqa_evaluation", "gather_booqa_scores", "{lang}/{split}/{method}")
     wildcard_constraints:
         method=SPLIT_SCORING_METHODS,
     conda:

@@ -5,6 +5,7 @@
 import dataclasses
 import re
 
+from directional_inference import layout
 from directional_inference.booqa.settings import booqa_settings
 from directional_inference.compute import local_gpu_problems, model_job_gpus, model_job_threads
 from directional_inference.evaluation.methods import BOOQA_TABLES, method_alias, method_spec, sns_models
@@ -16,10 +17,8 @@ from directional_inference.levyholt.experiments import (
     TABLE3_TRAINED_ON,
     data_directory,
     language_subset,
-    levyholt_score_directory,
     levyholt_table_models,
     model_record_files,
-    robustness_score_path,
     scored_models,
     training_size_rank,
 )
@@ -56,29 +55,14 @@ wildcard_constraints:
     trained_on="|".join(TABLE3_TRAINED_ON),
 
 
-def phase_log(phase, rule, pattern):
-    """Log path of one job: logs/<phase>/<rule>/<wildcards>.log"""
-    return f"logs/{phase}/{rule}/{pattern}.log"
-
-
-def phase_benchmark(phase, rule, pattern):
-    """Benchmark TSV of one job (time, memory), beside its log."""
-    return f"logs/{phase}/{rule}/{pattern}.benchmark.tsv"
-
-
-def model_directory(alias):
-    """Directory of the weights and tokenizer of a model alias from config['models']."""
-    return f"resources/models/{alias}"
-
-
 def levyholt_file(variant, subset, split):
     """The data file a variant reads for a subset and split."""
-    return f"results/levyholt/{data_directory(variant, subset)}/{split}.tsv"
+    return layout.levyholt_file(f"{data_directory(variant, subset)}/{split}.tsv")
 
 
 def model_run(wildcards):
     """Directory of one (language model, variant, training subset) search."""
-    return f"results/models/{wildcards.lm}/{wildcards.variant}/{wildcards.subset}"
+    return layout.search_directory(wildcards.lm, wildcards.variant, wildcards.subset)
 
 
 def trial_files(run, trials):
@@ -99,13 +83,13 @@ def _lang(wildcards_or_lang):
 def relation_shards(wildcards_or_lang):
     """The relation shards of a language: one per extraction job, or one per imported relation file."""
     lang = _lang(wildcards_or_lang)
-    return [f"results/{lang}/relations/{k}.parquet" for k in range(DESIGN.relation_shard_count(lang))]
+    return [layout.relation_shard(lang, k) for k in range(DESIGN.relation_shard_count(lang))]
 
 
 def merged_relations(wildcards_or_lang):
     """Every relation of a language, in corpus order, each sentence once (written by merge_relations), which every corpus-wide
     step reads."""
-    return f"results/{_lang(wildcards_or_lang)}/relations/merged.parquet"
+    return layout.merged_relations(_lang(wildcards_or_lang))
 
 
 def demand(rule_name, key):

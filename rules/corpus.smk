@@ -9,12 +9,12 @@ rule build_corpus:
     input:
         corpus_source_directory,
     output:
-        articles="results/{lang}/corpus/articles.parquet",
-        reading="results/{lang}/corpus/reading.json",  # records read and skipped per file (for the dataset card)
+        articles=layout.corpus_file("{lang}", "articles.parquet"),
+        reading=layout.corpus_file("{lang}", "reading.json"),  # records read and skipped per file (for the dataset card)
     log:
-        phase_log("corpus", "build_corpus", "{lang}"),
+        layout.job_log("corpus", "build_corpus", "{lang}"),
     benchmark:
-        phase_benchmark("corpus", "build_corpus", "{lang}")
+        layout.job_benchmark("corpus", "build_corpus", "{lang}")
     wildcard_constraints:
         lang=DESIGN.extracted_language,
     conda:
@@ -36,12 +36,12 @@ rule describe_imported_corpus:
         shards=relation_shards,
         relations=merged_relations,
     output:
-        articles="results/{lang}/corpus/articles.parquet",
-        reading="results/{lang}/corpus/reading.json",
+        articles=layout.corpus_file("{lang}", "articles.parquet"),
+        reading=layout.corpus_file("{lang}", "reading.json"),
     log:
-        phase_log("corpus", "describe_imported_corpus", "{lang}"),
+        layout.job_log("corpus", "describe_imported_corpus", "{lang}"),
     benchmark:
-        phase_benchmark("corpus", "describe_imported_corpus", "{lang}")
+        layout.job_benchmark("corpus", "describe_imported_corpus", "{lang}")
     wildcard_constraints:
         lang=DESIGN.imported_language,
     conda:

@@ -14,13 +14,13 @@ localrules:
 rule build_entailment_graph:
     input:
         relations=merged_relations,
-        split="results/{lang}/booqa/{split}.parquet",
+        split=layout.booqa_split("{lang}", "{split}"),
     output:
-        "results/{lang}/graphs/for_{split}.part-{part}.parquet",
+        layout.graph("{lang}", "{split}", part="{part}"),
     log:
-        phase_log("graphs", "build_entailment_graph", "{lang}/{split}.part-{part}"),
+        layout.job_log("graphs", "build_entailment_graph", "{lang}/{split}.part-{part}"),
     benchmark:
-        phase_benchmark("graphs", "build_entailment_graph", "{lang}/{split}.part-{part}")
+        layout.job_benchmark("graphs", "build_entailment_graph", "{lang}/{split}.part-{part}")
     conda:
         "../envs/workflow.yaml"
     threads: engine_threads
@@ -41,11 +41,11 @@ rule gather_entailment_graph:
     input:
         parts=graph_parts,
     output:
-        "results/{lang}/graphs/for_{split}.parquet",
+        layout.graph("{lang}", "{split}"),
     log:
-        phase_log("graphs", "gather_entailment_graph", "{lang}/{split}"),
+        layout.job_log("graphs", "gather_entailment_graph", "{lang}/{split}"),
     benchmark:
-        phase_benchmark("graphs", "gather_entailment_graph", "{lang}/{split}")
+        layout.job_benchmark("graphs", "gather_entailment_graph", "{lang}/{split}")
     conda:
         "../envs/workflow.yaml"
     threads: 1
@@ -64,11 +64,11 @@ rule import_graph_files:
     input:
         graph_files,
     output:
-        "results/{lang}/graphs/files/{graph_name}.parquet",
+        layout.graph_file("{lang}", "{graph_name}"),
     log:
-        phase_log("graphs", "import_graph_files", "{lang}/{graph_name}"),
+        layout.job_log("graphs", "import_graph_files", "{lang}/{graph_name}"),
     benchmark:
-        phase_benchmark("graphs", "import_graph_files", "{lang}/{graph_name}")
+        layout.job_benchmark("graphs", "import_graph_files", "{lang}/{graph_name}")
     conda:
         "../envs/workflow.yaml"
     threads: 1

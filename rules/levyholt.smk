@@ -6,16 +6,18 @@ include: "helpers/levyholt.smk"
 
 rule build_levyholt_subsets:
     input:
-        raw="resources/levyholt",
-        authors="resources/levyholt-authors",
+        raw=layout.resource("levyholt"),
+        authors=layout.resource("levyholt-authors"),
     output:
-        subgroups=report("results/levyholt/subgroups.csv", caption="../report/subgroups.rst", category="LevyHolt", labels={"table": "sub-groups"}),
-        subsets="results/levyholt/subsets.csv",
+        subgroups=report(
+            layout.levyholt_file("subgroups.csv"), caption="../report/subgroups.rst", category="LevyHolt", labels={"table": "sub-groups"}
+        ),
+        subsets=layout.levyholt_file("subsets.csv"),
         files=levyholt_data_files(),
     log:
-        phase_log("levyholt", "build_levyholt_subsets", "all"),
+        layout.job_log("levyholt", "build_levyholt_subsets", "all"),
     benchmark:
-        phase_benchmark("levyholt", "build_levyholt_subsets", "all")
+        layout.job_benchmark("levyholt", "build_levyholt_subsets", "all")
     priority: TOP_PRIORITY
     conda:
         "../envs/workflow.yaml"
@@ -43,14 +45,14 @@ rule build_levyholt_subsets:
 # never subsampled.
 rule build_levyholt_whole_tests:
     input:
-        raw="resources/levyholt",
-        authors="resources/levyholt-authors",
+        raw=layout.resource("levyholt"),
+        authors=layout.resource("levyholt-authors"),
     output:
-        expand("results/levyholt/whole/{subset}/test.tsv", subset=LEVYHOLT_WHOLE_TESTS),
+        expand(layout.levyholt_file("whole/{subset}/test.tsv"), subset=LEVYHOLT_WHOLE_TESTS),
     log:
-        phase_log("levyholt", "build_levyholt_whole_tests", "all"),
+        layout.job_log("levyholt", "build_levyholt_whole_tests", "all"),
     benchmark:
-        phase_benchmark("levyholt", "build_levyholt_whole_tests", "all")
+        layout.job_benchmark("levyholt", "build_levyholt_whole_tests", "all")
     conda:
         "../envs/workflow.yaml"
     threads: 1
@@ -69,14 +71,14 @@ rule build_levyholt_whole_tests:
 
 rule build_chinese_levyholt_subsets:
     input:
-        "resources/levyholt-zh",
+        layout.resource("levyholt-zh"),
     output:
-        table="results/levyholt/zh_subsets.csv",
+        table=layout.levyholt_file("zh_subsets.csv"),
         files=[f for f in chinese_levyholt_files() if f.endswith(".tsv")],
     log:
-        phase_log("levyholt", "build_chinese_levyholt_subsets", "all"),
+        layout.job_log("levyholt", "build_chinese_levyholt_subsets", "all"),
     benchmark:
-        phase_benchmark("levyholt", "build_chinese_levyholt_subsets", "all")
+        layout.job_benchmark("levyholt", "build_chinese_levyholt_subsets", "all")
     priority: TOP_PRIORITY
     conda:
         "../envs/workflow.yaml"

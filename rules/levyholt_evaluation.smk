@@ -7,13 +7,13 @@ include: "helpers/levyholt_evaluation.smk"
 rule score_levyholt:
     input:
         unpack(levyholt_test_files),
-        model="results/models/{lm}/{variant}/{subset}/best",
+        model=layout.search_file("{lm}", "{variant}", "{subset}", "best"),
     output:
-        directory("results/scores/levyholt/{lm}/{variant}/{subset}"),
+        directory(layout.levyholt_score_directory("{lm}", "{variant}", "{subset}")),
     log:
-        phase_log("levyholt_evaluation", "score_levyholt", "{lm}/{variant}/{subset}"),
+        layout.job_log("levyholt_evaluation", "score_levyholt", "{lm}/{variant}/{subset}"),
     benchmark:
-        phase_benchmark("levyholt_evaluation", "score_levyholt", "{lm}/{variant}/{subset}")
+        layout.job_benchmark("levyholt_evaluation", "score_levyholt", "{lm}/{variant}/{subset}")
     conda:
         "../envs/workflow.yaml"
     threads: model_threads

@@ -8,14 +8,14 @@ include: "helpers/llm_evaluation.smk"
 
 rule convert_released_predictions:
     input:
-        released="resources/llm-nli-analysis",
-        authors="resources/levyholt-authors",
+        released=layout.resource("llm-nli-analysis"),
+        authors=layout.resource("levyholt-authors"),
     output:
         LLM_RELEASED,
     log:
-        phase_log("llm_evaluation", "convert_released_predictions", "all"),
+        layout.job_log("llm_evaluation", "convert_released_predictions", "all"),
     benchmark:
-        phase_benchmark("llm_evaluation", "convert_released_predictions", "all")
+        layout.job_benchmark("llm_evaluation", "convert_released_predictions", "all")
     conda:
         "../envs/workflow.yaml"
     threads: 1
@@ -32,12 +32,12 @@ rule join_llm_predictions:
         tests=list(LLM_TEST_FILES.values()),
         references=llm_reference_tests(whole=False),
     output:
-        scores=expand("results/llm/scores/{test}.parquet", test=LLM_TEST_SETS),
-        joins="results/llm/scores/joins.json",
+        scores=expand(layout.llm_file("scores/{test}.parquet"), test=LLM_TEST_SETS),
+        joins=layout.llm_file("scores/joins.json"),
     log:
-        phase_log("llm_evaluation", "join_llm_predictions", "all"),
+        layout.job_log("llm_evaluation", "join_llm_predictions", "all"),
     benchmark:
-        phase_benchmark("llm_evaluation", "join_llm_predictions", "all")
+        layout.job_benchmark("llm_evaluation", "join_llm_predictions", "all")
     conda:
         "../envs/workflow.yaml"
     threads: 1
@@ -56,13 +56,13 @@ rule join_llm_predictions:
 # tiny model built); a hub LLM is downloaded by fetch_llm (resources) and read where it lies.
 rule prepare_llm:
     input:
-        texts="resources/levyholt",
+        texts=layout.resource("levyholt"),
     output:
-        directory("results/llm/models/{llm}"),
+        directory(layout.llm_file("models/{llm}")),
     log:
-        phase_log("llm_evaluation", "prepare_llm", "{llm}"),
+        layout.job_log("llm_evaluation", "prepare_llm", "{llm}"),
     benchmark:
-        phase_benchmark("llm_evaluation", "prepare_llm", "{llm}")
+        layout.job_benchmark("llm_evaluation", "prepare_llm", "{llm}")
     wildcard_constraints:
         llm=alias_pattern(DESIGN.local_llms),
     conda:
@@ -82,13 +82,13 @@ rule prepare_llm:
 rule score_llm_levyholt:
     input:
         model=lambda wildcards: DESIGN.llm_directory(wildcards.llm),
-        test="results/levyholt/whole/directional/test.tsv",
+        test=layout.levyholt_file("whole/directional/test.tsv"),
     output:
-        "results/llm/predictions/{llm}.tsv",
+        layout.llm_file("predictions/{llm}.tsv"),
     log:
-        phase_log("llm_evaluation", "score_llm_levyholt", "{llm}"),
+        layout.job_log("llm_evaluation", "score_llm_levyholt", "{llm}"),
     benchmark:
-        phase_benchmark("llm_evaluation", "score_llm_levyholt", "{llm}")
+        layout.job_benchmark("llm_evaluation", "score_llm_levyholt", "{llm}")
     conda:
         "../envs/workflow.yaml"
     threads: model_threads
@@ -111,13 +111,13 @@ rule score_llm_levyholt:
 rule score_llm_run_test:
     input:
         model=lambda wildcards: DESIGN.llm_directory(wildcards.llm),
-        test="results/levyholt/{test}/test.tsv",
+        test=layout.levyholt_file("{test}/test.tsv"),
     output:
-        "results/llm/run_predictions/{test}/{llm}.tsv",
+        layout.llm_file("run_predictions/{test}/{llm}.tsv"),
     log:
-        phase_log("llm_evaluation", "score_llm_run_test", "{test}/{llm}"),
+        layout.job_log("llm_evaluation", "score_llm_run_test", "{test}/{llm}"),
     benchmark:
-        phase_benchmark("llm_evaluation", "score_llm_run_test", "{test}/{llm}")
+        layout.job_benchmark("llm_evaluation", "score_llm_run_test", "{test}/{llm}")
     wildcard_constraints:
         test="|".join(LLM_SCORED_RUN_TESTS) or "none",
     conda:
@@ -143,15 +143,15 @@ rule score_llm_run_test:
 rule join_llm_run_test:
     input:
         predictions=lambda wildcards: [path for path, _ in llm_run_test_predictions(wildcards.test)],
-        test="results/levyholt/{test}/test.tsv",
+        test=layout.levyholt_file("{test}/test.tsv"),
         references=llm_reference_tests(),
     output:
-        scores="results/llm/scores/{test}_run.parquet",
-        joins="results/llm/scores/{test}_run.joins.json",
+        scores=layout.llm_file("scores/{test}_run.parquet"),
+        joins=layout.llm_file("scores/{test}_run.joins.json"),
     log:
-        phase_log("llm_evaluation", "join_llm_run_test", "{test}"),
+        layout.job_log("llm_evaluation", "join_llm_run_test", "{test}"),
     benchmark:
-        phase_benchmark("llm_evaluation", "join_llm_run_test", "{test}")
+        layout.job_benchmark("llm_evaluation", "join_llm_run_test", "{test}")
     wildcard_constraints:
         test="|".join(LLM_RUN_TESTS) or "none",
     conda:

@@ -7,13 +7,13 @@ include: "helpers/relations.smk"
 
 rule extract_relations:
     input:
-        "results/{lang}/corpus/articles.parquet",
+        layout.corpus_file("{lang}", "articles.parquet"),
     output:
-        "results/{lang}/relations/{shard}.parquet",
+        layout.relation_shard("{lang}", "{shard}"),
     log:
-        phase_log("relations", "extract_relations", "{lang}/{shard}"),
+        layout.job_log("relations", "extract_relations", "{lang}/{shard}"),
     benchmark:
-        phase_benchmark("relations", "extract_relations", "{lang}/{shard}")
+        layout.job_benchmark("relations", "extract_relations", "{lang}/{shard}")
     wildcard_constraints:
         lang=DESIGN.extracted_language,
     conda:
@@ -37,11 +37,11 @@ rule import_relations:
     input:
         imported_relation_file,
     output:
-        "results/{lang}/relations/{shard}.parquet",
+        layout.relation_shard("{lang}", "{shard}"),
     log:
-        phase_log("relations", "import_relations", "{lang}/{shard}"),
+        layout.job_log("relations", "import_relations", "{lang}/{shard}"),
     benchmark:
-        phase_benchmark("relations", "import_relations", "{lang}/{shard}")
+        layout.job_benchmark("relations", "import_relations", "{lang}/{shard}")
     wildcard_constraints:
         lang=DESIGN.imported_language,
     conda:
@@ -64,11 +64,11 @@ rule merge_relations:
     input:
         shards=relation_shards,
     output:
-        "results/{lang}/relations/merged.parquet",
+        layout.merged_relations("{lang}"),
     log:
-        phase_log("relations", "merge_relations", "{lang}"),
+        layout.job_log("relations", "merge_relations", "{lang}"),
     benchmark:
-        phase_benchmark("relations", "merge_relations", "{lang}")
+        layout.job_benchmark("relations", "merge_relations", "{lang}")
     conda:
         "../envs/workflow.yaml"
     threads: engine_threads

@@ -8,11 +8,11 @@ rule summarise_benchmarks:
     input:
         [phase_targets(p.name) for p in PHASES],
     output:
-        report("results/benchmarks.csv", caption="../report/benchmarks.rst", category="Benchmarks"),
+        report(layout.result("benchmarks.csv"), caption="../report/benchmarks.rst", category="Benchmarks"),
     log:
-        "logs/report/summarise_benchmarks.log",
+        layout.job_log("report", "summarise_benchmarks"),
     benchmark:
-        "logs/report/summarise_benchmarks.benchmark.tsv"
+        layout.job_benchmark("report", "summarise_benchmarks")
     conda:
         "../envs/workflow.yaml"
     threads: 1
@@ -28,9 +28,9 @@ rule summarise_benchmarks:
 # rule file changes.
 rule draw_rulegraph:
     output:
-        "results/rulegraph.svg",
+        layout.result("rulegraph.svg"),
     log:
-        "logs/report/draw_rulegraph.log",
+        layout.job_log("report", "draw_rulegraph"),
     conda:
         "../envs/workflow.yaml"
     threads: 1

@@ -21,11 +21,11 @@ localrules:
 # does not change the verified content, so it must not trigger re-runs.
 rule fetch_dataset:
     output:
-        directory("resources/{dataset}"),
+        directory(layout.resource("{dataset}")),
     log:
-        phase_log("resources", "fetch_dataset", "{dataset}"),
+        layout.job_log("resources", "fetch_dataset", "{dataset}"),
     benchmark:
-        phase_benchmark("resources", "fetch_dataset", "{dataset}")
+        layout.job_benchmark("resources", "fetch_dataset", "{dataset}")
     wildcard_constraints:
         dataset=DATASETS_IN_ONE_JOB,
     priority: TOP_PRIORITY
@@ -42,11 +42,11 @@ rule fetch_dataset:
 # News Crawl: a job per year (gigabytes each, so that a failed year is fetched again alone), gathered into one dataset.
 rule fetch_newscrawl_year:
     output:
-        temp(directory("resources/newscrawl-years/{year}")),
+        temp(directory(layout.newscrawl_year("{year}"))),
     log:
-        phase_log("resources", "fetch_newscrawl_year", "{year}"),
+        layout.job_log("resources", "fetch_newscrawl_year", "{year}"),
     benchmark:
-        phase_benchmark("resources", "fetch_newscrawl_year", "{year}")
+        layout.job_benchmark("resources", "fetch_newscrawl_year", "{year}")
     wildcard_constraints:
         year=r"\d{4}",
     priority: TOP_PRIORITY
@@ -62,13 +62,13 @@ rule fetch_newscrawl_year:
 
 rule gather_newscrawl:
     input:
-        expand("resources/newscrawl-years/{year}", year=config["resources"]["newscrawl"]["years"]),
+        expand(layout.newscrawl_year("{year}"), year=config["resources"]["newscrawl"]["years"]),
     output:
-        directory("resources/newscrawl"),
+        directory(layout.resource("newscrawl")),
     log:
-        phase_log("resources", "gather_newscrawl", "newscrawl"),
+        layout.job_log("resources", "gather_newscrawl", "newscrawl"),
     benchmark:
-        phase_benchmark("resources", "gather_newscrawl", "newscrawl")
+        layout.job_benchmark("resources", "gather_newscrawl", "newscrawl")
     priority: TOP_PRIORITY
     conda:
         "../envs/workflow.yaml"
@@ -82,14 +82,14 @@ rule gather_newscrawl:
 
 rule build_wordnet:
     input:
-        sdist="resources/wordnet-3.0",
-        cmn="resources/omw-cmn",
+        sdist=layout.resource("wordnet-3.0"),
+        cmn=layout.resource("omw-cmn"),
     output:
-        directory("resources/nltk_data"),
+        directory(layout.resource("nltk_data")),
     log:
-        phase_log("resources", "build_wordnet", "nltk_data"),
+        layout.job_log("resources", "build_wordnet", "nltk_data"),
     benchmark:
-        phase_benchmark("resources", "build_wordnet", "nltk_data")
+        layout.job_benchmark("resources", "build_wordnet", "nltk_data")
     priority: TOP_PRIORITY
     conda:
         "../envs/workflow.yaml"
@@ -103,11 +103,11 @@ rule build_wordnet:
 
 rule collect_clue_news:
     output:
-        directory("resources/clue-news2016zh"),
+        directory(layout.resource("clue-news2016zh")),
     log:
-        phase_log("resources", "collect_clue_news", "clue-news2016zh"),
+        layout.job_log("resources", "collect_clue_news", "clue-news2016zh"),
     benchmark:
-        phase_benchmark("resources", "collect_clue_news", "clue-news2016zh")
+        layout.job_benchmark("resources", "collect_clue_news", "clue-news2016zh")
     priority: TOP_PRIORITY
     conda:
         "../envs/workflow.yaml"
@@ -123,11 +123,11 @@ rule collect_clue_news:
 
 rule collect_chinese_levyholt:
     output:
-        directory("resources/levyholt-zh"),
+        directory(layout.resource("levyholt-zh")),
     log:
-        phase_log("resources", "collect_chinese_levyholt", "levyholt-zh"),
+        layout.job_log("resources", "collect_chinese_levyholt", "levyholt-zh"),
     benchmark:
-        phase_benchmark("resources", "collect_chinese_levyholt", "levyholt-zh")
+        layout.job_benchmark("resources", "collect_chinese_levyholt", "levyholt-zh")
     priority: TOP_PRIORITY
     conda:
         "../envs/workflow.yaml"
@@ -143,11 +143,11 @@ rule collect_chinese_levyholt:
 
 rule fetch_model:
     output:
-        directory("resources/models/{model}"),
+        directory(layout.model_directory("{model}")),
     log:
-        phase_log("resources", "fetch_model", "{model}"),
+        layout.job_log("resources", "fetch_model", "{model}"),
     benchmark:
-        phase_benchmark("resources", "fetch_model", "{model}")
+        layout.job_benchmark("resources", "fetch_model", "{model}")
     wildcard_constraints:
         model="|".join(DESIGN.pretrained_models) or "NO_MODEL",
     priority: TOP_PRIORITY
@@ -167,11 +167,11 @@ rule fetch_model:
 # there. The LLMs made from local files (a GGUF file, a directory, a tiny model) are prepare_llm's (llm_evaluation).
 rule fetch_llm:
     output:
-        directory("resources/llms/{llm}"),
+        directory(layout.hub_llm_directory("{llm}")),
     log:
-        phase_log("resources", "fetch_llm", "{llm}"),
+        layout.job_log("resources", "fetch_llm", "{llm}"),
     benchmark:
-        phase_benchmark("resources", "fetch_llm", "{llm}")
+        layout.job_benchmark("resources", "fetch_llm", "{llm}")
     wildcard_constraints:
         llm=alias_pattern(DESIGN.hub_llms),
     priority: TOP_PRIORITY
@@ -191,11 +191,11 @@ rule build_tiny_model:
     input:
         texts=tiny_model_texts,
     output:
-        directory("resources/models/{model}"),
+        directory(layout.model_directory("{model}")),
     log:
-        phase_log("resources", "build_tiny_model", "{model}"),
+        layout.job_log("resources", "build_tiny_model", "{model}"),
     benchmark:
-        phase_benchmark("resources", "build_tiny_model", "{model}")
+        layout.job_benchmark("resources", "build_tiny_model", "{model}")
     wildcard_constraints:
         model="|".join(DESIGN.tiny_models) or "NO_MODEL",
     priority: TOP_PRIORITY

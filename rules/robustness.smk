@@ -7,20 +7,20 @@ include: "helpers/robustness.smk"
 
 rule train_booqa_hyponly_trial:
     input:
-        model="resources/models/{lm}",
+        model=layout.model_directory("{lm}"),
         hyperparameters=DESIGN.trials_file,
-        train="results/{lang}/booqa_hyponly/train.tsv",
-        dev="results/{lang}/booqa_hyponly/dev.tsv",
+        train=layout.booqa_hyponly_split("{lang}", "train"),
+        dev=layout.booqa_hyponly_split("{lang}", "dev"),
     output:
-        dev_scores="results/robustness/{lang}/{lm}/trial-{trial}/dev_scores.parquet",
-        evaluations="results/robustness/{lang}/{lm}/trial-{trial}/evaluations.csv",
-        record="results/robustness/{lang}/{lm}/trial-{trial}/training.json",
+        dev_scores=layout.robustness_trial_file("{lang}", "{lm}", "{trial}", "dev_scores.parquet"),
+        evaluations=layout.robustness_trial_file("{lang}", "{lm}", "{trial}", "evaluations.csv"),
+        record=layout.robustness_trial_file("{lang}", "{lm}", "{trial}", "training.json"),
         # emptied (a note left) once a finished trial of the search ranks above it; removed after the selection
-        weights=temp(directory("results/robustness/{lang}/{lm}/trial-{trial}/model")),
+        weights=temp(directory(layout.robustness_trial_file("{lang}", "{lm}", "{trial}", "model"))),
     log:
-        phase_log("robustness", "train_booqa_hyponly_trial", "{lang}/{lm}/trial-{trial}"),
+        layout.job_log("robustness", "train_booqa_hyponly_trial", "{lang}/{lm}/trial-{trial}"),
     benchmark:
-        phase_benchmark("robustness", "train_booqa_hyponly_trial", "{lang}/{lm}/trial-{trial}")
+        layout.job_benchmark("robustness", "train_booqa_hyponly_trial", "{lang}/{lm}/trial-{trial}")
     conda:
         "../envs/workflow.yaml"
     threads: model_threads
@@ -32,7 +32,7 @@ rule train_booqa_hyponly_trial:
         checkpoint_dir=".checkpoints/robustness/{lang}/{lm}/trial-{trial}",
         settings=trial_settings,
         samples=DESIGN.trial_samples,
-        search="results/robustness/{lang}/{lm}",
+        search=layout.robustness_directory("{lang}", "{lm}"),
         search_trials=DESIGN.search_trial_ids,
         selection_floor=config["training"]["selection_precision_floor"],
     script:
@@ -44,12 +44,12 @@ rule select_booqa_hyponly_model:
         unpack(robustness_trial_outputs),
         hyperparameters=DESIGN.trials_file,
     output:
-        selection="results/robustness/{lang}/{lm}/selection.csv",
-        best=directory("results/robustness/{lang}/{lm}/best"),
+        selection=layout.robustness_file("{lang}", "{lm}", "selection.csv"),
+        best=directory(layout.robustness_file("{lang}", "{lm}", "best")),
     log:
-        phase_log("robustness", "select_booqa_hyponly_model", "{lang}/{lm}"),
+        layout.job_log("robustness", "select_booqa_hyponly_model", "{lang}/{lm}"),
     benchmark:
-        phase_benchmark("robustness", "select_booqa_hyponly_model", "{lang}/{lm}")
+        layout.job_benchmark("robustness", "select_booqa_hyponly_model", "{lang}/{lm}")
     conda:
         "../envs/workflow.yaml"
     threads: 1
@@ -67,13 +67,13 @@ rule select_booqa_hyponly_model:
 rule score_booqa_hyponly:
     input:
         model=robustness_model,
-        test="results/{lang}/booqa_hyponly/test.tsv",
+        test=layout.booqa_hyponly_split("{lang}", "test"),
     output:
-        "results/robustness/{lang}/scores/{lm}/{trained_on}.parquet",
+        layout.robustness_score_path("{lang}", "{lm}", "{trained_on}"),
     log:
-        phase_log("robustness", "score_booqa_hyponly", "{lang}/{lm}/{trained_on}"),
+        layout.job_log("robustness", "score_booqa_hyponly", "{lang}/{lm}/{trained_on}"),
     benchmark:
-        phase_benchmark("robustness", "score_booqa_hyponly", "{lang}/{lm}/{trained_on}")
+        layout.job_benchmark("robustness", "score_booqa_hyponly", "{lang}/{lm}/{trained_on}")
     conda:
         "../envs/workflow.yaml"
     threads: model_threads

@@ -9,11 +9,11 @@ rule make_levyholt_table:
         scores=levyholt_table_scores,
         records=levyholt_table_records,
     output:
-        report("results/{table}.csv", caption="../report/levyholt_table.rst", category="LevyHolt", labels={"table": "{table}"}),
+        report(layout.result("{table}.csv"), caption="../report/levyholt_table.rst", category="LevyHolt", labels={"table": "{table}"}),
     log:
-        phase_log("tables", "make_levyholt_table", "{table}"),
+        layout.job_log("tables", "make_levyholt_table", "{table}"),
     benchmark:
-        phase_benchmark("tables", "make_levyholt_table", "{table}")
+        layout.job_benchmark("tables", "make_levyholt_table", "{table}")
     wildcard_constraints:
         table="table1|table2|table6|figure1|figure2",
     conda:
@@ -33,14 +33,14 @@ rule make_levyholt_table:
 
 rule plot_mesh_figure:
     input:
-        "results/{figure}.csv",
+        layout.result("{figure}.csv"),
     output:
-        png=report("results/{figure}.png", caption="../report/mesh_figure.rst", category="LevyHolt", labels={"figure": "{figure}"}),
-        svg="results/{figure}.svg",
+        png=report(layout.result("{figure}.png"), caption="../report/mesh_figure.rst", category="LevyHolt", labels={"figure": "{figure}"}),
+        svg=layout.result("{figure}.svg"),
     log:
-        phase_log("tables", "plot_mesh_figure", "{figure}"),
+        layout.job_log("tables", "plot_mesh_figure", "{figure}"),
     benchmark:
-        phase_benchmark("tables", "plot_mesh_figure", "{figure}")
+        layout.job_benchmark("tables", "plot_mesh_figure", "{figure}")
     wildcard_constraints:
         figure="figure1|figure2",
     conda:
@@ -55,18 +55,18 @@ rule plot_mesh_figure:
 
 rule make_llm_table:
     input:
-        scores=expand("results/llm/scores/{test}.parquet", test=LLM_TEST_SETS),
-        joins="results/llm/scores/joins.json",
+        scores=expand(layout.llm_file("scores/{test}.parquet"), test=LLM_TEST_SETS),
+        joins=layout.llm_file("scores/joins.json"),
         run_tests=llm_run_test_scores(),
-        sns=[levyholt_score_directory(lm, "sns", subset) for lm in DESIGN.english_booqa_lms for subset in ("directional", "full")],
+        sns=[layout.levyholt_score_directory(lm, "sns", subset) for lm in DESIGN.english_booqa_lms for subset in ("directional", "full")],
     output:
-        csv=report("results/table_llm.csv", caption="../report/table_llm.rst", category="LLMs"),
-        png=report("results/figure_llm.png", caption="../report/table_llm.rst", category="LLMs"),
-        svg="results/figure_llm.svg",
+        csv=report(layout.result("table_llm.csv"), caption="../report/table_llm.rst", category="LLMs"),
+        png=report(layout.result("figure_llm.png"), caption="../report/table_llm.rst", category="LLMs"),
+        svg=layout.result("figure_llm.svg"),
     log:
-        phase_log("tables", "make_llm_table", "all"),
+        layout.job_log("tables", "make_llm_table", "all"),
     benchmark:
-        phase_benchmark("tables", "make_llm_table", "all")
+        layout.job_benchmark("tables", "make_llm_table", "all")
     conda:
         "../envs/workflow.yaml"
     threads: 1
@@ -87,12 +87,12 @@ rule make_findings:
     input:
         unpack(findings_inputs),
     output:
-        csv=report("results/findings.csv", caption="../report/findings.rst", category="Findings"),
-        markdown="results/findings.md",
+        csv=report(layout.result("findings.csv"), caption="../report/findings.rst", category="Findings"),
+        markdown=layout.result("findings.md"),
     log:
-        phase_log("tables", "make_findings", "all"),
+        layout.job_log("tables", "make_findings", "all"),
     benchmark:
-        phase_benchmark("tables", "make_findings", "all")
+        layout.job_benchmark("tables", "make_findings", "all")
     conda:
         "../envs/workflow.yaml"
     threads: 1
@@ -111,7 +111,7 @@ rule make_findings:
 rule collect_metrics:
     input:
         expand(
-            "results/{table}.csv",
+            layout.result("{table}.csv"),
             table=[
                 "table1",
                 "table2",
@@ -129,11 +129,11 @@ rule collect_metrics:
             ],
         ),
     output:
-        "results/metrics.json",
+        layout.result("metrics.json"),
     log:
-        phase_log("tables", "collect_metrics", "all"),
+        layout.job_log("tables", "collect_metrics", "all"),
     benchmark:
-        phase_benchmark("tables", "collect_metrics", "all")
+        layout.job_benchmark("tables", "collect_metrics", "all")
     conda:
         "../envs/workflow.yaml"
     threads: 1
@@ -149,11 +149,11 @@ rule write_pr_points:
         # the PR curves of Table 1
         DESIGN.levyholt_scores_for("table1"),
     output:
-        "results/pr_curves.csv",
+        layout.result("pr_curves.csv"),
     log:
-        phase_log("tables", "write_pr_points", "all"),
+        layout.job_log("tables", "write_pr_points", "all"),
     benchmark:
-        phase_benchmark("tables", "write_pr_points", "all")
+        layout.job_benchmark("tables", "write_pr_points", "all")
     conda:
         "../envs/workflow.yaml"
     threads: 1
@@ -168,15 +168,15 @@ rule write_pr_points:
 
 rule make_table4:
     input:
-        splits=expand("results/{lang}/booqa/{split}.parquet", lang=config["booqa"]["languages"], split=["dev", "test"]),
-        validations=expand("results/{lang}/booqa/validation.json", lang=config["booqa"]["languages"]),
-        densities=expand("results/{lang}/booqa/evidence_density.csv", lang=config["booqa"]["languages"]),
+        splits=expand(layout.booqa_split("{lang}", "{split}"), lang=config["booqa"]["languages"], split=["dev", "test"]),
+        validations=expand(layout.booqa_file("{lang}", "validation.json"), lang=config["booqa"]["languages"]),
+        densities=expand(layout.booqa_file("{lang}", "evidence_density.csv"), lang=config["booqa"]["languages"]),
     output:
-        report("results/table4.csv", caption="../report/table4.rst", category="BoOQA"),
+        report(layout.result("table4.csv"), caption="../report/table4.rst", category="BoOQA"),
     log:
-        phase_log("tables", "make_table4", "all"),
+        layout.job_log("tables", "make_table4", "all"),
     benchmark:
-        phase_benchmark("tables", "make_table4", "all")
+        layout.job_benchmark("tables", "make_table4", "all")
     conda:
         "../envs/workflow.yaml"
     threads: 1
@@ -195,13 +195,13 @@ rule make_booqa_table:
     input:
         scores=booqa_table_scores,
         records=booqa_model_records,
-        validations=expand("results/{lang}/booqa/validation.json", lang=config["booqa"]["languages"]),
+        validations=expand(layout.booqa_file("{lang}", "validation.json"), lang=config["booqa"]["languages"]),
     output:
-        report("results/{booqa_table}.csv", caption="../report/booqa_table.rst", category="BoOQA", labels={"table": "{booqa_table}"}),
+        report(layout.result("{booqa_table}.csv"), caption="../report/booqa_table.rst", category="BoOQA", labels={"table": "{booqa_table}"}),
     log:
-        phase_log("tables", "make_booqa_table", "{booqa_table}"),
+        layout.job_log("tables", "make_booqa_table", "{booqa_table}"),
     benchmark:
-        phase_benchmark("tables", "make_booqa_table", "{booqa_table}")
+        layout.job_benchmark("tables", "make_booqa_table", "{booqa_table}")
     wildcard_constraints:
         booqa_table="|".join(BOOQA_TABLES),
     conda:
@@ -227,11 +227,11 @@ rule make_table3:
     input:
         DESIGN.robustness_score_files(),
     output:
-        report("results/table3.csv", caption="../report/table3.rst", category="BoOQA"),
+        report(layout.result("table3.csv"), caption="../report/table3.rst", category="BoOQA"),
     log:
-        phase_log("tables", "make_table3", "all"),
+        layout.job_log("tables", "make_table3", "all"),
     benchmark:
-        phase_benchmark("tables", "make_table3", "all")
+        layout.job_benchmark("tables", "make_table3", "all")
     conda:
         "../envs/workflow.yaml"
     threads: 1
@@ -251,11 +251,11 @@ rule make_table3_generality:
     input:
         unpack(table3_generality_inputs),
     output:
-        report("results/table3_generality.csv", caption="../report/table3_generality.rst", category="BoOQA"),
+        report(layout.result("table3_generality.csv"), caption="../report/table3_generality.rst", category="BoOQA"),
     log:
-        phase_log("tables", "make_table3_generality", "all"),
+        layout.job_log("tables", "make_table3_generality", "all"),
     benchmark:
-        phase_benchmark("tables", "make_table3_generality", "all")
+        layout.job_benchmark("tables", "make_table3_generality", "all")
     conda:
         "../envs/workflow.yaml"
     threads: 1
@@ -274,13 +274,13 @@ rule plot_figure3:
     input:
         DESIGN.booqa_score_files("table5"),
     output:
-        png=report("results/figure3.png", caption="../report/figure3.rst", category="BoOQA"),
-        svg="results/figure3.svg",
-        points="results/booqa_pr_curves.csv",
+        png=report(layout.result("figure3.png"), caption="../report/figure3.rst", category="BoOQA"),
+        svg=layout.result("figure3.svg"),
+        points=layout.result("booqa_pr_curves.csv"),
     log:
-        phase_log("tables", "plot_figure3", "all"),
+        layout.job_log("tables", "plot_figure3", "all"),
     benchmark:
-        phase_benchmark("tables", "plot_figure3", "all")
+        layout.job_benchmark("tables", "plot_figure3", "all")
     conda:
         "../envs/workflow.yaml"
     threads: 1
@@ -297,14 +297,14 @@ rule plot_figure3:
 
 rule make_table17:
     input:
-        levyholt="resources/levyholt",
-        graph=["results/en/graphs/for_test.parquet"] if "en" in config["booqa"]["languages"] else [],
+        levyholt=layout.resource("levyholt"),
+        graph=[layout.graph("en", "test")] if "en" in config["booqa"]["languages"] else [],
     output:
-        report("results/table17.csv", caption="../report/table17.rst", category="LevyHolt"),
+        report(layout.result("table17.csv"), caption="../report/table17.rst", category="LevyHolt"),
     log:
-        phase_log("tables", "make_table17", "all"),
+        layout.job_log("tables", "make_table17", "all"),
     benchmark:
-        phase_benchmark("tables", "make_table17", "all")
+        layout.job_benchmark("tables", "make_table17", "all")
     conda:
         "../envs/workflow.yaml"
     threads: 1
@@ -326,11 +326,11 @@ rule write_model_card:
     input:
         unpack(model_card_inputs),
     output:
-        "results/model_cards/{lm}/{variant}/{subset}/README.md",
+        layout.model_card("{lm}", "{variant}", "{subset}"),
     log:
-        phase_log("tables", "write_model_card", "{lm}/{variant}/{subset}"),
+        layout.job_log("tables", "write_model_card", "{lm}/{variant}/{subset}"),
     benchmark:
-        phase_benchmark("tables", "write_model_card", "{lm}/{variant}/{subset}")
+        layout.job_benchmark("tables", "write_model_card", "{lm}/{variant}/{subset}")
     conda:
         "../envs/workflow.yaml"
     threads: 1
@@ -351,11 +351,11 @@ rule write_booqa_hyponly_card:
     input:
         unpack(booqa_hyponly_card_inputs),
     output:
-        "results/model_cards/{lm}/hyponly/booqa_{lang}/README.md",
+        layout.model_card("{lm}", "hyponly", "booqa_{lang}"),
     log:
-        phase_log("tables", "write_booqa_hyponly_card", "{lm}/{lang}"),
+        layout.job_log("tables", "write_booqa_hyponly_card", "{lm}/{lang}"),
     benchmark:
-        phase_benchmark("tables", "write_booqa_hyponly_card", "{lm}/{lang}")
+        layout.job_benchmark("tables", "write_booqa_hyponly_card", "{lm}/{lang}")
     conda:
         "../envs/workflow.yaml"
     threads: 1

@@ -7,11 +7,11 @@ include: "helpers/training.smk"
 
 rule draw_hyperparameters:
     output:
-        "results/models/hyperparameters.csv",
+        layout.drawn_trials_file(),
     log:
-        phase_log("training", "draw_hyperparameters", "all"),
+        layout.job_log("training", "draw_hyperparameters", "all"),
     benchmark:
-        phase_benchmark("training", "draw_hyperparameters", "all")
+        layout.job_benchmark("training", "draw_hyperparameters", "all")
     priority: TOP_PRIORITY
     conda:
         "../envs/workflow.yaml"
@@ -31,13 +31,13 @@ rule draw_hyperparameters:
 
 rule read_authors_trials:
     input:
-        scripts="resources/levyholt-authors",
+        scripts=layout.resource("levyholt-authors"),
     output:
-        "results/models/authors_trials.csv",
+        layout.authors_trials_file(),
     log:
-        phase_log("training", "read_authors_trials", "all"),
+        layout.job_log("training", "read_authors_trials", "all"),
     benchmark:
-        phase_benchmark("training", "read_authors_trials", "all")
+        layout.job_benchmark("training", "read_authors_trials", "all")
     conda:
         "../envs/workflow.yaml"
     threads: 1
@@ -50,20 +50,20 @@ rule read_authors_trials:
 
 rule train_sns_trial:
     input:
-        model="resources/models/{lm}",
+        model=layout.model_directory("{lm}"),
         hyperparameters=DESIGN.trials_file,
         train=levyholt_train_file,
         dev=levyholt_dev_file,
     output:
-        dev_scores="results/models/{lm}/{variant}/{subset}/trial-{trial}/dev_scores.parquet",
-        evaluations="results/models/{lm}/{variant}/{subset}/trial-{trial}/evaluations.csv",
-        record="results/models/{lm}/{variant}/{subset}/trial-{trial}/training.json",
+        dev_scores=layout.trial_file("{lm}", "{variant}", "{subset}", "{trial}", "dev_scores.parquet"),
+        evaluations=layout.trial_file("{lm}", "{variant}", "{subset}", "{trial}", "evaluations.csv"),
+        record=layout.trial_file("{lm}", "{variant}", "{subset}", "{trial}", "training.json"),
         # emptied (a note left) once a finished trial of the search ranks above it; removed after the selection
-        weights=temp(directory("results/models/{lm}/{variant}/{subset}/trial-{trial}/model")),
+        weights=temp(directory(layout.trial_file("{lm}", "{variant}", "{subset}", "{trial}", "model"))),
     log:
-        phase_log("training", "train_sns_trial", "{lm}/{variant}/{subset}/trial-{trial}"),
+        layout.job_log("training", "train_sns_trial", "{lm}/{variant}/{subset}/trial-{trial}"),
     benchmark:
-        phase_benchmark("training", "train_sns_trial", "{lm}/{variant}/{subset}/trial-{trial}")
+        layout.job_benchmark("training", "train_sns_trial", "{lm}/{variant}/{subset}/trial-{trial}")
     priority: training_priority
     conda:
         "../envs/workflow.yaml"
@@ -77,7 +77,7 @@ rule train_sns_trial:
         checkpoint_dir=".checkpoints/{lm}/{variant}/{subset}/trial-{trial}",
         settings=trial_settings,
         samples=DESIGN.trial_samples,
-        search="results/models/{lm}/{variant}/{subset}",
+        search=layout.search_directory("{lm}", "{variant}", "{subset}"),
         search_trials=DESIGN.search_trial_ids,
         selection_floor=config["training"]["selection_precision_floor"],
     script:
@@ -89,12 +89,12 @@ rule select_sns_model:
         unpack(trial_outputs),
         hyperparameters=DESIGN.trials_file,
     output:
-        selection="results/models/{lm}/{variant}/{subset}/selection.csv",
-        best=directory("results/models/{lm}/{variant}/{subset}/best"),
+        selection=layout.search_file("{lm}", "{variant}", "{subset}", "selection.csv"),
+        best=directory(layout.search_file("{lm}", "{variant}", "{subset}", "best")),
     log:
-        phase_log("training", "select_sns_model", "{lm}/{variant}/{subset}"),
+        layout.job_log("training", "select_sns_model", "{lm}/{variant}/{subset}"),
     benchmark:
-        phase_benchmark("training", "select_sns_model", "{lm}/{variant}/{subset}")
+        layout.job_benchmark("training", "select_sns_model", "{lm}/{variant}/{subset}")
     conda:
         "../envs/workflow.yaml"
     threads: 1
@@ -111,13 +111,13 @@ rule select_sns_model:
 
 rule check_sns_model:
     input:
-        model="results/models/{lm}/{variant}/{subset}/best",
+        model=layout.search_file("{lm}", "{variant}", "{subset}", "best"),
     output:
-        "results/models/{lm}/{variant}/{subset}/sanity.csv",
+        layout.search_file("{lm}", "{variant}", "{subset}", "sanity.csv"),
     log:
-        phase_log("training", "check_sns_model", "{lm}/{variant}/{subset}"),
+        layout.job_log("training", "check_sns_model", "{lm}/{variant}/{subset}"),
     benchmark:
-        phase_benchmark("training", "check_sns_model", "{lm}/{variant}/{subset}")
+        layout.job_benchmark("training", "check_sns_model", "{lm}/{variant}/{subset}")
     wildcard_constraints:
         variant="sns|sns_sym",  # H-only models never see the premise
     conda:

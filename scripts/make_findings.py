@@ -3,7 +3,7 @@
 
 from directional_inference.atomic import write_text_atomic
 from directional_inference.booqa.release import read_evidence_density
-from directional_inference.levyholt.experiments import model_directory
+from directional_inference.layout import search_directory
 from directional_inference.workflow.rulelog import start_job
 from directional_inference.tables.common import Evaluation, read_model_record, write_csv
 from directional_inference.tables.findings import CLAIMS, HEADER, claim_row, claim_scores, findings_markdown
@@ -19,7 +19,7 @@ median = float(density["evidence_median"]) if density.get("evidence_median") els
 
 def record(scores):
     model = scores.model
-    return read_model_record(model_directory(params.lm, *model)) if model else None
+    return read_model_record(search_directory(params.lm, *model)) if model else None
 
 
 rows = [claim_row(claim, frames, evaluation, record=record, evidence_median=median, lm=params.lm) for claim in claims]

@@ -1,7 +1,7 @@
 """Rule make_levyholt_table: Table 1, 2 or 6, or the numbers of Figure 1 / 2, beside the paper's, with intervals."""
 
 from directional_inference.levyholt.experiments import levyholt_score_path as score_path
-from directional_inference.levyholt.experiments import model_directory
+from directional_inference.layout import search_directory
 from directional_inference.workflow.rulelog import start_job
 from directional_inference.tables import levyholt as tables
 from directional_inference.tables.common import Evaluation, read_model_record, write_csv
@@ -13,7 +13,7 @@ table, scale, evaluation, conventions = snakemake.wildcards.table, params.scale,
 
 
 def record(alias, variant, subset):
-    return read_model_record(model_directory(alias, variant, subset))
+    return read_model_record(search_directory(alias, variant, subset))
 
 
 if table == "table1":

@@ -1,6 +1,6 @@
 """Rule make_table3: hypothesis-only robustness on BoOQA beside the paper's Table 3, with intervals."""
 
-from directional_inference.levyholt.experiments import robustness_score_path
+from directional_inference.layout import robustness_score_path
 from directional_inference.workflow.rulelog import start_job
 from directional_inference.tables.booqa import table3_rows
 from directional_inference.tables.common import Evaluation, write_csv

@@ -6,7 +6,7 @@ from functools import cache
 import pandas as pd
 
 from directional_inference.levyholt.entries import read_subset_tsv
-from directional_inference.levyholt.experiments import robustness_score_path
+from directional_inference.layout import robustness_score_path
 from directional_inference.resources.wordnet import open_wordnet
 from directional_inference.workflow.rulelog import start_job
 from directional_inference.tables.common import write_csv

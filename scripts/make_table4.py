@@ -3,6 +3,7 @@ per entry (written by write_booqa_card) beside what the paper's starring rule gi
 
 import pandas as pd
 
+from directional_inference import layout
 from directional_inference.booqa.release import DENSITY_COLUMNS, PAPER_EVIDENCE_PER_ENTRY, PAPER_TABLE4, read_evidence_density
 from directional_inference.tables.common import write_csv
 from directional_inference.workflow.rulelog import start_job
@@ -11,9 +12,9 @@ start_job(snakemake)
 evidence_columns = DENSITY_COLUMNS[2:]
 rows = []
 for lang in snakemake.params.languages:
-    densities = read_evidence_density(f"results/{lang}/booqa/evidence_density.csv")
+    densities = read_evidence_density(layout.booqa_file(lang, "evidence_density.csv"))
     for split in ("dev", "test"):
-        frame = pd.read_parquet(f"results/{lang}/booqa/{split}.parquet")
+        frame = pd.read_parquet(layout.booqa_split(lang, split))
         positives, negatives = int(frame["label"].sum()), int((~frame["label"]).sum())
         paper_pos, paper_neg = PAPER_TABLE4[(lang, split)]
         rate = f"{positives / len(frame):.4f}" if len(frame) else ""

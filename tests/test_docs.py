@@ -741,7 +741,7 @@ def test_the_map_of_which_models_each_table_shows_names_every_table_and_figure_a
     cells = [line.split("|")[1] for line in section.splitlines() if line.startswith("| ") and not line.startswith("| table or figure")]
     named = set().union(*map(_named_in, cells))
     assert _named_in("Table 6, Figures 1 and 2 (the mesh)") == {"table6", "figure1", "figure2"}  # the parse itself
-    figures = set(re.findall(r"results/(figure\w+)\.(?:png|\{)", "".join(p.read_text() for p in (REPO / "rules").glob("*.smk"))))
+    figures = set(re.findall(r"layout\.result\(\"(figure\w+)\.(?:png|\{)", "".join(p.read_text() for p in (REPO / "rules").glob("*.smk"))))
     expected = set(ROW_KEYS) | figures
     assert {"figure3", "figure_llm"} <= figures and expected <= named, f"not in the map: {sorted(expected - named)}"
 

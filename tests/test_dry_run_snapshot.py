@@ -26,9 +26,9 @@ def test_a_rule_whose_log_moved_shows_as_the_job_planned_in_one_and_not_the_othe
     copy = copy_definition(REPO, tmp_path / "moved")
     rules = copy / "rules" / "booqa.smk"
     text = rules.read_text(encoding="utf-8")
-    old = 'phase_log("booqa", "build_booqa_hyponly", "{lang}")'
+    old = 'layout.job_log("booqa", "build_booqa_hyponly", "{lang}")'
     assert text.count(old) == 1
-    rules.write_text(text.replace(old, 'phase_log("booqa", "build_booqa_hyponly_moved", "{lang}")'), encoding="utf-8")
+    rules.write_text(text.replace(old, 'layout.job_log("booqa", "build_booqa_hyponly_moved", "{lang}")'), encoding="utf-8")
     moved = differences(read_snapshot("smoke"), planned("smoke", copy))
     assert len(moved) == 4  # en and zh, each planned before and not after, and after and not before
     assert sum(line.startswith("- ") and "build_booqa_hyponly/en.log" in line for line in moved) == 1

@@ -92,7 +92,7 @@ def test_metrics_json_holds_every_table_the_tables_phase_writes():
     from directional_inference.tables.summary import ROW_KEYS, metric_columns, metrics_summary
 
     rules = (REPO / "rules" / "tables.smk").read_text()
-    written = set(re.findall(r'"results/((?:table|figure)\w*)\.csv"', rules))
+    written = set(re.findall(r'layout\.result\("((?:table|figure)\w*)\.csv"\)', rules))
     block = rules.split("rule collect_metrics:")[1].split("output:")[0]
     collected = set(re.findall(r'"((?:table|figure)\w*)"', block))
     assert written and written - {"findings"} <= collected, written - collected

@@ -10,7 +10,7 @@ from conftest import REPO
 from snakemake.iocontainers import Wildcards
 
 from directional_inference.config_tree import run_config
-from directional_inference.evaluation.methods import booqa_score_path
+from directional_inference.layout import booqa_scores
 from directional_inference.workflow.run_design import RunDesign, alias_pattern
 
 
@@ -34,7 +34,7 @@ def test_the_default_trains_one_model_for_every_table_and_scores_english_booqa_w
     assert design.runnable_methods("zh") == ["graph_binc", "graph_weeds", "graph_lin", "graph_cosine"]
     # Table 16 compares the LM retrieval variants on the test split, S&S Full beside them: English only here
     methods = ("lm_rel", "lm_sent", "lm_tfidf", "sns_full")
-    assert design.booqa_score_files("table16") == sorted(booqa_score_path("en", "test", method) for method in methods)
+    assert design.booqa_score_files("table16") == sorted(booqa_scores("en", "test", method) for method in methods)
     assert design.trials_file == "results/models/hyperparameters.csv"
 
 

@@ -550,7 +550,8 @@ def recompute_every_cell(run: Path) -> dict[str, int]:
     """Every AUCnorm and tie-aware AUCnorm cell of Tables 1, 2, 3, 5, 6, 15, 16 and the LLM table recomputed from the
     score files behind it and the labels of the test sets' own files; the checked rows per table. Fails on a row with
     a number it cannot check."""
-    from directional_inference.evaluation.methods import TABLE3_NAMES, booqa_score_path
+    from directional_inference.evaluation.methods import TABLE3_NAMES
+    from directional_inference.layout import booqa_scores
     from directional_inference.levyholt.experiments import levyholt_score_path
 
     checked: dict[str, int] = {}
@@ -586,7 +587,7 @@ def recompute_every_cell(run: Path) -> dict[str, int]:
                     f"{name} {r['method']} {lang}",
                     r,
                     (f"{lang}_auc_norm", f"{lang}_auc_norm_tie_aware"),
-                    scores(booqa_score_path(lang, split, r["method"])),
+                    scores(booqa_scores(lang, split, r["method"])),
                     booqa_labels(run, lang, split) if (run / f"results/{lang}/booqa").is_dir() else {},
                 )
     keys = {label: key for key, label in TABLE3_NAMES.items()}

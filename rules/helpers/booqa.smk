@@ -34,7 +34,7 @@ def card_parameters(wildcards):
 def wsd_encoder_directory(wildcards):
     """The encoder of the English gloss-similarity sense choice (nothing when another method or Chinese)."""
     if wildcards.lang == "en" and config["booqa"]["wsd"] == "gloss_similarity":
-        return [model_directory(config["booqa"]["wsd_encoder"])]
+        return [layout.model_directory(config["booqa"]["wsd_encoder"])]
     return []
 
 
@@ -52,8 +52,8 @@ def booqa_phase_targets():
         "evidence_density.csv",
         "validation.json",
     ]
-    files = [f"results/{lang}/booqa/{n}" for lang in config["booqa"]["languages"] for n in names]
-    return files + [f"results/{lang}/booqa_hyponly/{s}.tsv" for lang in config["booqa"]["languages"] for s in SPLITS]
+    files = [layout.booqa_file(lang, n) for lang in config["booqa"]["languages"] for n in names]
+    return files + [layout.booqa_hyponly_split(lang, s) for lang in config["booqa"]["languages"] for s in SPLITS]
 
 
 PHASE_TARGETS["booqa"] = booqa_phase_targets

@@ -35,27 +35,27 @@ def booqa_scoring_settings(wildcards):
 def booqa_method_inputs(wildcards):
     """What one BoOQA method needs besides the split: its evidence, and an encoder, an S&S model, an LLM or a graph."""
     family, detail = method_spec(wildcards.method)
-    evidence = f"results/{wildcards.lang}/evidence/{wildcards.split}{'.tfidf' if detail == 'tfidf' else ''}.parquet"
+    evidence = layout.evidence(wildcards.lang, wildcards.split, tfidf=detail == "tfidf")
     if family == "lm":
-        inputs = {"evidence": evidence, "model": model_directory(DESIGN.lm_encoder(wildcards.lang))}
+        inputs = {"evidence": evidence, "model": layout.model_directory(DESIGN.lm_encoder(wildcards.lang))}
         if detail == "sent" and wildcards.lang == "en":
-            inputs["wordnet"] = "resources/nltk_data"  # the authors match argument mentions through WordNet lemmas
+            inputs["wordnet"] = layout.resource("nltk_data")  # the authors match argument mentions through WordNet lemmas
         return inputs
     if family == "sns":
         variant, subset = detail
         lang_subset = language_subset(subset, wildcards.lang)
         alias = method_alias(wildcards.method) or DESIGN.main_lms[wildcards.lang]
-        return {"evidence": evidence, "model": f"results/models/{alias}/{variant}/{lang_subset}/best"}
+        return {"evidence": evidence, "model": layout.search_file(alias, variant, lang_subset, "best")}
     if family == "llm":
         return {"evidence": evidence, "model": DESIGN.llm_directory(DESIGN.booqa_llm)}
     if family == "file":  # scores made elsewhere (evaluation.booqa_predictions): the file, and both splits' ids to check it
         return {
             "predictions": config["evaluation"]["booqa_predictions"][method_alias(wildcards.method)]["file"],
-            "splits": [f"results/{wildcards.lang}/booqa/{split}.parquet" for split in ("dev", "test")],
+            "splits": [layout.booqa_split(wildcards.lang, split) for split in ("dev", "test")],
         }
     if name := method_alias(wildcards.method):  # a graph made elsewhere (graphs.from_files)
-        return {"evidence": evidence, "graph": f"results/{wildcards.lang}/graphs/files/{name}.parquet"}
-    return {"evidence": evidence, "graph": f"results/{wildcards.lang}/graphs/for_{wildcards.split}.parquet"}
+        return {"evidence": evidence, "graph": layout.graph_file(wildcards.lang, name)}
+    return {"evidence": evidence, "graph": layout.graph(wildcards.lang, wildcards.split)}
 
 
 # LM and S&S methods are scored by evaluation.scoring_jobs jobs each (a chunk of the entries each, then gathered) when
@@ -69,10 +69,7 @@ WHOLE_SCORING_METHODS = "|".join(m for m in DESIGN.booqa_method_names if m not i
 
 
 def score_parts(wildcards):
-    return [
-        f"results/booqa_scores/{wildcards.lang}/{wildcards.split}/{wildcards.method}.part-{k}.parquet"
-        for k in range(config["evaluation"]["scoring_jobs"])
-    ]
+    return [layout.booqa_scores(wildcards.lang, wildcards.split, wildcards.method, part=k) for k in range(config["evaluation"]["scoring_jobs"])]
 
 
 def scoring_gpus(wildcards):

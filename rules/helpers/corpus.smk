@@ -11,7 +11,7 @@ def corpus_source_directory(wildcards):
 
 
 def corpus_phase_targets():
-    return [f"results/{lang}/corpus/{file}" for lang in config["booqa"]["languages"] for file in ("articles.parquet", "reading.json")]
+    return [layout.corpus_file(lang, file) for lang in config["booqa"]["languages"] for file in ("articles.parquet", "reading.json")]
 
 
 PHASE_TARGETS["corpus"] = corpus_phase_targets

@@ -4,7 +4,7 @@ from directional_inference.graphs.published import graph_file_paths
 
 def graph_parts(wildcards):
     """The part files of one graph, one per graph job (graphs.jobs)."""
-    return [f"results/{wildcards.lang}/graphs/for_{wildcards.split}.part-{k}.parquet" for k in range(config["graphs"]["jobs"])]
+    return [layout.graph(wildcards.lang, wildcards.split, part=k) for k in range(config["graphs"]["jobs"])]
 
 
 def graph_files(wildcards):
@@ -13,8 +13,8 @@ def graph_files(wildcards):
 
 
 def graphs_phase_targets():
-    return [f"results/{lang}/graphs/for_{split}.parquet" for lang in config["booqa"]["languages"] for split in ("dev", "test")] + [
-        f"results/{lang}/graphs/files/{name}.parquet" for name, lang in DESIGN.file_graphs.items()
+    return [layout.graph(lang, split) for lang in config["booqa"]["languages"] for split in ("dev", "test")] + [
+        layout.graph_file(lang, name) for name, lang in DESIGN.file_graphs.items()
     ]
 
 

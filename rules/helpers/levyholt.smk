@@ -8,7 +8,7 @@ LEVYHOLT_WHOLE_TESTS = ("directional", "full") if config["llm"]["predictions"] e
 def levyholt_data_files():
     """Every TSV the LevyHolt phase writes: subsets, their hypothesis-only variants, SherLIiC."""
     names = [n for s in ALL_SUBSETS for n in (s, f"{s}_hyponly")] + ["sherliic"]
-    return [f"results/levyholt/{name}/{split}.tsv" for name in names for split in SPLITS]
+    return [layout.levyholt_file(f"{name}/{split}.tsv") for name in names for split in SPLITS]
 
 
 def chinese_levyholt_files():
@@ -16,12 +16,12 @@ def chinese_levyholt_files():
     if "zh" not in DESIGN.sns_languages:
         return []
     names = [n for s in DESIGN.chinese_levyholt_sets for n in (s, f"{s}_hyponly")]
-    return ["results/levyholt/zh_subsets.csv"] + [f"results/levyholt/{name}/{split}.tsv" for name in names for split in SPLITS]
+    return [layout.levyholt_file("zh_subsets.csv")] + [layout.levyholt_file(f"{name}/{split}.tsv") for name in names for split in SPLITS]
 
 
 def levyholt_phase_targets():
-    whole = expand("results/levyholt/whole/{subset}/test.tsv", subset=LEVYHOLT_WHOLE_TESTS) if llm_predictions() else []
-    return ["results/levyholt/subgroups.csv", "results/levyholt/subsets.csv"] + levyholt_data_files() + chinese_levyholt_files() + whole
+    whole = expand(layout.levyholt_file("whole/{subset}/test.tsv"), subset=LEVYHOLT_WHOLE_TESTS) if llm_predictions() else []
+    return [layout.levyholt_file("subgroups.csv"), layout.levyholt_file("subsets.csv")] + levyholt_data_files() + chinese_levyholt_files() + whole
 
 
 PHASE_TARGETS["levyholt"] = levyholt_phase_targets

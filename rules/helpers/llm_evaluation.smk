@@ -1,12 +1,12 @@
 # Helpers of the llm_evaluation phase's rules (rules/llm_evaluation.smk), and the phase's outputs.
 
-LLM_RELEASED = "results/llm/released_predictions.tsv"
+LLM_RELEASED = layout.llm_file("released_predictions.tsv")
 # the test sets join_llm_predictions joins every predictions file to (name -> its file): the whole Directional test and
 # this run's, and the whole Full test where llm.predictions has files (which may cover more than Directional)
 LLM_TEST_FILES = {
-    "directional_whole": "results/levyholt/whole/directional/test.tsv",
-    "directional_run": "results/levyholt/directional/test.tsv",
-    **{f"{test}_whole": f"results/levyholt/whole/{test}/test.tsv" for test in LEVYHOLT_WHOLE_TESTS if test != "directional"},
+    "directional_whole": layout.levyholt_file("whole/directional/test.tsv"),
+    "directional_run": layout.levyholt_file("directional/test.tsv"),
+    **{f"{test}_whole": layout.levyholt_file(f"whole/{test}/test.tsv") for test in LEVYHOLT_WHOLE_TESTS if test != "directional"},
 }
 LLM_TEST_SETS = list(LLM_TEST_FILES)
 LLM_SCORED_RUN_TESTS = config["llm"]["test_sets"] if config["llm"]["scorers"] else []  # this run's other test sets the LLMs score
@@ -21,7 +21,9 @@ def llm_predictions():
     llm.predictions (their model and setting names are the
     defaults of rows that do not name their own)."""
     files = [(LLM_RELEASED, "", "", RELEASED_SOURCE)] if config["llm"]["released_predictions"] else []
-    files += [(f"results/llm/predictions/{alias}.tsv", alias, "", f"this workflow ({llm_description(alias)})") for alias in config["llm"]["scorers"]]
+    files += [
+        (layout.llm_file(f"predictions/{alias}.tsv"), alias, "", f"this workflow ({llm_description(alias)})") for alias in config["llm"]["scorers"]
+    ]
     return files + user_predictions()
 
 
@@ -52,7 +54,7 @@ def llm_run_test_predictions(test):
     """(path, [model, setting, source]) of each predictions file joined to this run's test set ``test``: the LLMs'
     scores where llm.test_sets asks them, and the files of llm.predictions."""
     scored = [
-        (f"results/llm/run_predictions/{test}/{alias}.tsv", [alias, "", f"this workflow ({llm_description(alias)})"])
+        (layout.llm_file(f"run_predictions/{test}/{alias}.tsv"), [alias, "", f"this workflow ({llm_description(alias)})"])
         for alias in config["llm"]["scorers"]
         if test in LLM_SCORED_RUN_TESTS
     ]
@@ -64,19 +66,19 @@ def llm_reference_tests(whole=True):
     tests too): every row of such a file must match a pair of one of them or of the job's own."""
     if not config["llm"]["predictions"]:
         return []
-    tests = expand("results/levyholt/whole/{subset}/test.tsv", subset=LEVYHOLT_WHOLE_TESTS) if whole else []
-    return [*tests, "results/levyholt/sherliic/test.tsv"]
+    tests = expand(layout.levyholt_file("whole/{subset}/test.tsv"), subset=LEVYHOLT_WHOLE_TESTS) if whole else []
+    return [*tests, layout.levyholt_file("sherliic/test.tsv")]
 
 
 def llm_run_test_scores():
     """The joined scores of this run's other test sets (llm.test_sets), and their joins' counts."""
-    return expand("results/llm/scores/{test}_run.{ext}", test=LLM_RUN_TESTS, ext=("parquet", "joins.json"))
+    return expand(layout.llm_file("scores/{test}_run.{ext}"), test=LLM_RUN_TESTS, ext=("parquet", "joins.json"))
 
 
 def llm_evaluation_phase_targets():
     if not llm_predictions():
         return []
-    return [*expand("results/llm/scores/{test}.parquet", test=LLM_TEST_SETS), "results/llm/scores/joins.json", *llm_run_test_scores()]
+    return [*expand(layout.llm_file("scores/{test}.parquet"), test=LLM_TEST_SETS), layout.llm_file("scores/joins.json"), *llm_run_test_scores()]
 
 
 PHASE_TARGETS["llm_evaluation"] = llm_evaluation_phase_targets

@@ -9,7 +9,7 @@ def model_spec(wildcards):
 
 def tiny_model_texts(wildcards):
     """The LevyHolt whose phrases a tiny model's tokenizer learns: English, or the Chinese one."""
-    return "resources/levyholt-zh" if model_spec(wildcards).get("language") == "zh" else "resources/levyholt"
+    return layout.resource("levyholt-zh") if model_spec(wildcards).get("language") == "zh" else layout.resource("levyholt")
 
 
 def used_models():
@@ -23,13 +23,13 @@ def used_models():
 
 def all_resources():
     """Every input this config needs: datasets, the NLTK WordNet root, model directories, the hub LLMs' downloads."""
-    targets = [f"resources/{name}" for name in config["resources"]["datasets"]]
+    targets = [layout.resource(name) for name in config["resources"]["datasets"]]
     targets += [DESIGN.corpus_directory(lang) for lang in config["booqa"]["languages"]]
     if "wordnet-3.0" in config["resources"]["datasets"]:
-        targets.append("resources/nltk_data")
+        targets.append(layout.resource("nltk_data"))
     if "zh" in DESIGN.sns_languages:
-        targets.append("resources/levyholt-zh")
-    targets += [model_directory(alias) for alias in used_models()]
+        targets.append(layout.resource("levyholt-zh"))
+    targets += [layout.model_directory(alias) for alias in used_models()]
     targets += [DESIGN.llm_directory(alias) for alias in DESIGN.hub_llms]
     return sorted(set(targets))
 

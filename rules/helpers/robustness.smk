@@ -2,7 +2,7 @@
 
 
 def robustness_trial_outputs(wildcards):
-    return trial_files(f"results/robustness/{wildcards.lang}/{wildcards.lm}", DESIGN.search_trial_ids(wildcards))
+    return trial_files(layout.robustness_directory(wildcards.lang, wildcards.lm), DESIGN.search_trial_ids(wildcards))
 
 
 def wildcard_lang(wildcards):
@@ -12,14 +12,12 @@ def wildcard_lang(wildcards):
 def robustness_model(wildcards):
     """Table 3: the H-only model trained on BoOQA dev, or a LevyHolt H-only model."""
     if wildcards.trained_on == "booqa":
-        return f"results/robustness/{wildcards.lang}/{wildcards.lm}/best"
-    return f"results/models/{wildcards.lm}/hyponly/{language_subset(wildcards.trained_on, wildcards.lang)}/best"
+        return layout.robustness_file(wildcards.lang, wildcards.lm, "best")
+    return layout.search_file(wildcards.lm, "hyponly", language_subset(wildcards.trained_on, wildcards.lang), "best")
 
 
 def robustness_phase_targets():
-    selections = [
-        f"results/robustness/{lang}/{lm}/{n}" for lang, lms in DESIGN.table3_models.items() for lm in lms for n in ("selection.csv", "best")
-    ]
+    selections = [layout.robustness_file(lang, lm, n) for lang, lms in DESIGN.table3_models.items() for lm in lms for n in ("selection.csv", "best")]
     return selections + DESIGN.robustness_score_files()
 
 

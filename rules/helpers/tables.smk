@@ -64,8 +64,8 @@ def booqa_table_scores(wildcards):
 
 def model_card_files():
     """The card of every selected model: the LevyHolt searches and Table 3's H-only models trained on BoOQA dev."""
-    cards = [f"results/model_cards/{lm}/{v}/{s}/README.md" for lm, v, s in DESIGN.trained_searches()]
-    return cards + [f"results/model_cards/{lm}/hyponly/booqa_{lang}/README.md" for lang, lms in DESIGN.table3_models.items() for lm in lms]
+    cards = [layout.model_card(lm, v, s) for lm, v, s in DESIGN.trained_searches()]
+    return cards + [layout.model_card(lm, "hyponly", f"booqa_{lang}") for lang, lms in DESIGN.table3_models.items() for lm in lms]
 
 
 def search_card_inputs(run, lm, trials):
@@ -74,7 +74,7 @@ def search_card_inputs(run, lm, trials):
     return {
         "selection": f"{run}/selection.csv",
         "best": f"{run}/best",
-        "base": model_directory(lm),
+        "base": layout.model_directory(lm),
         "dev_scores": trial_files(run, trials)["dev_scores"],
     }
 
@@ -87,20 +87,20 @@ def model_card_inputs(wildcards):
     if wildcards.variant != "hyponly":
         inputs["sanity"] = f"{run}/sanity.csv"
     if (wildcards.variant, wildcards.subset) in scored_models():
-        inputs["scores"] = levyholt_score_directory(wildcards.lm, wildcards.variant, wildcards.subset)
+        inputs["scores"] = layout.levyholt_score_directory(wildcards.lm, wildcards.variant, wildcards.subset)
     return inputs
 
 
 def model_card_scores(wildcards):
     """Test set -> score file of the LevyHolt test sets a model is scored on (files of its score directory)."""
-    directory = levyholt_score_directory(wildcards.lm, wildcards.variant, wildcards.subset)
+    directory = layout.levyholt_score_directory(wildcards.lm, wildcards.variant, wildcards.subset)
     return {test: f"{directory}/{test}.parquet" for test in scored_models().get((wildcards.variant, wildcards.subset), [])}
 
 
 def booqa_hyponly_card_inputs(wildcards):
     """What the card of Table 3's BoOQA-trained H-only model reads: its search and its score on BoOQA test."""
-    inputs = search_card_inputs(f"results/robustness/{wildcards.lang}/{wildcards.lm}", wildcards.lm, DESIGN.search_trial_ids(wildcards))
-    return inputs | {"scores": robustness_score_path(wildcards.lang, wildcards.lm, "booqa")}
+    inputs = search_card_inputs(layout.robustness_directory(wildcards.lang, wildcards.lm), wildcards.lm, DESIGN.search_trial_ids(wildcards))
+    return inputs | {"scores": layout.robustness_score_path(wildcards.lang, wildcards.lm, "booqa")}
 
 
 def table3_generality_inputs(wildcards=None):
@@ -109,9 +109,9 @@ def table3_generality_inputs(wildcards=None):
     if "en" not in DESIGN.table3_languages:
         return {}
     return {
-        "hypotheses": "results/en/booqa_hyponly/test.tsv",
-        "benchmark": "results/en/booqa/test.parquet",
-        "wordnet": "resources/nltk_data",
+        "hypotheses": layout.booqa_hyponly_split("en", "test"),
+        "benchmark": layout.booqa_split("en", "test"),
+        "wordnet": layout.resource("nltk_data"),
         "scores": DESIGN.robustness_score_files("en"),
     }
 
@@ -125,15 +125,17 @@ def findings_claims():
 def findings_inputs(wildcards=None):
     """Score sets and model records of the testable claims, and the English evidence density (thin-evidence reasons)."""
     used = [s for k in findings_claims() for s in (CLAIMS[k].a, CLAIMS[k].b) if s is not None]
-    scores = {levyholt_score_directory(DESIGN.main_lm, *s.key[:2]) if s.kind == "levyholt" else claim_score_path(s, DESIGN.main_lm) for s in used}
+    scores = {
+        layout.levyholt_score_directory(DESIGN.main_lm, *s.key[:2]) if s.kind == "levyholt" else claim_score_path(s, DESIGN.main_lm) for s in used
+    }
     records = {f for s in used if s.model for f in model_record_files(DESIGN.main_lm, *s.model)}
     inputs = {"scores": sorted(scores), "records": sorted(records)}
     if "en" in config["booqa"]["languages"]:
-        inputs["density"] = "results/en/booqa/evidence_density.csv"
+        inputs["density"] = layout.booqa_file("en", "evidence_density.csv")
     return inputs
 
 
-LLM_TABLE_FILES = ("results/table_llm.csv", "results/figure_llm.png", "results/figure_llm.svg")
+LLM_TABLE_FILES = (layout.result("table_llm.csv"), layout.result("figure_llm.png"), layout.result("figure_llm.svg"))
 
 
 def tables_phase_targets():

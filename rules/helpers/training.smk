@@ -29,7 +29,7 @@ def trained_model_files():
     """selection.csv and best/ of every search, and the sanity check of every selected model that reads premises (S&S
     and 'S&S)."""
     return [
-        f"results/models/{lm}/{v}/{s}/{name}"
+        layout.search_file(lm, v, s, name)
         for lm, v, s in DESIGN.trained_searches()
         for name in ("selection.csv", "best") + (("sanity.csv",) if v != "hyponly" else ())
     ]

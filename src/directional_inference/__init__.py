@@ -7,7 +7,7 @@ into it. No module here runs Snakemake or reads its state; two read the config a
 Its modules and subpackages stand in layers, and a module imports only from its own layer or the ones below it
 (tests/test_conventions.py holds this list against every import, deferred ones too):
 
-1. foundation: errors, atomic, progress, chinese_text, user_files, metrics, compute, encoders, config_tree, generated,
+1. foundation: errors, atomic, layout, progress, chinese_text, user_files, metrics, compute, encoders, config_tree, generated,
    scratch, resume
 2. engine
 3. resources, corpus, levyholt

@@ -159,11 +159,6 @@ def table_methods(table: str, aliases: Sequence[str] = (), graphs: Sequence[str]
     )
 
 
-def booqa_score_path(lang: str, split: str, method: str) -> str:
-    """Scores of one BoOQA method on one split."""
-    return f"results/booqa_scores/{lang}/{split}/{method}.parquet"
-
-
 @dataclass(frozen=True)
 class BooqaMethods:
     """What a config lets the BoOQA methods run with, and so which run for a language (the others get a note in

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from ..layout import levyholt_score_directory, search_directory
+
 MESH_SUBSETS = ("directional", "symmetric", "para_dirtrue", "para_dirfalse", "dirtrue_unrel", "dirfalse_unrel")
 TABLE1_SUBSETS = ("directional", "symmetric", "full")  # paper Table 1 (and 8, 10, 12): train x test
 TABLE2_SUBSETS = ("para_dirtrue", "para_dirfalse")  # paper Table 2 (and 9, 11, 13): S&S vs 'S&S
@@ -120,32 +122,16 @@ TABLE3_LEVYHOLT_MODELS = ("full", "directional", "symmetric")  # H-only models a
 TABLE3_TRAINED_ON = ("booqa",) + TABLE3_LEVYHOLT_MODELS
 
 
-def model_directory(lm: str, variant: str, subset: str) -> str:
-    """The search of one model: trials, ``selection.csv``, the selected ``best/`` and (S&S, 'S&S) ``sanity.csv``."""
-    return f"results/models/{lm}/{variant}/{subset}"
-
-
 def model_record_files(lm: str, variant: str, subset: str) -> list[str]:
     """What the tables read of a selected model besides its scores: its selection and, if it reads premises, its sanity
     check (H-only models never see the premise)."""
     names = ("selection.csv",) if variant == "hyponly" else ("selection.csv", "sanity.csv")
-    return [f"{model_directory(lm, variant, subset)}/{name}" for name in names]
-
-
-def levyholt_score_directory(lm: str, variant: str, subset: str) -> str:
-    """Scores of the model (lm, variant, trained on subset) on every test set it scores, one file each."""
-    return f"results/scores/levyholt/{lm}/{variant}/{subset}"
+    return [f"{search_directory(lm, variant, subset)}/{name}" for name in names]
 
 
 def levyholt_score_path(lm: str, variant: str, subset: str, test: str) -> str:
     """Scores of the model (lm, variant, trained on subset) on a test set."""
     return f"{levyholt_score_directory(lm, variant, subset)}/{test}.parquet"
-
-
-def robustness_score_path(lang: str, lm: str, trained_on: str) -> str:
-    """Scores on BoOQA test of a hypothesis-only model of Table 3: ``lm``'s, trained on ``trained_on``
-    (``TABLE3_TRAINED_ON``: BoOQA dev or a LevyHolt subset), for BoOQA of ``lang``."""
-    return f"results/robustness/{lang}/scores/{lm}/{trained_on}.parquet"
 
 
 def unequal_budgets(training: dict, levyholt: dict) -> list[str]:

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from . import paper_values as paper
+from .. import layout
 from ..evaluation.methods import BOOQA_TABLES, LABELS, PAPER_TABLE3
 from .common import Evaluation, ModelRecord, difference_interval, measure, pct
 
@@ -352,15 +353,15 @@ def _cell(value: float | None) -> str:
 
 def score_path(scores: Scores, lm: str) -> str:
     """Where a claim's score set is, for the main language model ``lm``."""
-    from ..evaluation.methods import booqa_score_path
-    from ..levyholt.experiments import levyholt_score_path, robustness_score_path
+    from ..layout import booqa_scores, robustness_score_path
+    from ..levyholt.experiments import levyholt_score_path
 
     if scores.kind == "levyholt":
         return levyholt_score_path(lm, *scores.key)
     if scores.kind == "booqa":
-        return booqa_score_path(scores.key[0], "test", scores.key[1])
+        return booqa_scores(scores.key[0], "test", scores.key[1])
     if scores.kind == "llm":
-        return f"results/llm/scores/{scores.key[0]}.parquet"
+        return layout.llm_file(f"scores/{scores.key[0]}.parquet")
     return robustness_score_path(scores.key[0], lm, scores.key[1])
 
 
@@ -478,11 +479,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--summary", action="store_true", help="one line per claim, from the findings table")
     args = parser.parse_args(argv)
     if args.summary:
-        with open(args.reading or "results/findings.csv", newline="", encoding="utf-8") as handle:
+        with open(args.reading or layout.result("findings.csv"), newline="", encoding="utf-8") as handle:
             header, *rows = list(csv.reader(handle))
         reading = findings_summary(header, rows)
     else:
-        reading = Path(args.reading or "results/findings.md").read_text(encoding="utf-8")
+        reading = Path(args.reading or layout.result("findings.md")).read_text(encoding="utf-8")
     path = Path(args.document)
     path.write_text(splice_reading(path.read_text(encoding="utf-8"), reading), encoding="utf-8")
     return 0

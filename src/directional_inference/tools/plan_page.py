@@ -27,6 +27,7 @@ from pathlib import Path
 
 import yaml
 
+from .. import layout
 from ..generated import splice_block, write_or_check
 from .results_page import SUBSET_NAMES
 
@@ -35,16 +36,16 @@ SNAPSHOT, PAGE = REPO / "docs" / "paper-plan.json", REPO / "docs" / "paper-scale
 EXPERIMENTS = REPO / "docs" / "experiments.md"  # its count of the paper run's searches is rendered from the snapshot too
 # name -> (targets, the overlay on paper.yaml and the planning keys); no target: the default target
 PLANS: dict[str, tuple[tuple[str, ...], dict]] = {
-    "table5": (("results/table5.csv",), {}),
-    "table1": (("results/table1.csv",), {}),
-    "table2": (("results/table2.csv",), {}),
-    "table3": (("results/table3.csv",), {}),
-    "table6": (("results/table6.csv",), {}),
-    "table_llm": (("results/table_llm.csv",), {}),
+    "table5": ((layout.result("table5.csv"),), {}),
+    "table1": ((layout.result("table1.csv"),), {}),
+    "table2": ((layout.result("table2.csv"),), {}),
+    "table3": ((layout.result("table3.csv"),), {}),
+    "table6": ((layout.result("table6.csv"),), {}),
+    "table_llm": ((layout.result("table_llm.csv"),), {}),
     "all": ((), {}),
     "all_every_setting": ((), {"training": {"every_setting_for_every_model": True}}),
     # the authors' published choices (training.search: published): a published setting trains its trial alone
-    "table5_published": (("results/table5.csv",), {"training": {"search": "published"}}),
+    "table5_published": ((layout.result("table5.csv"),), {"training": {"search": "published"}}),
     "all_published": ((), {"training": {"search": "published"}}),
 }
 FORECAST_ROWS = {

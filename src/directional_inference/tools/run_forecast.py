@@ -31,6 +31,7 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from .. import layout
 from .forecast import trial_workload
 from .plan import TRIAL_RULES
 
@@ -116,7 +117,7 @@ def benchmark_key(benchmark: str | None) -> str | None:
     """A job's key in a run record: its benchmark file's path under logs/, without the suffix."""
     if not benchmark:
         return None
-    return benchmark.removeprefix("logs/").removesuffix(".benchmark.tsv")
+    return benchmark.removeprefix(f"{layout.LOGS}/").removesuffix(".benchmark.tsv")
 
 
 def recorded_seconds(job: Mapping, record: Mapping | None, forward_ratio: float | None) -> JobTime:

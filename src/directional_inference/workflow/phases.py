@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .. import layout
+
 
 @dataclass(frozen=True)
 class Phase:
@@ -30,7 +32,7 @@ class Phase:
         return f"{self.name}_phase"
 
 
-MODEL_CARDS = "results/model_cards"  # one README.md per selected model, mirroring results/models/<lm>/<variant>/<subset>
+MODEL_CARDS = layout.result("model_cards")  # one README.md per selected model, mirroring results/models/<lm>/<variant>/<subset>
 
 PHASES = (
     Phase(
@@ -55,21 +57,26 @@ PHASES = (
     Phase(
         "corpus",
         rules=("build_corpus", "describe_imported_corpus"),
-        outs=("results/en/corpus", "results/zh/corpus"),
+        outs=(layout.language_results("en", "corpus"), layout.language_results("zh", "corpus")),
         upstream=("resources",),
         params=("corpus",),
     ),
     Phase(
         "relations",
         rules=("extract_relations", "import_relations", "merge_relations"),
-        outs=("results/en/relations", "results/zh/relations"),
+        outs=(layout.language_results("en", "relations"), layout.language_results("zh", "relations")),
         upstream=("corpus",),
         params=("relations",),
     ),
     Phase(
         "booqa",
         rules=("select_booqa_positives", "generate_booqa_negatives", "sample_booqa", "write_booqa_card", "validate_booqa", "build_booqa_hyponly"),
-        outs=("results/en/booqa", "results/zh/booqa", "results/en/booqa_hyponly", "results/zh/booqa_hyponly"),
+        outs=(
+            layout.language_results("en", "booqa"),
+            layout.language_results("zh", "booqa"),
+            layout.language_results("en", "booqa_hyponly"),
+            layout.language_results("zh", "booqa_hyponly"),
+        ),
         upstream=("resources", "corpus", "relations"),
         # scale: the dataset card names it; evidence_cap: the card's evidence per entry
         params=("seed", "booqa", "hypothesis_only", "scale", "evaluation.evidence_cap"),
@@ -78,14 +85,14 @@ PHASES = (
     Phase(
         "levyholt",
         rules=("build_levyholt_subsets", "build_levyholt_whole_tests", "build_chinese_levyholt_subsets"),
-        outs=("results/levyholt",),
+        outs=(layout.result("levyholt"),),
         upstream=("resources",),
         params=("levyholt", "hypothesis_only.premise"),
     ),
     Phase(
         "training",
         rules=("draw_hyperparameters", "read_authors_trials", "train_sns_trial", "select_sns_model", "check_sns_model"),
-        outs=("results/models",),
+        outs=(layout.result("models"),),
         upstream=("resources", "levyholt"),
         params=("seed", "training"),
         planning_modules=("levyholt/experiments.py", "sns/published.py"),
@@ -93,14 +100,14 @@ PHASES = (
     Phase(
         "graphs",
         rules=("build_entailment_graph", "gather_entailment_graph", "import_graph_files"),
-        outs=("results/en/graphs", "results/zh/graphs"),
+        outs=(layout.language_results("en", "graphs"), layout.language_results("zh", "graphs")),
         upstream=("corpus", "relations", "booqa"),
         params=("graphs.min_arg_pairs_per_predicate", "graphs.min_predicates_per_arg_pair", "graphs.from_files"),
     ),
     Phase(
         "levyholt_evaluation",
         rules=("score_levyholt",),
-        outs=("results/scores",),
+        outs=(layout.result("scores"),),
         upstream=("levyholt", "training"),
         params=("training.max_length", "training.precision", "training.threads", "training.every_setting_for_every_model"),
         planning_modules=("levyholt/experiments.py",),
@@ -108,7 +115,7 @@ PHASES = (
     Phase(
         "robustness",
         rules=("train_booqa_hyponly_trial", "select_booqa_hyponly_model", "score_booqa_hyponly"),
-        outs=("results/robustness",),
+        outs=(layout.result("robustness"),),
         upstream=("resources", "booqa", "training"),
         params=("seed", "training"),
         shared_scripts=("train_sns_trial", "select_sns_model", "score_levyholt"),
@@ -117,7 +124,7 @@ PHASES = (
     Phase(
         "booqa_evaluation",
         rules=("retrieve_booqa_evidence", "retrieve_tfidf_evidence", "score_booqa", "score_booqa_part", "gather_booqa_scores"),
-        outs=("results/booqa_scores", "results/en/evidence", "results/zh/evidence"),
+        outs=(layout.result("booqa_scores"), layout.language_results("en", "evidence"), layout.language_results("zh", "evidence")),
         upstream=("resources", "corpus", "relations", "booqa", "training", "graphs", "llm_evaluation"),
         params=(
             "seed",
@@ -161,7 +168,7 @@ PHASES = (
             "score_llm_run_test",
             "join_llm_run_test",
         ),
-        outs=("results/llm",),
+        outs=(layout.result("llm"),),
         upstream=("resources", "levyholt"),
         params=("seed", "llm", "training.threads"),
         planning_modules=("resources/models.py",),  # which LLMs prepare_llm makes and which are read from their download
@@ -185,7 +192,7 @@ PHASES = (
             "write_booqa_hyponly_card",
         ),
         outs=tuple(
-            f"results/{name}"
+            layout.result(name)
             for name in (
                 "table1.csv",
                 "table2.csv",
@@ -239,8 +246,8 @@ PHASES = (
             "relations.spacy_model",
             "llm",
         ),
-        metrics=("results/metrics.json",),
-        plots=("results/pr_curves.csv", "results/booqa_pr_curves.csv"),
+        metrics=(layout.result("metrics.json"),),
+        plots=(layout.result("pr_curves.csv"), layout.result("booqa_pr_curves.csv")),
         planning_modules=("levyholt/experiments.py", "resources/models.py", "evaluation/methods.py", "sns/published.py"),
     ),
 )
@@ -254,4 +261,6 @@ def phase(name: str) -> Phase:
 
 
 # The tables of results/ (the paper's, ours and the findings), as the tables phase lists its outputs
-TABLE_FILES = tuple(name for out in phase("tables").outs if (name := out.removeprefix("results/")).endswith(".csv") and not name.startswith("figure"))
+TABLE_FILES = tuple(
+    name for out in phase("tables").outs if (name := out.removeprefix(layout.result(""))).endswith(".csv") and not name.startswith("figure")
+)

@@ -14,7 +14,8 @@ from collections.abc import Mapping
 from functools import cached_property
 
 from ..config_tree import booqa_language_models
-from ..evaluation.methods import BOOQA_TABLES, BooqaMethods, booqa_score_path, method_names, sns_models, table_methods
+from .. import layout
+from ..evaluation.methods import BOOQA_TABLES, BooqaMethods, method_names, sns_models, table_methods
 from ..levyholt.chinese import CHINESE_PREFIX, CHINESE_SUBSETS
 from ..levyholt.entries import ALL_SUBSETS
 from ..levyholt.experiments import (
@@ -22,9 +23,7 @@ from ..levyholt.experiments import (
     BOOQA_MODELS,
     TABLE3_TRAINED_ON,
     chinese_trained_models,
-    levyholt_score_directory,
     levyholt_table_models,
-    robustness_score_path,
     table_language_models,
     trained_models,
     training_budget,
@@ -75,7 +74,7 @@ class RunDesign:
         # Where trial k's hyper-parameters come from (training.trial_source): this workflow's seeded draw, or the k-th
         # set of the authors' training scripts (sns/authors.py); a file each, so that a change of source re-runs every trial
         self.trial_source = training["trial_source"]
-        self.trials_file = "results/models/authors_trials.csv" if self.trial_source == "authors" else "results/models/hyperparameters.csv"
+        self.trials_file = layout.authors_trials_file() if self.trial_source == "authors" else layout.drawn_trials_file()
         self.llm_languages = ["en"] if config["llm"]["scorers"] else []  # the 2023 prompts are English
         self.booqa_llm = config["llm"]["scorers"][0] if config["llm"]["scorers"] else None  # the LLM of Table 5's LLM row
         # The LLMs of llm.scorers from the hub: downloaded where Snakemake runs (fetch_llm, a local rule) and read in
@@ -124,7 +123,7 @@ class RunDesign:
 
     def corpus_directory(self, lang: str) -> str:
         """resources/<dataset> holding the raw corpus of a language."""
-        return f"resources/{CORPUS_DATASETS[self.config['corpus'][lang]['source']]}"
+        return layout.resource(CORPUS_DATASETS[self.config["corpus"][lang]["source"]])
 
     def extraction_shard_count(self, lang: str) -> int:
         """Extraction jobs of a language (relations.shards, or one per relations.articles_per_shard expected articles)."""
@@ -141,7 +140,7 @@ class RunDesign:
 
     def llm_directory(self, alias: str) -> str:
         """The directory the scoring jobs read an LLM of llm.scorers from: its download (a hub id) or what prepare_llm made."""
-        return f"resources/llms/{alias}" if alias in self.hub_llms else f"results/llm/models/{alias}"
+        return layout.hub_llm_directory(alias) if alias in self.hub_llms else layout.llm_file(f"models/{alias}")
 
     def graph_lookup(self) -> dict:
         """How graph scores are looked up: the fuzzy back-off and its limits (evaluation.scoring.graph_scores)."""
@@ -156,7 +155,7 @@ class RunDesign:
         """Score files of one BoOQA table (``BOOQA_TABLES``), or of every runnable method on both splits."""
         return sorted(
             {
-                booqa_score_path(lang, BOOQA_TABLES[name].split, method)
+                layout.booqa_scores(lang, BOOQA_TABLES[name].split, method)
                 for name in ([table] if table else BOOQA_TABLES)
                 for lang in self.config["booqa"]["languages"]
                 for method in self.booqa_table_methods(name)
@@ -172,7 +171,7 @@ class RunDesign:
     def levyholt_scores_for(self, table: str) -> list[str]:
         """Score directories of the models one LevyHolt table or figure reads, for each language model it shows: a
         table's target trains only its own models."""
-        return [levyholt_score_directory(lm, v, s) for lm in self.table_models(table) for v, s in levyholt_table_models(table)]
+        return [layout.levyholt_score_directory(lm, v, s) for lm in self.table_models(table) for v, s in levyholt_table_models(table)]
 
     def trained_searches(self) -> list[tuple[str, str, str]]:
         """(language model, variant, training subset) of every search, English and Chinese."""
@@ -188,7 +187,7 @@ class RunDesign:
         """Table 3's score files (of one language, or of every one): per language model of ``table3_models``, per
         training data."""
         return [
-            robustness_score_path(language, lm, t)
+            layout.robustness_score_path(language, lm, t)
             for language in self.table3_languages
             if lang in (None, language)
             for lm in self.table3_models[language]
