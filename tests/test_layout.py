@@ -63,6 +63,7 @@ def test_the_layouts_patterns_tell_folders_apart():
 
 ROOT = Path(__file__).resolve().parents[1]
 LAYOUT_PREFIXES = ("results/", "resources/", "logs/")
+LAYOUT_FOLDERS = tuple(prefix.rstrip("/") for prefix in LAYOUT_PREFIXES)
 # literals that name no artefact of a run, each with why
 NOT_ARTEFACTS = {
     ("src/directional_inference/llm/released.py", "results/levyholt_results"): "a folder inside the released archive",
@@ -74,7 +75,8 @@ NOT_ARTEFACTS = {
 
 def path_literals(path: Path) -> list[str]:
     """The string literals of a Python file (f-strings by their first part; docstrings left out) or, in a rule file,
-    of its code lines, that start with results/, resources/ or logs/."""
+    of its code lines, that start with results/, resources/ or logs/, and a Python file's path joins through one of
+    those folders (``root / "resources" / ...``)."""
     import ast
 
     if path.suffix == ".smk" or path.name == "Snakefile":
@@ -88,6 +90,16 @@ def path_literals(path: Path) -> list[str]:
     }
     found = []
     for node in ast.walk(tree):
+        # a join of a layout folder onto a root, as ``root / "resources" / "models" / alias`` (not one inside another
+        # folder, as ``ROOT / "benchmarks" / "results"``)
+        if (
+            isinstance(node, ast.BinOp)
+            and isinstance(node.op, ast.Div)
+            and isinstance(node.right, ast.Constant)
+            and node.right.value in LAYOUT_FOLDERS
+            and not (isinstance(node.left, ast.BinOp) and isinstance(node.left.right, ast.Constant))
+        ):
+            found.append(f"{node.right.value}/")
         if isinstance(node, ast.JoinedStr) and node.values and isinstance(node.values[0], ast.Constant):
             node = node.values[0]
         if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings and node.value.startswith(LAYOUT_PREFIXES):

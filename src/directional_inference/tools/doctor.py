@@ -28,6 +28,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from .. import layout
 
 OK, NOTE, FAIL = "ok", "note", "FAIL"
 # DVC remote URL schemes and the package each needs (DVC 3 keeps them apart: dvc-s3 ...); bin/setup --remote KIND installs one
@@ -275,7 +276,7 @@ def input_findings(config: Mapping, root: Path, *, timeout: float = REACH_TIMEOU
                 "its inputs come from their canonical URLs",
             )
         )
-    datasets = [d for d in (config.get("resources") or {}).get("datasets") or [] if not (root / "resources" / d).is_dir()]
+    datasets = [d for d in (config.get("resources") or {}).get("datasets") or [] if not (root / layout.resource(d)).is_dir()]
     findings += [Finding("inputs", FAIL, problem) for problem in user_input_problems(config)]
     if not datasets:
         return findings + [Finding("inputs", OK, "every configured dataset is in resources/ already")]
@@ -418,12 +419,12 @@ def hub_findings(config: Mapping, root: Path, *, timeout: float = REACH_TIMEOUT)
     findings = [Finding("models", FAIL, problem.split(": pin it")[0], "pin it" + problem.split(": pin it", 1)[1]) for problem in pin_problems(config)]
     llm = config.get("llm") or {}
     wanted = {
-        f"models.{alias}": root / "resources" / "models" / alias
+        f"models.{alias}": root / layout.model_directory(alias)
         for alias in used_aliases(config)
         if is_hub_name((config.get("models") or {}).get(alias))
     }
     wanted |= {
-        f"llm.models.{alias}": root / "resources" / "llms" / alias
+        f"llm.models.{alias}": root / layout.hub_llm_directory(alias)
         for alias in llm.get("scorers") or []
         if is_hub_llm((llm.get("models") or {}).get(alias))
     }
@@ -504,7 +505,7 @@ def hub_llm_gb(config: Mapping, root: Path) -> tuple[float, list[str]]:
     absent = [
         alias
         for alias in llm.get("scorers") or []
-        if is_hub_llm((llm.get("models") or {}).get(alias)) and not (root / "resources" / "llms" / alias).is_dir()
+        if is_hub_llm((llm.get("models") or {}).get(alias)) and not (root / layout.hub_llm_directory(alias)).is_dir()
     ]
     sizes = {alias: llm_parameters(alias) for alias in absent}
     return sum(2 * size for size in sizes.values() if size) / 1e9, [alias for alias, size in sizes.items() if not size]

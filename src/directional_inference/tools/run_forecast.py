@@ -262,9 +262,10 @@ def model_config_dir(alias: str, config: Mapping, root: Path) -> Path | None:
     """A directory with the ``config.json`` of the model ``alias`` (its architecture is all the probe needs): the
     workflow's copy in resources/models/, else the configured directory or package; None where neither is here yet (a
     hub model before its download, a tiny model before it is built)."""
+    from .. import layout
     from ..resources.models import locate_model
 
-    fetched = root / "resources" / "models" / alias
+    fetched = root / layout.model_directory(alias)
     if (fetched / "config.json").is_file():
         return fetched
     spec = (config.get("models") or {}).get(alias, alias)
