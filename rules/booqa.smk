@@ -1,7 +1,5 @@
 # Phase "booqa": positives, WordNet negatives and frequency-matched bundle sampling per language.
-
-
-include: "helpers/booqa.smk"
+# Its helpers and its outputs: rules/helpers/data.smk.
 
 
 rule select_booqa_positives:

@@ -1,7 +1,5 @@
 # Phase "booqa_evaluation": evidence retrieval and the scores of every BoOQA method.
-
-
-include: "helpers/booqa_evaluation.smk"
+# Its helpers and its outputs: rules/helpers/models.smk.
 
 
 rule retrieve_booqa_evidence:

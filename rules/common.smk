@@ -1,37 +1,16 @@
 # What several phase files use (no rules here; a helper that one phase file uses lives in that file): the run's design
 # (DESIGN: its models, searches, methods and tables, built from the config by the package), the wildcard constraints,
-# log paths, job resources and the package names the rules read. rules/setup.smk has checked the config and put the
+# job resources and the package names several phase files read. rules/setup.smk has checked the config and put the
 # package on the path.
-import dataclasses
-import re
-
 from directional_inference import layout
-from directional_inference.booqa.settings import booqa_settings
-from directional_inference.compute import local_gpu_problems, model_job_gpus, model_job_threads
-from directional_inference.evaluation.methods import BOOQA_TABLES, method_alias, method_spec, sns_models
+from directional_inference.compute import model_job_gpus, model_job_threads
 from directional_inference.levyholt.entries import ALL_SUBSETS, SPLITS
-from directional_inference.levyholt.english import subset_conventions
-from directional_inference.levyholt.experiments import (
-    BOOQA_MODELS,
-    LEVYHOLT_TABLES,
-    TABLE3_TRAINED_ON,
-    data_directory,
-    language_subset,
-    levyholt_table_models,
-    model_record_files,
-    scored_models,
-    training_size_rank,
-)
-from directional_inference.llm.predictions import configured_file
+from directional_inference.levyholt.experiments import TABLE3_TRAINED_ON, data_directory, language_subset, scored_models
 from directional_inference.resources.inputs import datasets as downloadable_datasets
-from directional_inference.resources.models import model_kind
 from directional_inference.sns import VARIANTS
-from directional_inference.tables.findings import CLAIMS, runnable_claims
-from directional_inference.tables.findings import score_path as claim_score_path
-from directional_inference.tools.run_forecast import forecast_at_run_start
 from directional_inference.workflow import snakemake_state
 from directional_inference.workflow.job_resources import expected_input_mb, imported_input_mb, resource_function
-from directional_inference.workflow.phases import MODEL_CARDS, PHASES, phase
+from directional_inference.workflow.phases import PHASES, phase
 from directional_inference.workflow.run_design import RunDesign, alias_pattern
 
 # What the config asks the run to compute: its models, searches, methods and tables (workflow/run_design.py)
@@ -142,16 +121,6 @@ def model_gpus(wildcards=None):
     return model_job_gpus(config["training"]["gpus"], snakemake_state.offered_gpus(workflow))
 
 
-def at_run_start():
-    """What a run does before its first job (the onstart handler; never in a dry run): a local run whose jobs ask for a
-    GPU stops where torch sees none; a local run says how long it will take here (workflow.run_forecast)."""
-    if not workflow.local_exec:
-        return
-    if model_gpus() > 0:
-        stop_for_config(local_gpu_problems(model_gpus()), "Error: this run cannot start on this machine:")
-    print(forecast_at_run_start(workflow, config, run_cores(), workflow.basedir), file=sys.stderr)
-
-
 def node_scratch(rule_name):
     """sbatch options of a corpus-wide rule's job (resource slurm_extra, which the SLURM executor passes on): its
     disk_mb as node-local scratch, --tmp (config request_node_scratch); nothing where it is false."""
@@ -169,7 +138,7 @@ def trial_settings(wildcards):
 
 
 # Every output of each phase (the inputs of its target in rules/phases.smk, which its DVC stage runs); each phase's
-# helper file registers its <phase>_phase_targets here.
+# file registers its <phase>_phase_targets here.
 PHASE_TARGETS = {}
 
 

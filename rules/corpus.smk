@@ -1,8 +1,6 @@
 # Phase "corpus": each language's news corpus as one table of dated, windowed, deduplicated articles, written as it is
 # read; for a language whose relations are imported (relations.imported), the table of the articles they name.
-
-
-include: "helpers/corpus.smk"
+# Its helpers and its outputs: rules/helpers/data.smk.
 
 
 rule build_corpus:

@@ -1,9 +1,7 @@
 # Phase "graphs": local entailment graphs from the corpus relations, cross-fitted: the graph that scores a
 # BoOQA split is induced from every window outside that split. A graph is built by graphs.jobs jobs, each for its
 # share of the type pairs, and gathered into one file.
-
-
-include: "helpers/graphs.smk"
+# Its helpers and its outputs: rules/helpers/data.smk.
 
 
 # A graph made elsewhere is read from the user's directory where Snakemake runs (as the other user inputs are).

@@ -1,7 +1,5 @@
 # Phase "levyholt": the S&S split, sub-groups, the six pair subsets + Full, hypothesis-only variants, SherLIiC.
-
-
-include: "helpers/levyholt.smk"
+# Its helpers and its outputs: rules/helpers/data.smk.
 
 
 rule build_levyholt_subsets:

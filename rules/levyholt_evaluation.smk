@@ -1,7 +1,5 @@
 # Phase "levyholt_evaluation": each selected model scores the entries of all its test sets once (subset tests are cuts of Full).
-
-
-include: "helpers/levyholt_evaluation.smk"
+# Its helpers and its outputs: rules/helpers/models.smk.
 
 
 rule score_levyholt:

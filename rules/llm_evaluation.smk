@@ -1,9 +1,7 @@
 # Phase "llm_evaluation": large language models on directional LevyHolt (McKenna, Li et al. 2023): the released
 # predictions of the 2023 paper in the documented predictions format, and every predictions file joined by the pair to
 # the test sets it covers.
-
-
-include: "helpers/llm_evaluation.smk"
+# Its helpers and its outputs: rules/helpers/models.smk.
 
 
 rule convert_released_predictions:

@@ -1,8 +1,6 @@
 # Phase "relations": binary relations with argument types, extracted in parallel shards per language (or imported from
 # relation files made elsewhere, relations.imported), then merged out of core into one file in corpus order.
-
-
-include: "helpers/relations.smk"
+# Its helpers and its outputs: rules/helpers/data.smk.
 
 
 rule extract_relations:

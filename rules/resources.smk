@@ -1,7 +1,5 @@
 # Phase "resources": every external input, sha256-verified, from the mirror or its canonical URL.
-
-
-include: "helpers/resources.smk"
+# Its helpers and its outputs: rules/helpers/data.smk.
 
 
 # Downloads and copies of user files run where Snakemake runs (on a cluster: the login or submit node, which reaches

@@ -1,8 +1,6 @@
 # Phase "robustness" (Table 3): hypothesis-only S&S trained on type-masked BoOQA dev (train / dev2) and
 # tested on BoOQA test, beside the LevyHolt hypothesis-only models applied to the same test.
-
-
-include: "helpers/robustness.smk"
+# Its helpers and its outputs: rules/helpers/models.smk.
 
 
 rule train_booqa_hyponly_trial:

@@ -1,7 +1,5 @@
 # Phase "tables": tables and figures of the paper from the scores, each beside the paper's numbers.
-
-
-include: "helpers/tables.smk"
+# Its helpers and its outputs: rules/helpers/tables.smk.
 
 
 rule make_levyholt_table:

@@ -1,8 +1,6 @@
 # Phase "training": S&S, 'S&S and hypothesis-only S&S fine-tuned on LevyHolt subsets with a
 # hyper-parameter search; every trial is its own job, the best by dev AUC (precision >= 0.51) is kept.
-
-
-include: "helpers/training.smk"
+# Its helpers and its outputs: rules/helpers/models.smk.
 
 
 rule draw_hyperparameters:

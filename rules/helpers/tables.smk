@@ -1,4 +1,17 @@
-# Helpers of the tables phase's rules (rules/tables.smk), and the phase's outputs (its DVC stage's targets).
+# Helpers of the rules of the phase tables (rules/tables.smk): the tables and figures. The phase's
+# section ends with its outputs (its DVC stage's targets), registered in PHASE_TARGETS. Snakemake's lint keeps
+# functions out of files with rules; the phase files are included after these.
+import dataclasses
+
+from directional_inference.evaluation.methods import BOOQA_TABLES, sns_models
+from directional_inference.levyholt.english import subset_conventions
+from directional_inference.levyholt.experiments import BOOQA_MODELS, levyholt_table_models, model_record_files
+from directional_inference.resources.models import model_kind
+from directional_inference.tables.findings import CLAIMS, runnable_claims
+from directional_inference.tables.findings import score_path as claim_score_path
+from directional_inference.workflow.phases import MODEL_CARDS
+
+# ---- tables (rules/tables.smk)
 
 
 def levyholt_table_scores(wildcards):

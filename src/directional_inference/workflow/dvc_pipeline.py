@@ -147,13 +147,17 @@ def make_dependency_folders(root: str | Path = ".") -> list[str]:
     return made
 
 
+def _registers(helpers: Path, phase: Phase) -> bool:
+    """Whether a file of rules/helpers/ holds the phase's helpers (it registers the phase's outputs)."""
+    return f'PHASE_TARGETS["{phase.name}"]' in helpers.read_text(encoding="utf-8")
+
+
 def _stage(phase: Phase, root: Path, configfiles: list[str]) -> dict:
     upstream = _upstream_outs(phase)
     # Config files are not deps: a phase depends on its own keys only (params), so a change of another
     # phase's keys does not re-run it.
     deps = upstream + ["Snakefile", "rules/setup.smk", "rules/common.smk", "rules/phases.smk", f"rules/{phase.name}.smk"]
-    if (root / "rules" / "helpers" / f"{phase.name}.smk").is_file():
-        deps.append(f"rules/helpers/{phase.name}.smk")
+    deps += [f"rules/helpers/{path.name}" for path in sorted((root / "rules" / "helpers").glob("*.smk")) if _registers(path, phase)]
     deps += phase_scripts(phase, root) + phase_modules(phase, root)
     params = []
     for configfile in configfiles:

@@ -22,7 +22,7 @@ class Phase:
     metrics: tuple[str, ...] = ()
     plots: tuple[str, ...] = ()
     shared_scripts: tuple[str, ...] = ()  # scripts/<name>.py run by rules of another name
-    # package modules that rules/common.smk's helpers read while Snakemake plans the phase's jobs (its scripts'
+    # package modules that the rules' helpers read while Snakemake plans the phase's jobs (its scripts'
     # imports are found by dvc_pipeline itself)
     planning_modules: tuple[str, ...] = ()
 
