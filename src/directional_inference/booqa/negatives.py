@@ -9,6 +9,8 @@ from __future__ import annotations
 import logging
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
 
 import pandas as pd
 
@@ -207,43 +209,62 @@ def generate_negatives(
     to") gets no hyponym negatives unless ``negatives_of_negated_predicates``: under negation a hyponym is entailed
     ("not go to" entails "not drive to"), so it would be a true proposition labelled false. With ``output`` the
     negatives are written there (their number returned), else returned as a frame."""
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
     engine.table("relations", relations)
     relation_preds = [row[0] for row in engine.execute("SELECT DISTINCT pred FROM relations").fetchall()]
     relation_keys = RelationKeys(lang, chooser.wordnet)
     participles = participle_forms(relation_preds, chooser.wordnet) if lang == "en" else {}
+    staged = _stage_candidates(engine, positives, lang, chooser, participles, negatives_of_negated_predicates)
+    engine.table("negative_candidates", staged.path)
+    relation_keys.active_table(engine, "actives", set(relation_preds) | staged.synonym_forms)
+    engine.materialise("kept_negatives", _kept_negatives_sql(counts, felicity_min_pairs))
+    negatives = "SELECT positive_id, pred, frequency, synonyms FROM kept_negatives ORDER BY seq"
+    found = engine.write(negatives, output) if output is not None else len(frame := engine.df(negatives))
+    with_negatives = engine.count("SELECT DISTINCT positive_id FROM kept_negatives")
+    log.info("%d negatives for %d of %d positives (%d negated positives get none)", found, with_negatives, staged.positives, staged.skipped)
+    return found if output is not None else frame[NEGATIVE_COLUMNS]
+
+
+@dataclass
+class _StagedCandidates:
+    """The negative candidates of every positive, staged in a Parquet file of the engine's spill folder."""
+
+    path: Path
+    synonym_forms: set[str]  # every synonym of a candidate (their window keys are looked up)
+    positives: int  # positives read
+    skipped: int  # negated positives, which get no candidates
+
+
+def _candidate_schema():
+    import pyarrow as pa
+
+    strings = ("positive_id", "pred", "window", "subj", "obj", "subj_type", "obj_type", "positive_pred")
+    return pa.schema([("seq", pa.int64()), *((name, pa.string()) for name in strings), ("synonyms", pa.list_(pa.string()))])
+
+
+def _stage_candidates(
+    engine, positives, lang: str, chooser: SenseChooser, participles: dict, negatives_of_negated_predicates: bool
+) -> _StagedCandidates:
+    """Ask WordNet for the negative predicates of every positive (once per predicate, or per sentence when the sense
+    is chosen by its gloss), and write one row per (positive, candidate) in bounded batches, numbered in order."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
     by_sense = chooser.method == "gloss_similarity" and lang == "en"
-    schema = pa.schema(
-        [
-            ("seq", pa.int64()),
-            ("positive_id", pa.string()),
-            ("pred", pa.string()),
-            ("window", pa.string()),
-            ("subj", pa.string()),
-            ("obj", pa.string()),
-            ("subj_type", pa.string()),
-            ("obj_type", pa.string()),
-            ("positive_pred", pa.string()),
-            ("synonyms", pa.list_(pa.string())),
-        ]
-    )
-    staging = engine.spill / "negative-candidates.parquet"
+    schema = _candidate_schema()
+    staged = _StagedCandidates(engine.spill / "negative-candidates.parquet", set(), 0, 0)
     cache: dict = {}
     rows: list[tuple] = []
-    seq = skipped = positive_count = 0
-    synonym_forms: set[str] = set()
-    with pq.ParquetWriter(staging, schema, compression="zstd") as writer:
+    seq = 0
+    with pq.ParquetWriter(staged.path, schema, compression="zstd") as writer:
 
         def flush() -> None:
             writer.write_table(pa.Table.from_pylist([dict(zip(schema.names, row)) for row in rows], schema=schema))
             rows.clear()
 
         for positive in logged(_positive_rows(positives), "negatives", _row_count(positives), "positives"):
-            positive_count += 1
+            staged.positives += 1
             if not negatives_of_negated_predicates and is_negated(positive["pred"], lang):
-                skipped += 1
+                staged.skipped += 1
                 continue
             key = (positive["pred"], positive["sentence"] if by_sense else "")
             found = cache.get(key)
@@ -251,33 +272,23 @@ def generate_negatives(
                 found = negative_predicates(positive["pred"], positive["sentence"], lang, chooser, participles)
                 if not by_sense:  # a sentence-specific answer is not asked again
                     cache[key] = found
+            arguments = tuple(positive[name] for name in ("window", "subj", "obj", "subj_type", "obj_type"))
             for form, synonyms in found:
                 if form == positive["pred"]:
                     continue
-                rows.append(
-                    (
-                        seq,
-                        positive["id"],
-                        form,
-                        positive["window"],
-                        positive["subj"],
-                        positive["obj"],
-                        positive["subj_type"],
-                        positive["obj_type"],
-                        positive["pred"],
-                        sorted(set(synonyms)),
-                    )
-                )
-                synonym_forms.update(synonyms)
+                rows.append((seq, positive["id"], form, *arguments, positive["pred"], sorted(set(synonyms))))
+                staged.synonym_forms.update(synonyms)
                 seq += 1
             if len(rows) >= CANDIDATE_BATCH:
                 flush()
         flush()
-    engine.table("negative_candidates", staging)
-    relation_keys.active_table(engine, "actives", set(relation_preds) | synonym_forms)
-    engine.materialise(
-        "kept_negatives",
-        f"""
+    return staged
+
+
+def _kept_negatives_sql(counts: str, felicity_min_pairs: int) -> str:
+    """The candidates kept: felicitous (their predicate seen with the argument types at least ``felicity_min_pairs``
+    times), absent from the window under every synonym (up to voice), and each predicate once per positive (its first)."""
+    return f"""
         WITH felicitous AS (
             SELECT c.*, n.count AS frequency FROM negative_candidates c
             JOIN {counts} n ON n.pred = c.pred AND n.subj_type = c.subj_type AND n.obj_type = c.obj_type
@@ -293,13 +304,7 @@ def generate_negatives(
             SELECT DISTINCT seq FROM synonym_keys SEMI JOIN window_keys USING ("window", arg_a, arg_b, active)
         )
         SELECT * FROM felicitous ANTI JOIN attested USING (seq)
-        QUALIFY row_number() OVER (PARTITION BY positive_id, pred ORDER BY seq) = 1""",
-    )
-    negatives = "SELECT positive_id, pred, frequency, synonyms FROM kept_negatives ORDER BY seq"
-    found = engine.write(negatives, output) if output is not None else len(frame := engine.df(negatives))
-    with_negatives = engine.count("SELECT DISTINCT positive_id FROM kept_negatives")
-    log.info("%d negatives for %d of %d positives (%d negated positives get none)", found, with_negatives, positive_count, skipped)
-    return found if output is not None else frame[NEGATIVE_COLUMNS]
+        QUALIFY row_number() OVER (PARTITION BY positive_id, pred ORDER BY seq) = 1"""
 
 
 def _positive_rows(positives):

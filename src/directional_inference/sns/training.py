@@ -174,22 +174,13 @@ def train_prompt_model(
     import torch
     from transformers import get_linear_schedule_with_warmup
 
-    from ..metrics import evaluate_scores
-
     torch.manual_seed(settings.seed)
     scorer = PromptScorer(model_dir, max_length=settings.max_length, symmetric=settings.symmetric, lang=settings.lang, precision=settings.precision)
     settings = replace(settings, precision=scorer.precision)  # the resolved format: a checkpoint resumes only in it
-    model = scorer.model
     train_pairs, dev_pairs = scorer.encode(train), scorer.encode(dev)
-    dev_labels = np.array([e.label for e in dev], dtype=bool)
     accumulation = settings.accumulation(hp)
-    optimizer = _optimizer(model, hp)
-    batches_per_epoch = math.ceil(len(train) / settings.batch_size)
-    scheduler = get_linear_schedule_with_warmup(
-        optimizer, num_warmup_steps=0, num_training_steps=schedule_steps(len(train), settings.batch_size, accumulation, settings.epochs)
-    )
-    check_every = max(batches_per_epoch // max(settings.evaluations_per_epoch, 1), 1)
-    checkpoint = Path(checkpoint_dir) / "state.pt"
+    optimizer = _optimizer(scorer.model, hp)
+    steps = schedule_steps(len(train), settings.batch_size, accumulation, settings.epochs)
     signature = {
         "hp": asdict(hp),
         "settings": asdict(settings),
@@ -198,30 +189,79 @@ def train_prompt_model(
         "dev": fingerprint(dev),
         "model": model_fingerprint(model_dir),
     }
-    state = {"epoch": 0, "next_batch": 0, "steps": 0, "best": None, "evaluations": [], "stop_reason": None}
-    if checkpoint.is_file():
-        saved = torch.load(checkpoint, weights_only=True)
-        if resumable(saved["signature"], signature):
-            model.load_state_dict(saved["model"])
-            optimizer.load_state_dict(saved["optimizer"])
-            scheduler.load_state_dict(saved["scheduler"])
-            torch.set_rng_state(saved["torch_rng"])
-            if "cuda_rng" in saved and torch.cuda.is_available():  # dropout on a GPU draws from the CUDA generators
-                torch.cuda.set_rng_state_all(list(saved["cuda_rng"]))
-            state = {key: saved[key] for key in ("epoch", "next_batch", "steps", "evaluations", "stop_reason")}
-            state["best"] = saved["best"]
-            log.info("resumed from %s at %s, batch %d", checkpoint, shown_epoch(state["epoch"], settings.epochs), state["next_batch"])
-        else:
-            log.info("checkpoint %s belongs to another run (data, model or settings differ): starting afresh", checkpoint)
+    trial = _Trial(
+        scorer,
+        settings,
+        optimizer,
+        get_linear_schedule_with_warmup(optimizer, num_warmup_steps=0, num_training_steps=steps),
+        Path(checkpoint_dir) / "state.pt",
+        signature,
+        dev_pairs,
+        np.array([e.label for e in dev], dtype=bool),
+        selection_floor,
+    )
+    trial.resume()
+    if not trial.usable_dev:
+        log.warning("dev has %d entries, %d positive: no dev AUC can be computed, the last point is kept", len(dev), int(trial.dev_labels.sum()))
+    batches_per_epoch = math.ceil(len(train) / settings.batch_size)
+    trial.run_epochs(train_pairs, accumulation, batches_per_epoch)
+    if trial.state["best"] is None:  # no evaluation point (fewer batches than evaluations): the last weights
+        trial.evaluate(settings.epochs - 1, batches_per_epoch)
+    return trial.save_best(output_dir, len(train), len(dev))
 
-    usable_dev = bool(dev_labels.any() and not dev_labels.all())
-    if not usable_dev:
-        log.warning("dev has %d entries, %d positive: no dev AUC can be computed, the last point is kept", len(dev), int(dev_labels.sum()))
 
-    def evaluate(epoch: int, batch: int) -> None:
-        scores = scorer.scores(dev_pairs, what="dev evaluation")
+@dataclass
+class _Trial:
+    """One trial's training in progress: what its loop, its dev evaluations and its checkpoints share. ``state`` is what
+    a checkpoint keeps beside the weights, the optimiser and the schedule: where the loop is, every dev evaluation, the
+    best point (its dev scores and weights) and why training stopped."""
+
+    scorer: PromptScorer
+    settings: TrainingSettings
+    optimizer: object
+    scheduler: object
+    checkpoint: Path
+    signature: dict
+    dev_pairs: list
+    dev_labels: np.ndarray
+    selection_floor: float
+    state: dict = field(default_factory=lambda: {"epoch": 0, "next_batch": 0, "steps": 0, "best": None, "evaluations": [], "stop_reason": None})
+
+    @property
+    def usable_dev(self) -> bool:
+        return bool(self.dev_labels.any() and not self.dev_labels.all())
+
+    def resume(self) -> None:
+        """Continue from the checkpoint where one of this very run (signature) was saved."""
+        import torch
+
+        if not self.checkpoint.is_file():
+            return
+        saved = torch.load(self.checkpoint, weights_only=True)
+        if not resumable(saved["signature"], self.signature):
+            log.info("checkpoint %s belongs to another run (data, model or settings differ): starting afresh", self.checkpoint)
+            return
+        self.scorer.model.load_state_dict(saved["model"])
+        self.optimizer.load_state_dict(saved["optimizer"])
+        self.scheduler.load_state_dict(saved["scheduler"])
+        torch.set_rng_state(saved["torch_rng"])
+        if "cuda_rng" in saved and torch.cuda.is_available():  # dropout on a GPU draws from the CUDA generators
+            torch.cuda.set_rng_state_all(list(saved["cuda_rng"]))
+        self.state = {key: saved[key] for key in ("epoch", "next_batch", "steps", "evaluations", "stop_reason")}
+        self.state["best"] = saved["best"]
+        log.info("resumed from %s at %s, batch %d", self.checkpoint, shown_epoch(self.state["epoch"], self.settings.epochs), self.state["next_batch"])
+
+    def evaluate(self, epoch: int, batch: int) -> None:
+        """Score dev, record the point, and keep it (its scores and weights) when its dev AUC is the best so far."""
+        import torch
+
+        from ..metrics import evaluate_scores
+
+        state = self.state
+        scores = self.scorer.scores(self.dev_pairs, what="dev evaluation")
         nan = float("nan")
-        metrics = evaluate_scores(scores, dev_labels, selection_floor=selection_floor) if usable_dev else {"auc_selection": nan, "auc_norm": nan}
+        floor = self.selection_floor
+        metrics = evaluate_scores(scores, self.dev_labels, selection_floor=floor) if self.usable_dev else {"auc_selection": nan, "auc_norm": nan}
         point = {
             "epoch": epoch,
             "batch": batch,
@@ -230,25 +270,25 @@ def train_prompt_model(
             "dev_auc_norm": metrics["auc_norm"],
         }
         state["evaluations"].append(point)
-        if state["best"] is None or not usable_dev or metrics["auc_selection"] > state["best"]["point"]["dev_auc_selection"]:
-            state["best"] = {
-                "point": point,
-                "dev_scores": torch.tensor(scores),
-                "model": {k: v.detach().clone().cpu() for k, v in model.state_dict().items()},
-            }
+        if state["best"] is None or not self.usable_dev or metrics["auc_selection"] > state["best"]["point"]["dev_auc_selection"]:
+            weights = {k: v.detach().clone().cpu() for k, v in self.scorer.model.state_dict().items()}
+            state["best"] = {"point": point, "dev_scores": torch.tensor(scores), "model": weights}
+        best = state["best"]["point"]
         log.info(
             "dev evaluation at %s, batch %d: AUC(p>=%.2f) %.4f, AUCnorm %.4f (best so far: %s, batch %d)",
-            shown_epoch(epoch, settings.epochs),
+            shown_epoch(epoch, self.settings.epochs),
             batch,
-            selection_floor,
+            floor,
             metrics["auc_selection"],
             metrics["auc_norm"],
-            shown_epoch(state["best"]["point"]["epoch"]),
-            state["best"]["point"]["batch"],
+            shown_epoch(best["epoch"]),
+            best["batch"],
         )
 
-    def patience_exhausted() -> bool:
-        if not (settings.patience and usable_dev and state["best"] is not None):
+    def patience_exhausted(self) -> bool:
+        """Whether training stops early: no better dev AUC in ``patience`` evaluations (the reason kept in the state)."""
+        settings, state = self.settings, self.state
+        if not (settings.patience and self.usable_dev and state["best"] is not None):
             return False
         since = len(state["evaluations"]) - 1 - last_improvement(state["evaluations"], settings.min_delta)
         if since >= settings.patience:
@@ -256,61 +296,79 @@ def train_prompt_model(
             state["stop_reason"] = f"patience: no better dev AUC{gain} in {since} evaluations"
         return state["stop_reason"] is not None
 
-    last_saved = time.monotonic()  # a run shorter than the interval writes no checkpoint
-    progress = ProgressLog("training", batches_per_epoch * settings.epochs, "batches")
-    progress.done = state["epoch"] * batches_per_epoch + state["next_batch"]
-    model.train()
-    while state["epoch"] < settings.epochs and not patience_exhausted():
-        epoch = state["epoch"]
-        order = list(range(len(train)))
-        random.Random(settings.seed + epoch).shuffle(order)
-        for batch_index in range(state["next_batch"], batches_per_epoch):
-            batch = [train_pairs[i] for i in order[batch_index * settings.batch_size : (batch_index + 1) * settings.batch_size]]
-            loss = scorer.loss(batch) / accumulation
-            loss.backward()
-            if (batch_index + 1) % accumulation == 0 or batch_index + 1 == batches_per_epoch:
-                torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
-                optimizer.step()
-                scheduler.step()
-                optimizer.zero_grad()
-                state["steps"] += 1
-            if batch_index == 0:
-                log.info("%s batch %d/%d loss %.4f", shown_epoch(epoch, settings.epochs), batch_index, batches_per_epoch, loss.item() * accumulation)
-            progress.advance()
-            state["next_batch"] = batch_index + 1
-            evaluated = (batch_index + 1) % check_every == 0 and (batch_index + 1) // check_every <= settings.evaluations_per_epoch
-            if evaluated:
-                evaluate(epoch, batch_index + 1)
-            # a checkpoint only between optimiser steps (accumulated gradients are not saved), at most once an interval
-            if (batch_index + 1) % accumulation == 0 and (evaluated or state["steps"] % settings.checkpoint_every == 0):
-                last_saved = _save_when_due(last_saved, checkpoint, signature, model, optimizer, scheduler, state)
-            if evaluated and patience_exhausted():
-                log.info("early stop at %s, batch %d: %s", shown_epoch(epoch, settings.epochs), batch_index + 1, state["stop_reason"])
-                break
-        else:
-            state["epoch"], state["next_batch"] = epoch + 1, 0
-            last_saved = _save_when_due(last_saved, checkpoint, signature, model, optimizer, scheduler, state)
-    progress.finish()
-    if state["best"] is None:  # no evaluation point (fewer batches than evaluations): the last weights
-        evaluate(settings.epochs - 1, batches_per_epoch)
-    best = state["best"]
-    record = training_record(signature, state, usable_dev, settings, scorer.precision_reason, len(train), len(dev))
-    if record["still_improving"]:
-        log.warning(
-            "POSSIBLY UNDERTRAINED: the last dev evaluation (%s, batch %d) still improved on the best by more than %g "
-            "(%s); more epochs may improve it",
-            shown_epoch(best["point"]["epoch"], settings.epochs),
-            best["point"]["batch"],
-            settings.min_delta,
-            record["stop_reason"],
-        )
-    model.load_state_dict(best["model"])
-    with atomic_directory(output_dir) as tmp:
-        model.save_pretrained(tmp)
-        scorer.tokenizer.save_pretrained(tmp)
-        write_training_record(tmp / "training.json", record)
-    checkpoint.unlink(missing_ok=True)
-    return TrainingResult(scorer, best["dev_scores"].numpy(), best["point"], list(state["evaluations"]), record)
+    def run_epochs(self, train_pairs: list, accumulation: int, batches_per_epoch: int) -> None:
+        """Train from where the state is to the last epoch or an early stop: each epoch in its own seeded order,
+        gradients accumulated over ``accumulation`` batches, dev evaluated ``evaluations_per_epoch`` times an epoch."""
+        import torch
+
+        settings, state, model = self.settings, self.state, self.scorer.model
+        check_every = max(batches_per_epoch // max(settings.evaluations_per_epoch, 1), 1)
+        last_saved = time.monotonic()  # a run shorter than the interval writes no checkpoint
+        progress = ProgressLog("training", batches_per_epoch * settings.epochs, "batches")
+        progress.done = state["epoch"] * batches_per_epoch + state["next_batch"]
+        model.train()
+        while state["epoch"] < settings.epochs and not self.patience_exhausted():
+            epoch = state["epoch"]
+            order = list(range(len(train_pairs)))
+            random.Random(settings.seed + epoch).shuffle(order)
+            for batch_index in range(state["next_batch"], batches_per_epoch):
+                batch = [train_pairs[i] for i in order[batch_index * settings.batch_size : (batch_index + 1) * settings.batch_size]]
+                loss = self.scorer.loss(batch) / accumulation
+                loss.backward()
+                if (batch_index + 1) % accumulation == 0 or batch_index + 1 == batches_per_epoch:
+                    torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+                    self.optimizer.step()
+                    self.scheduler.step()
+                    self.optimizer.zero_grad()
+                    state["steps"] += 1
+                if batch_index == 0:
+                    log.info(
+                        "%s batch %d/%d loss %.4f", shown_epoch(epoch, settings.epochs), batch_index, batches_per_epoch, loss.item() * accumulation
+                    )
+                progress.advance()
+                state["next_batch"] = batch_index + 1
+                evaluated = (batch_index + 1) % check_every == 0 and (batch_index + 1) // check_every <= settings.evaluations_per_epoch
+                if evaluated:
+                    self.evaluate(epoch, batch_index + 1)
+                # a checkpoint only between optimiser steps (accumulated gradients are not saved), at most once an interval
+                if (batch_index + 1) % accumulation == 0 and (evaluated or state["steps"] % settings.checkpoint_every == 0):
+                    last_saved = self.save_when_due(last_saved)
+                if evaluated and self.patience_exhausted():
+                    log.info("early stop at %s, batch %d: %s", shown_epoch(epoch, settings.epochs), batch_index + 1, state["stop_reason"])
+                    break
+            else:
+                state["epoch"], state["next_batch"] = epoch + 1, 0
+                last_saved = self.save_when_due(last_saved)
+        progress.finish()
+
+    def save_when_due(self, last_saved: float) -> float:
+        """Write the checkpoint if ``CHECKPOINT_INTERVAL_S`` has passed since ``last_saved``; return the time of the last write."""
+        if time.monotonic() - last_saved < CHECKPOINT_INTERVAL_S:
+            return last_saved
+        _save_checkpoint(self.checkpoint, self.signature, self.scorer.model, self.optimizer, self.scheduler, self.state)
+        return time.monotonic()
+
+    def save_best(self, output_dir: str | os.PathLike, n_train: int, n_dev: int) -> TrainingResult:
+        """Write the best point's weights, tokenizer and training record to ``output_dir``; the checkpoint goes."""
+        settings, state, scorer = self.settings, self.state, self.scorer
+        best = state["best"]
+        record = training_record(self.signature, state, self.usable_dev, settings, scorer.precision_reason, n_train, n_dev)
+        if record["still_improving"]:
+            log.warning(
+                "POSSIBLY UNDERTRAINED: the last dev evaluation (%s, batch %d) still improved on the best by more than %g "
+                "(%s); more epochs may improve it",
+                shown_epoch(best["point"]["epoch"], settings.epochs),
+                best["point"]["batch"],
+                settings.min_delta,
+                record["stop_reason"],
+            )
+        scorer.model.load_state_dict(best["model"])
+        with atomic_directory(output_dir) as tmp:
+            scorer.model.save_pretrained(tmp)
+            scorer.tokenizer.save_pretrained(tmp)
+            write_training_record(tmp / "training.json", record)
+        self.checkpoint.unlink(missing_ok=True)
+        return TrainingResult(scorer, best["dev_scores"].numpy(), best["point"], list(state["evaluations"]), record)
 
 
 def training_record(
@@ -347,14 +405,6 @@ def training_record(
 def write_training_record(path: str | os.PathLike, record: dict) -> None:
     """A trained model's ``training.json`` (in its weight directory, and beside them as the trial's own record)."""
     write_text_atomic(path, json.dumps(record, indent=1, sort_keys=True) + "\n")
-
-
-def _save_when_due(last_saved: float, path: Path, signature: dict, model, optimizer, scheduler, state: dict) -> float:
-    """Write the checkpoint if ``CHECKPOINT_INTERVAL_S`` has passed since ``last_saved``; return the time of the last write."""
-    if time.monotonic() - last_saved < CHECKPOINT_INTERVAL_S:
-        return last_saved
-    _save_checkpoint(path, signature, model, optimizer, scheduler, state)
-    return time.monotonic()
 
 
 def _save_checkpoint(path: Path, signature: dict, model, optimizer, scheduler, state: dict) -> None:
