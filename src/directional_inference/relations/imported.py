@@ -91,99 +91,134 @@ def _batches(path: Path):
 def normalised_batches(path: str | os.PathLike, window_days: int, max_chars: int = MAX_CHARS):
     """Arrow tables of ``shards.COLUMNS`` from one relation file, checked (see module docstring)."""
     import pyarrow as pa
-    import pyarrow.compute as pc
-
-    from ..corpus.articles import window_of
 
     path = Path(path)
-    unit = "row" if path.suffix == ".parquet" else "line"
     if path.stat().st_size == 0:
         raise InputFormatError(str(path), None, None, "an empty file (0 bytes): a relation file has a header line (TSV) or a schema (Parquet)")
-    windows: dict[str, str] = {}
+    windows: dict[str, str] = {}  # date -> its window, for every date seen so far
     for first, batch in _batches(path):
         names = set(batch.schema.names)
         missing = [c for c in REQUIRED if c not in names] + ([] if names & {"date", "window"} else ["date (or window)"])
         if missing:
             raise InputFormatError(str(path), None, missing[0], "missing column" + (f"s {', '.join(missing)}" if len(missing) > 1 else ""))
+        check = _BatchCheck(path, first, batch, max_chars)
+        columns = {name: check.text(name) for name in ("article_id", "subj", "pred", "obj", "subj_type", "obj_type")}
+        columns["sentence_id"] = check.sentence_ids()
+        columns["sentence"] = check.text("sentence", required=False) if "sentence" in names else pa.nulls(batch.num_rows, pa.string())
+        columns |= check.dates_and_windows(windows, window_days)
+        yield pa.table({name: columns[name] for name in COLUMNS})
 
-        def bad(mask, field: str, problem: str):
-            if pc.any(mask).as_py():
-                row = first + pc.index(mask, True).as_py()
-                raise InputFormatError(str(path), row, field, problem, unit=unit)
 
-        def text(name: str, *, required: bool = True):
-            column = batch.column(name)
-            if not (pa.types.is_string(column.type) or pa.types.is_large_string(column.type)):  # the file's column type: every row
-                raise InputFormatError(str(path), None, name, f"expected text, found {column.type} (the column's type in this file)")
-            check_text(column, name)
-            if required:
-                bad(pc.or_kleene(pc.is_null(column), pc.equal(pc.utf8_trim_whitespace(column), "")).fill_null(True), name, "empty")
-            return column.cast(pa.string())
+class _BatchCheck:
+    """The checks of one batch of a relation file, each naming the file, the row (or line) and the field it fails on."""
 
-        def check_text(column, name: str) -> None:
-            """UTF-8, no control character, at most max_chars characters."""
-            try:
-                column.validate(full=True)
-            except pa.ArrowInvalid:
-                binary = column.cast(pa.large_binary() if pa.types.is_large_string(column.type) else pa.binary())
-                for index, value in enumerate(binary.to_pylist()):
-                    try:
-                        (value or b"").decode("utf-8")
-                    except UnicodeDecodeError as error:
-                        raise InputFormatError(
-                            str(path),
-                            first + index,
-                            name,
-                            f"not UTF-8 text (byte {error.start + 1} of the field: {value[error.start : error.start + 1]!r})",
-                            unit=unit,
-                        ) from None
-            control = pc.match_substring_regex(column, CONTROL).fill_null(False)
-            if pc.any(control).as_py():
-                index = pc.index(control, True).as_py()
-                character = _CONTROL.search(column[index].as_py()).group()
-                raise InputFormatError(str(path), first + index, name, f"a control character (U+{ord(character):04X}) in the text", unit=unit)
-            length = pc.utf8_length(column)
-            bad(pc.greater(length, max_chars).fill_null(False), name, f"longer than {max_chars:,} characters (relations.imported_max_chars)")
+    def __init__(self, path: Path, first: int, batch, max_chars: int):
+        self.path, self.first, self.batch, self.max_chars = path, first, batch, max_chars
+        self.unit = "row" if path.suffix == ".parquet" else "line"
+        self.names = set(batch.schema.names)
 
-        columns = {name: text(name) for name in ("article_id", "subj", "pred", "obj", "subj_type", "obj_type")}
-        sentence_id = batch.column("sentence_id")
+    def error(self, index: int | None, field: str, problem: str) -> InputFormatError:
+        return InputFormatError(str(self.path), None if index is None else self.first + index, field, problem, unit=self.unit)
+
+    def bad(self, mask, field: str, problem: str) -> None:
+        """Fail on the first row where ``mask`` holds."""
+        import pyarrow.compute as pc
+
+        if pc.any(mask).as_py():
+            raise self.error(pc.index(mask, True).as_py(), field, problem)
+
+    def text(self, name: str, *, required: bool = True):
+        """Column ``name`` as checked text (``required``: no row empty)."""
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        column = self.batch.column(name)
+        if not (pa.types.is_string(column.type) or pa.types.is_large_string(column.type)):  # the file's column type: every row
+            raise InputFormatError(str(self.path), None, name, f"expected text, found {column.type} (the column's type in this file)")
+        self.check_text(column, name)
+        if required:
+            self.bad(pc.or_kleene(pc.is_null(column), pc.equal(pc.utf8_trim_whitespace(column), "")).fill_null(True), name, "empty")
+        return column.cast(pa.string())
+
+    def check_text(self, column, name: str) -> None:
+        """UTF-8, no control character, at most max_chars characters."""
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        try:
+            column.validate(full=True)
+        except pa.ArrowInvalid:
+            binary = column.cast(pa.large_binary() if pa.types.is_large_string(column.type) else pa.binary())
+            for index, value in enumerate(binary.to_pylist()):
+                try:
+                    (value or b"").decode("utf-8")
+                except UnicodeDecodeError as error:
+                    byte = value[error.start : error.start + 1]
+                    raise self.error(index, name, f"not UTF-8 text (byte {error.start + 1} of the field: {byte!r})") from None
+        control = pc.match_substring_regex(column, CONTROL).fill_null(False)
+        if pc.any(control).as_py():
+            index = pc.index(control, True).as_py()
+            character = _CONTROL.search(column[index].as_py()).group()
+            raise self.error(index, name, f"a control character (U+{ord(character):04X}) in the text")
+        length = pc.utf8_length(column)
+        self.bad(
+            pc.greater(length, self.max_chars).fill_null(False), name, f"longer than {self.max_chars:,} characters (relations.imported_max_chars)"
+        )
+
+    def sentence_ids(self):
+        """The sentence_id column: whole numbers from 0 to 2^31 - 1 (text of digits, or integers), as int32."""
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        sentence_id = self.batch.column("sentence_id")
         if pa.types.is_string(sentence_id.type) or pa.types.is_large_string(sentence_id.type):
-            bad(pc.invert(pc.match_substring_regex(sentence_id, r"^\d+$")).fill_null(True), "sentence_id", "not a whole number >= 0")
+            self.bad(pc.invert(pc.match_substring_regex(sentence_id, r"^\d+$")).fill_null(True), "sentence_id", "not a whole number >= 0")
             sentence_id = sentence_id.cast(pa.int64())
         elif not pa.types.is_integer(sentence_id.type):
             raise InputFormatError(
-                str(path), None, "sentence_id", f"expected a whole number, found {sentence_id.type} (the column's type in this file)"
+                str(self.path), None, "sentence_id", f"expected a whole number, found {sentence_id.type} (the column's type in this file)"
             )
-        bad(pc.or_kleene(pc.is_null(sentence_id), pc.less(sentence_id, 0)).fill_null(True), "sentence_id", "not a whole number >= 0")
-        bad(pc.greater(sentence_id, 2**31 - 1), "sentence_id", "larger than 2^31 - 1")
-        columns["sentence_id"] = sentence_id.cast(pa.int32())
-        columns["sentence"] = text("sentence", required=False) if "sentence" in names else pa.nulls(batch.num_rows, pa.string())
-        if "date" in names:
-            dates = text("date")
+        self.bad(pc.or_kleene(pc.is_null(sentence_id), pc.less(sentence_id, 0)).fill_null(True), "sentence_id", "not a whole number >= 0")
+        self.bad(pc.greater(sentence_id, 2**31 - 1), "sentence_id", "larger than 2^31 - 1")
+        return sentence_id.cast(pa.int32())
+
+    def dates_and_windows(self, windows: dict[str, str], window_days: int) -> dict:
+        """The date and window columns: a date's window where only dates are given (``windows`` keeps those seen), a
+        window's first day where only windows are, and where both are, each row's window its date's."""
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        from ..corpus.articles import window_of
+
+        columns = {}
+        if "date" in self.names:
+            dates = self.text("date")
             unique = pc.unique(dates).to_pylist()
             for value in unique:
                 if value not in windows:
                     day = _parse_date(value)
                     if day is None:
-                        bad(pc.equal(dates, value), "date", f"not a date YYYY-MM-DD: {value!r}")
+                        self.bad(pc.equal(dates, value), "date", f"not a date YYYY-MM-DD: {value!r}")
                     windows[value] = window_of(day, window_days)
             columns["date"] = dates
-            if "window" not in names:
-                columns["window"] = pc.take(pa.array([windows[v] for v in unique], pa.string()), pc.index_in(dates, pa.array(unique)))
-        if "window" in names:
-            window = text("window")
+            date_windows = pc.take(pa.array([windows[v] for v in unique], pa.string()), pc.index_in(dates, pa.array(unique)))
+            if "window" not in self.names:
+                columns["window"] = date_windows
+        if "window" in self.names:
+            window = self.text("window")
             for value in pc.unique(window).to_pylist():
                 if _window_start(value) is None:
-                    bad(pc.equal(window, value), "window", f"not a window YYYY_MM-DD_MM-DD: {value!r}")
+                    self.bad(pc.equal(window, value), "window", f"not a window YYYY_MM-DD_MM-DD: {value!r}")
             columns["window"] = window
-            if "date" in names:  # both given: each row's window must be its date's
-                expected = pc.take(pa.array([windows[v] for v in unique], pa.string()), pc.index_in(columns["date"], pa.array(unique)))
-                bad(pc.not_equal(window, expected), "window", f"not the {window_days}-day window of the row's date (corpus.articles.window_of)")
-            if "date" not in names:
+            if "date" in self.names:  # both given: each row's window must be its date's
+                self.bad(
+                    pc.not_equal(window, date_windows), "window", f"not the {window_days}-day window of the row's date (corpus.articles.window_of)"
+                )
+            else:
                 unique = pc.unique(window).to_pylist()
                 starts = pa.array([_window_start(v) for v in unique], pa.string())
                 columns["date"] = pc.take(starts, pc.index_in(window, pa.array(unique)))
-        yield pa.table({name: columns[name] for name in COLUMNS})
+        return columns
 
 
 def _parse_date(value: str) -> dt.date | None:

@@ -131,93 +131,126 @@ def generate_relations(
 ) -> list[Path]:
     """About ``relations`` synthetic relations (whole articles) as relation files of ``file_relations`` relations
     each (``relations-<k>.parquet``, the imported-relations schema) in ``output``; returns the files."""
-    import pyarrow as pa
-    import pyarrow.compute as pc
     import pyarrow.parquet as pq
 
     from ..atomic import atomic_file
 
     output = Path(output)
     output.mkdir(parents=True, exist_ok=True)
-    windows = window_names(model)
-    names = np.array([w for w, _, _ in windows])
-    starts = np.array([d.toordinal() for _, d, _ in windows])
-    lengths = np.array([n for _, _, n in windows])
-    samplers = {
-        name: ZipfSampler(vocabulary.zipf, vocabulary.size(relations, model.base_relations))
-        for name, vocabulary in (("predicates", model.predicates), ("arguments", model.arguments))
-    }
-    window_slots, pair_slots = ZipfSampler(model.window_zipf, MAX_SLOTS), ZipfSampler(model.pair_zipf, MAX_SLOTS)
-    type_names = np.array(sorted(model.type_shares))
-    type_cdf = np.cumsum([model.type_shares[t] for t in type_names])
-    type_cdf /= type_cdf[-1]
-    head = np.array(model.head_predicates, dtype=object)
-    filler = "x" * max(model.sentence_characters, 1)
+    draw = _Draw(model, relations, seed)
     rng = np.random.default_rng(seed)
     files, article_base, made = [], 0, 0
     file_count = max(-(-relations // file_relations), 1)
     for k in range(file_count):
         count = relations * (k + 1) // file_count - relations * k // file_count  # the files' targets add up to relations
+        table, articles = draw.file_table(rng, count, article_base)
+        path = output / f"relations-{len(files):04d}.parquet"
+        with atomic_file(path) as tmp:
+            pq.write_table(table, tmp, compression="zstd", row_group_size=131_072)
+        files.append(path)
+        article_base += articles
+        made += table.num_rows
+        log.info("%s: %d relations of %d articles (%d of %d)", path.name, table.num_rows, articles, made, relations)
+    return files
+
+
+class _Draw:
+    """What every file of one synthetic corpus draws from: its windows, the Zipf samplers of predicates, arguments
+    and slots, the argument types' shares, the head predicates and the sentences' filler."""
+
+    def __init__(self, model: SyntheticModel, relations: int, seed: int):
+        self.model, self.seed = model, seed
+        windows = window_names(model)
+        self.names = np.array([w for w, _, _ in windows])
+        self.starts = np.array([d.toordinal() for _, d, _ in windows])
+        self.lengths = np.array([n for _, _, n in windows])
+        self.samplers = {
+            name: ZipfSampler(vocabulary.zipf, vocabulary.size(relations, model.base_relations))
+            for name, vocabulary in (("predicates", model.predicates), ("arguments", model.arguments))
+        }
+        self.window_slots, self.pair_slots = ZipfSampler(model.window_zipf, MAX_SLOTS), ZipfSampler(model.pair_zipf, MAX_SLOTS)
+        self.type_names = np.array(sorted(model.type_shares))
+        type_cdf = np.cumsum([model.type_shares[t] for t in self.type_names])
+        self.type_cdf = type_cdf / type_cdf[-1]
+        self.head = np.array(model.head_predicates, dtype=object)
+        self.filler = "x" * max(model.sentence_characters, 1)
+
+    def file_table(self, rng, count: int, article_base: int):
+        """About ``count`` relations of whole articles (numbered from ``article_base``), and the number of articles."""
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        model, seed = self.model, self.seed
         sizes = rng.geometric(1.0 / model.relations_per_article, size=max(int(count / model.relations_per_article), 1))
         article = np.repeat(np.arange(len(sizes)), sizes)
         n = len(article)
-        window = rng.integers(0, len(windows), size=len(sizes))
-        day = starts[window] + (rng.random(len(sizes)) * lengths[window]).astype(np.int64)
+        window = rng.integers(0, len(self.names), size=len(sizes))
+        day = self.starts[window] + (rng.random(len(sizes)) * self.lengths[window]).astype(np.int64)
         # sentences: a relation starts a new sentence with probability 1 / relations_per_sentence (the first always)
         first_of_article = np.r_[True, article[1:] != article[:-1]]
         new_sentence = first_of_article | (rng.random(n) < 1.0 / model.relations_per_sentence)
         sentence_number = np.cumsum(new_sentence)
         sentence_id = sentence_number - sentence_number[np.flatnonzero(first_of_article)][np.cumsum(first_of_article) - 1]
         w = window[article]
-        story = window_slots(rng.random(n))
-        subj = samplers["arguments"](hashed_uniform(w, story, salt=seed * 7 + 2))
-        obj = samplers["arguments"](hashed_uniform(w, story, salt=seed * 7 + 3))
-        obj = np.where(obj == subj, (obj + 1) % samplers["arguments"].cdf.size, obj)
-        slot = pair_slots(rng.random(n))
-        pred = samplers["predicates"](hashed_uniform(np.minimum(subj, obj), np.maximum(subj, obj), slot, salt=seed * 7 + 4))
-
-        def argument_names(ranks):
-            return pc.binary_join_element_wise("e", pc.cast(pa.array(ranks), pa.string()), "")
-
-        def argument_types(ranks):
-            return pa.array(
-                type_names[np.searchsorted(type_cdf, hashed_uniform(ranks, salt=seed * 7 + 5), side="right").clip(0, len(type_names) - 1)]
-            )
-
-        in_head = pred < len(head)
-        pred_names = np.where(in_head, head[np.minimum(pred, max(len(head) - 1, 0))] if len(head) else "", None)
-        tail = pc.binary_join_element_wise("p", pc.cast(pa.array(pred[~in_head]), pa.string()), "").to_numpy(zero_copy_only=False)
-        pred_names[~in_head] = tail
-        subj_names, obj_names, pred_array = argument_names(subj), argument_names(obj), pa.array(pred_names, pa.string())
-        # a sentence's text names its article and place (every relation of a sentence shares it), or is one of five
-        # boilerplate sentences of its window, repeated across articles
+        story = self.window_slots(rng.random(n))
+        arguments = self.samplers["arguments"]
+        subj = arguments(hashed_uniform(w, story, salt=seed * 7 + 2))
+        obj = arguments(hashed_uniform(w, story, salt=seed * 7 + 3))
+        obj = np.where(obj == subj, (obj + 1) % arguments.cdf.size, obj)
+        slot = self.pair_slots(rng.random(n))
+        pred = self.samplers["predicates"](hashed_uniform(np.minimum(subj, obj), np.maximum(subj, obj), slot, salt=seed * 7 + 4))
         article_ids = pc.binary_join_element_wise("syn", pa.scalar(str(seed)), pc.cast(pa.array(article + article_base), pa.string()), "-")
-        places = pc.binary_join_element_wise("sentence", article_ids, pc.cast(pa.array(sentence_id), pa.string()), pa.scalar(filler), " ")
-        repeated = hashed_uniform(article + article_base, sentence_id, salt=seed * 7 + 6) < model.repeated_sentence_share
-        boilerplate = pc.binary_join_element_wise(
-            "agency boilerplate", pa.array(names[w]), pc.cast(pa.array(sentence_id % 5), pa.string()), pa.scalar(filler), " "
-        )
-        sentence = pc.if_else(pa.array(repeated), boilerplate, places)
         dates = [dt.date.fromordinal(int(d)).isoformat() for d in day]
         table = pa.table(
             {
                 "article_id": article_ids,
                 "date": pa.array(np.array(dates, dtype=object)[article], pa.string()),
-                "window": pa.array(names[w]),
+                "window": pa.array(self.names[w]),
                 "sentence_id": pa.array(sentence_id.astype(np.int32)),
-                "sentence": sentence,
-                "subj": subj_names,
-                "pred": pred_array,
-                "obj": obj_names,
-                "subj_type": argument_types(subj),
-                "obj_type": argument_types(obj),
+                "sentence": self.sentences(article + article_base, article_ids, sentence_id, w),
+                "subj": self.argument_names(subj),
+                "pred": self.predicate_names(pred),
+                "obj": self.argument_names(obj),
+                "subj_type": self.argument_types(subj),
+                "obj_type": self.argument_types(obj),
             }
         )
-        path = output / f"relations-{len(files):04d}.parquet"
-        with atomic_file(path) as tmp:
-            pq.write_table(table, tmp, compression="zstd", row_group_size=131_072)
-        files.append(path)
-        article_base += len(sizes)
-        made += n
-        log.info("%s: %d relations of %d articles (%d of %d)", path.name, n, len(sizes), made, relations)
-    return files
+        return table, len(sizes)
+
+    @staticmethod
+    def argument_names(ranks):
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        return pc.binary_join_element_wise("e", pc.cast(pa.array(ranks), pa.string()), "")
+
+    def argument_types(self, ranks):
+        import pyarrow as pa
+
+        drawn = np.searchsorted(self.type_cdf, hashed_uniform(ranks, salt=self.seed * 7 + 5), side="right")
+        return pa.array(self.type_names[drawn.clip(0, len(self.type_names) - 1)])
+
+    def predicate_names(self, pred):
+        """The head predicates by name (the model's), the rest ``p<rank>``."""
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        head = self.head
+        in_head = pred < len(head)
+        names = np.where(in_head, head[np.minimum(pred, max(len(head) - 1, 0))] if len(head) else "", None)
+        names[~in_head] = pc.binary_join_element_wise("p", pc.cast(pa.array(pred[~in_head]), pa.string()), "").to_numpy(zero_copy_only=False)
+        return pa.array(names, pa.string())
+
+    def sentences(self, article, article_ids, sentence_id, window):
+        """A sentence's text names its article and place (every relation of a sentence shares it), or is one of five
+        boilerplate sentences of its window, repeated across articles."""
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        filler = pa.scalar(self.filler)
+        places = pc.binary_join_element_wise("sentence", article_ids, pc.cast(pa.array(sentence_id), pa.string()), filler, " ")
+        repeated = hashed_uniform(article, sentence_id, salt=self.seed * 7 + 6) < self.model.repeated_sentence_share
+        boilerplate = pc.binary_join_element_wise(
+            "agency boilerplate", pa.array(self.names[window]), pc.cast(pa.array(sentence_id % 5), pa.string()), filler, " "
+        )
+        return pc.if_else(pa.array(repeated), boilerplate, places)
