@@ -8,7 +8,7 @@ import pytest
 
 from conftest import copy_workflow, run_snakemake, tool_environment
 from directional_inference.tools.plan import planned_job_details
-from directional_inference.tools.run_forecast import MODEL_RULES
+from directional_inference.workflow.phases import MODEL_RULES
 
 pytestmark = pytest.mark.workflow
 GRAPH_OR_FILE = ("graph_", "file_")  # BoOQA methods that run no model

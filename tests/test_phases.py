@@ -223,9 +223,11 @@ def test_stage_deps_follow_the_scripts_imports(tmp_path):
     _write(tmp_path / "scripts" / "fake_rule.py", "def main():\n    from directional_inference.lib import front\n    front.go()\n")
     _write(tmp_path / "scripts" / "fake_shared.py", "from directional_inference.resources import inputs\n")
     _write(tmp_path / "config" / "config.yaml", "seed: 1\n")
-    fake = Phase(
-        "fake", rules=("fake_rule", "rule_without_script"), outs=("results/fake",), upstream=(), params=("seed",), shared_scripts=("fake_shared",)
+    _write(
+        tmp_path / "rules" / "fake.smk", "rule fake_rule:\n    script: '../scripts/fake_rule.py'\n\n\nrule rule_without_script:\n    shell: 'true'\n"
     )
+    fake = Phase("fake", outs=("results/fake",), upstream=(), params=("seed",), shared_scripts=("fake_shared",))
+    assert fake.rules_in(tmp_path) == ("fake_rule", "rule_without_script")
     deps = _stage(fake, tmp_path, ["config/config.yaml"])["deps"]
     assert deps[deps.index("rules/fake.smk") + 1 :] == [
         "scripts/fake_rule.py",
@@ -449,3 +451,18 @@ Select jobs to execute...
         "dev_auc_norm_points": {"m": -1.3},
         "table5_within_old_interval": {"sns_full": False},
     }
+
+
+def test_the_rules_named_as_model_jobs_are_those_that_ask_for_a_gpu():
+    """The plan, the forecasts and their pages tell trials and model scorings by the rule lists of workflow/phases.py;
+    the rule files say the same thing by the gpu resource of exactly those rules (a renamed or new model rule fails)."""
+    from directional_inference.workflow.phases import MODEL_RULES, TRIAL_RULES
+
+    asking = set()
+    for smk in (REPO / "rules").glob("*.smk"):
+        for block in re.split(r"^(?=rule \w+:)", smk.read_text(encoding="utf-8"), flags=re.M):
+            if (name := re.match(r"rule (\w+):", block)) and re.search(r"^\s+gpu=", block, flags=re.M):
+                asking.add(name.group(1))
+    assert "train_sns_trial" in asking and set(TRIAL_RULES) <= set(MODEL_RULES)
+    assert asking == set(MODEL_RULES)
+    assert set(MODEL_RULES) <= {rule for phase in PHASES for rule in phase.rules}

@@ -32,6 +32,8 @@ from functools import lru_cache
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..workflow.phases import LLM_SCORING_RULES, TRIAL_RULES
+
 ROOT = Path(__file__).resolve().parents[3]
 MEASURED = ROOT / "benchmarks" / "results" / "device_throughput.json"
 THROUGHPUT = ROOT / "benchmarks" / "results" / "sns_throughput.json"
@@ -198,7 +200,7 @@ def job_forecast(rule: str, wildcards: Mapping, threads: int, resources: Mapping
     training, models = config["training"], config.get("models", {})
     runtime_h = float(resources.get("runtime", 0) or 0) / 60
     gpus = int(float(resources.get("gpu", 0) or 0))
-    if rule in ("train_sns_trial", "train_booqa_hyponly_trial"):
+    if rule in TRIAL_RULES:
         variant, subset = wildcards.get("variant", "hyponly"), wildcards.get("subset", "booqa")
         budget = training_budget(training, config["levyholt"], variant, subset)
         trained, scored = trial_workload(variant, subset, budget)
@@ -221,7 +223,7 @@ def job_forecast(rule: str, wildcards: Mapping, threads: int, resources: Mapping
         reference = device_rates()["rtx2080ti"][model_size(alias, models)]
         speed = reference.train_sentences_per_s / rates[model_size(alias, models)].train_sentences_per_s
         return Forecast(hours * positives / APPENDIX_F["paper_positives"] * speed / parts, "appendix F")
-    if rule in ("score_llm_levyholt", "score_llm_run_test"):
+    if rule in LLM_SCORING_RULES:
         llm = config["llm"]
         pairs = TEST_PAIRS[wildcards.get("test", "directional")]
         if rule == "score_llm_run_test":

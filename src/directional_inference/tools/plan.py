@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..config_tree import run_config
+from ..workflow.phases import TRIAL_RULES
 
 JOB_HEADER = re.compile(r"^(local)?rule (\w+):$")
 FIELD = re.compile(r"^\s+(threads|resources|wildcards|input|output|log|benchmark|priority): (.*)$")
@@ -268,7 +269,6 @@ def llm_rate_lines(config: dict, device: str) -> list[str]:
     return lines
 
 
-TRIAL_RULES = ("train_sns_trial", "train_booqa_hyponly_trial")
 # fp32 weights of a fine-tuned model in GB, by size (RoBERTa-base 125M parameters, -large 355M; XLM-R-base 278M)
 WEIGHTS_GB = {"base": 0.5, "large": 1.4, "xlm": 1.1}
 

@@ -27,6 +27,8 @@ from pathlib import Path
 
 import yaml
 
+from ..workflow.phases import BOOQA_SCORING_RULES, LEVYHOLT_SCORING_RULES, LLM_SCORING_RULES, TRIAL_RULES
+
 from .. import layout
 from ..generated import splice_block, write_or_check
 from .results_page import SUBSET_NAMES
@@ -106,11 +108,11 @@ def work_kind(job: Mapping) -> str:
         return "H-only trials"
     if rule == "train_sns_trial":
         return "S&S trials"
-    if rule in ("score_booqa", "score_booqa_part", "score_booqa_hyponly"):
+    if rule in BOOQA_SCORING_RULES:
         return "BoOQA scoring"
-    if rule in ("score_levyholt", "check_sns_model"):
+    if rule in LEVYHOLT_SCORING_RULES:
         return "LevyHolt scoring and model checks"
-    if rule in ("score_llm_levyholt", "score_llm_run_test"):
+    if rule in LLM_SCORING_RULES:
         return "LLM jobs"
     return "other"
 
@@ -123,7 +125,7 @@ def _round(value: float) -> float:
 
 def plan_record(jobs: list[dict], config: dict) -> dict:
     """The snapshot of one plan: its requests per rule, searches, storage peak and forecasts per device and kind."""
-    from .plan import TRIAL_RULES, cost_by_rule, job_forecasts, search_of, storage_peak_gb, training_searches, wall_clock_hours
+    from .plan import cost_by_rule, job_forecasts, search_of, storage_peak_gb, training_searches, wall_clock_hours
 
     rules = {
         c.rule: {

@@ -33,21 +33,11 @@ from pathlib import Path
 
 from .. import layout
 from .forecast import trial_workload
-from .plan import TRIAL_RULES
+from ..workflow.phases import MODEL_RULES, MODEL_SCORING_RULES, TRIAL_RULES
 
 ROOT = Path(__file__).resolve().parents[3]
 THROUGHPUT = ROOT / "benchmarks" / "results" / "sns_throughput_1thread.json"  # one thread: the jobs' own count
 RUN_RECORDS = ROOT / "benchmarks" / "results" / "run_footprint.json"
-MODEL_SCORING_RULES = (
-    "score_booqa",
-    "score_booqa_part",
-    "score_levyholt",
-    "check_sns_model",
-    "score_booqa_hyponly",
-    "score_llm_levyholt",
-    "score_llm_run_test",
-)
-MODEL_RULES = TRIAL_RULES + MODEL_SCORING_RULES  # the jobs that run a model: the ones a GPU takes, and the forecast measures
 UNRECORDED_JOB_S = 60.0  # a job of a rule no record holds
 LOAD_S = 10.0  # a trial's fixed seconds: loading torch, the model and the data, writing the weights
 

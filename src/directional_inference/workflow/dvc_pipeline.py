@@ -119,7 +119,7 @@ def module_dependencies(scripts: Iterable[str | Path], package_dir: str | Path, 
 def phase_scripts(phase: Phase, root: str | Path = ".") -> list[str]:
     """The scripts the phase's rules run (scripts/<rule>.py, and the shared scripts it names), sorted."""
     root = Path(root)
-    return sorted({f"scripts/{name}.py" for name in phase.rules + phase.shared_scripts if (root / "scripts" / f"{name}.py").is_file()})
+    return sorted({f"scripts/{name}.py" for name in phase.rules_in(root) + phase.shared_scripts if (root / "scripts" / f"{name}.py").is_file()})
 
 
 def phase_modules(phase: Phase, root: str | Path = ".") -> list[str]:
@@ -166,7 +166,7 @@ def _stage(phase: Phase, root: Path, configfiles: list[str]) -> dict:
         if keys:
             params.append({configfile: keys})
     extra = "".join(f" --configfile {c}" for c in configfiles if c != DEFAULT_CONFIG)
-    allowed = " ".join((*phase.rules, phase.target_rule))
+    allowed = " ".join((*phase.rules_in(root), phase.target_rule))
     stage: dict = {
         "cmd": f"{STAGE_SNAKEMAKE} --cores all{extra} --allowed-rules {allowed} -- {phase.target_rule}",
         "deps": deps,

@@ -1,21 +1,25 @@
 """The phases of the workflow: one list that the Snakefile and the DVC pipeline (dvc.yaml) are both built from.
 
-A phase owns a set of rules (one ``rules/<phase>.smk``), the outputs DVC versions, the phases it reads from
-and the config keys it depends on. The package modules its stage depends on are not listed here: dvc_pipeline
+A phase owns the rules of its file (``rules/<phase>.smk``, read from there: a rule is named once), the outputs DVC
+versions, the phases it reads from and the config keys it depends on. The package modules its stage depends on are not listed here: dvc_pipeline
 computes them from what the phase's scripts import.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+from pathlib import Path
 
 from .. import layout
+
+# The checkout the package runs from (bin/setup installs it in place): its rules/ holds a file of rules per phase
+CHECKOUT = Path(__file__).resolve().parents[3]
 
 
 @dataclass(frozen=True)
 class Phase:
     name: str
-    rules: tuple[str, ...]
     outs: tuple[str, ...]
     upstream: tuple[str, ...]
     params: tuple[str, ...]  # dotted config keys (a section name stands for the whole section)
@@ -27,27 +31,36 @@ class Phase:
     planning_modules: tuple[str, ...] = ()
 
     @property
+    def rules(self) -> tuple[str, ...]:
+        """The rules the phase's file defines, in the order it defines them."""
+        return self.rules_in(CHECKOUT)
+
+    def rules_in(self, root: str | Path) -> tuple[str, ...]:
+        """The rules of the phase's file in the checkout ``root`` (``rule <name>:`` lines of rules/<phase>.smk)."""
+        text = (Path(root) / "rules" / f"{self.name}.smk").read_text(encoding="utf-8")
+        return tuple(re.findall(r"^rule (\w+):", text, flags=re.M))
+
+    @property
     def target_rule(self) -> str:
         """The Snakemake rule whose inputs are every output of the phase."""
         return f"{self.name}_phase"
 
+
+# What the jobs of some rules do, for the plan, the forecasts and their pages (tools/): train one trial of a search,
+# or score with a model (BoOQA, LevyHolt and the model checks, LLMs). These are the rules that ask for a GPU when the run
+# offers one (their gpu resource in rules/*.smk), which tests/test_phases.py holds them to.
+TRIAL_RULES = ("train_sns_trial", "train_booqa_hyponly_trial")
+BOOQA_SCORING_RULES = ("score_booqa", "score_booqa_part", "score_booqa_hyponly")
+LEVYHOLT_SCORING_RULES = ("score_levyholt", "check_sns_model")
+LLM_SCORING_RULES = ("score_llm_levyholt", "score_llm_run_test")
+MODEL_SCORING_RULES = BOOQA_SCORING_RULES + LEVYHOLT_SCORING_RULES + LLM_SCORING_RULES
+MODEL_RULES = TRIAL_RULES + MODEL_SCORING_RULES
 
 MODEL_CARDS = layout.result("model_cards")  # one README.md per selected model, mirroring results/models/<lm>/<variant>/<subset>
 
 PHASES = (
     Phase(
         "resources",
-        rules=(
-            "fetch_dataset",
-            "fetch_newscrawl_year",
-            "gather_newscrawl",
-            "build_wordnet",
-            "collect_clue_news",
-            "collect_chinese_levyholt",
-            "fetch_model",
-            "fetch_llm",
-            "build_tiny_model",
-        ),
         outs=("resources",),
         upstream=(),
         # llm.models, llm.scorers: which hub LLMs fetch_llm downloads
@@ -56,21 +69,18 @@ PHASES = (
     ),
     Phase(
         "corpus",
-        rules=("build_corpus", "describe_imported_corpus"),
         outs=(layout.language_results("en", "corpus"), layout.language_results("zh", "corpus")),
         upstream=("resources",),
         params=("corpus",),
     ),
     Phase(
         "relations",
-        rules=("extract_relations", "import_relations", "merge_relations"),
         outs=(layout.language_results("en", "relations"), layout.language_results("zh", "relations")),
         upstream=("corpus",),
         params=("relations",),
     ),
     Phase(
         "booqa",
-        rules=("select_booqa_positives", "generate_booqa_negatives", "sample_booqa", "write_booqa_card", "validate_booqa", "build_booqa_hyponly"),
         outs=(
             layout.language_results("en", "booqa"),
             layout.language_results("zh", "booqa"),
@@ -84,14 +94,12 @@ PHASES = (
     ),
     Phase(
         "levyholt",
-        rules=("build_levyholt_subsets", "build_levyholt_whole_tests", "build_chinese_levyholt_subsets"),
         outs=(layout.result("levyholt"),),
         upstream=("resources",),
         params=("levyholt", "hypothesis_only.premise"),
     ),
     Phase(
         "training",
-        rules=("draw_hyperparameters", "read_authors_trials", "train_sns_trial", "select_sns_model", "check_sns_model"),
         outs=(layout.result("models"),),
         upstream=("resources", "levyholt"),
         params=("seed", "training"),
@@ -99,14 +107,12 @@ PHASES = (
     ),
     Phase(
         "graphs",
-        rules=("build_entailment_graph", "gather_entailment_graph", "import_graph_files"),
         outs=(layout.language_results("en", "graphs"), layout.language_results("zh", "graphs")),
         upstream=("corpus", "relations", "booqa"),
         params=("graphs.min_arg_pairs_per_predicate", "graphs.min_predicates_per_arg_pair", "graphs.from_files"),
     ),
     Phase(
         "levyholt_evaluation",
-        rules=("score_levyholt",),
         outs=(layout.result("scores"),),
         upstream=("levyholt", "training"),
         params=("training.max_length", "training.precision", "training.threads", "training.every_setting_for_every_model"),
@@ -114,7 +120,6 @@ PHASES = (
     ),
     Phase(
         "robustness",
-        rules=("train_booqa_hyponly_trial", "select_booqa_hyponly_model", "score_booqa_hyponly"),
         outs=(layout.result("robustness"),),
         upstream=("resources", "booqa", "training"),
         params=("seed", "training"),
@@ -123,7 +128,6 @@ PHASES = (
     ),
     Phase(
         "booqa_evaluation",
-        rules=("retrieve_booqa_evidence", "retrieve_tfidf_evidence", "score_booqa", "score_booqa_part", "gather_booqa_scores"),
         outs=(layout.result("booqa_scores"), layout.language_results("en", "evidence"), layout.language_results("zh", "evidence")),
         upstream=("resources", "corpus", "relations", "booqa", "training", "graphs", "llm_evaluation"),
         params=(
@@ -160,14 +164,6 @@ PHASES = (
     ),
     Phase(
         "llm_evaluation",
-        rules=(
-            "convert_released_predictions",
-            "prepare_llm",
-            "score_llm_levyholt",
-            "join_llm_predictions",
-            "score_llm_run_test",
-            "join_llm_run_test",
-        ),
         outs=(layout.result("llm"),),
         upstream=("resources", "levyholt"),
         params=("seed", "llm", "training.threads"),
@@ -175,22 +171,6 @@ PHASES = (
     ),
     Phase(
         "tables",
-        rules=(
-            "make_levyholt_table",
-            "plot_mesh_figure",
-            "collect_metrics",
-            "write_pr_points",
-            "make_table4",
-            "make_booqa_table",
-            "make_table3",
-            "make_table3_generality",
-            "plot_figure3",
-            "make_table17",
-            "make_llm_table",
-            "make_findings",
-            "write_model_card",
-            "write_booqa_hyponly_card",
-        ),
         outs=tuple(
             layout.result(name)
             for name in (
