@@ -117,8 +117,9 @@ class _BatchCheck:
         self.unit = "row" if path.suffix == ".parquet" else "line"
         self.names = set(batch.schema.names)
 
-    def error(self, index: int | None, field: str, problem: str) -> InputFormatError:
-        return InputFormatError(str(self.path), None if index is None else self.first + index, field, problem, unit=self.unit)
+    def error(self, index: int, field: str, problem: str) -> InputFormatError:
+        """The error of the batch's row ``index``, named by its row (or line) in the file."""
+        return InputFormatError(str(self.path), self.first + index, field, problem, unit=self.unit)
 
     def bad(self, mask, field: str, problem: str) -> None:
         """Fail on the first row where ``mask`` holds."""
