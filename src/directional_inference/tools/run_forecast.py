@@ -32,6 +32,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from .. import layout
+from ..atomic import write_text_atomic
 from .forecast import trial_workload
 from ..workflow.phases import MODEL_RULES, MODEL_SCORING_RULES, TRIAL_RULES
 
@@ -252,7 +253,6 @@ def model_config_dir(alias: str, config: Mapping, root: Path) -> Path | None:
     """A directory with the ``config.json`` of the model ``alias`` (its architecture is all the probe needs): the
     workflow's copy in resources/models/, else the configured directory or package; None where neither is here yet (a
     hub model before its download, a tiny model before it is built)."""
-    from .. import layout
     from ..resources.models import locate_model
 
     fetched = root / layout.model_directory(alias)
@@ -325,9 +325,7 @@ def step_rate(model_dir: Path, precision: str, threads: int, device_type: str = 
         raise RateUnknown(f"no kept rate of {model_dir} at {threads} threads ({precision}) on this machine")
     rate = measure_rate(model_dir, precision, threads, device_type)
     if path is not None:
-        staging = path.with_suffix(f".{os.getpid()}.tmp")
-        staging.write_text(json.dumps(asdict(rate)), encoding="utf-8")
-        staging.replace(path)
+        write_text_atomic(path, json.dumps(asdict(rate)))
     return rate
 
 
