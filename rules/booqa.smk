@@ -16,10 +16,7 @@ rule select_booqa_positives:
         "../envs/workflow.yaml"
     threads: engine_threads
     resources:
-        mem_mb=demand("select_booqa_positives", "mem_mb"),
-        disk_mb=demand("select_booqa_positives", "disk_mb"),
-        slurm_extra=node_scratch("select_booqa_positives"),
-        runtime=demand("select_booqa_positives", "runtime"),
+        **corpus_job(Demand(mem_mb=6000, disk_per_input_mb=5.5, seconds_per_mb=0.2)),
     params:
         settings=booqa_params("starring_min_articles", "starring_min_predicates", "felicity_min_pairs", "felicity_count", "max_positives"),
         seed=config["seed"],
@@ -44,10 +41,7 @@ rule generate_booqa_negatives:
         "../envs/workflow.yaml"
     threads: engine_threads
     resources:
-        mem_mb=demand("generate_booqa_negatives", "mem_mb"),
-        disk_mb=demand("generate_booqa_negatives", "disk_mb"),
-        slurm_extra=node_scratch("generate_booqa_negatives"),
-        runtime=demand("generate_booqa_negatives", "runtime"),
+        **corpus_job(Demand(mem_mb=6000, disk_per_input_mb=1.0, seconds_per_mb=0.17)),
     params:
         settings=negative_settings,  # the encoder is an input: its alias is in the path
     script:
@@ -101,10 +95,7 @@ rule write_booqa_card:
         "../envs/workflow.yaml"
     threads: 1
     resources:
-        mem_mb=demand("write_booqa_card", "mem_mb"),
-        disk_mb=demand("write_booqa_card", "disk_mb"),
-        slurm_extra=node_scratch("write_booqa_card"),
-        runtime=demand("write_booqa_card", "runtime"),
+        **corpus_job(Demand(mem_mb=6000, disk_per_input_mb=1.5, seconds_per_mb=0.09)),
     params:
         parameters=card_parameters,
         source=lambda wildcards: config["corpus"][wildcards.lang]["source"],
@@ -159,10 +150,7 @@ rule validate_booqa:
         "../envs/workflow.yaml"
     threads: 1
     resources:
-        mem_mb=demand("validate_booqa", "mem_mb"),
-        disk_mb=demand("validate_booqa", "disk_mb"),
-        slurm_extra=node_scratch("validate_booqa"),
-        runtime=demand("validate_booqa", "runtime"),
+        **corpus_job(Demand(mem_mb=4000, disk_per_input_mb=1.0, seconds_per_mb=0.03)),
     params:
         settings=booqa_params("felicity_min_pairs", "max_negatives_per_positive"),
     script:

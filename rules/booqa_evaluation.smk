@@ -17,10 +17,7 @@ rule retrieve_booqa_evidence:
         "../envs/workflow.yaml"
     threads: 1
     resources:
-        mem_mb=demand("retrieve_booqa_evidence", "mem_mb"),
-        disk_mb=demand("retrieve_booqa_evidence", "disk_mb"),
-        slurm_extra=node_scratch("retrieve_booqa_evidence"),
-        runtime=demand("retrieve_booqa_evidence", "runtime"),
+        **corpus_job(Demand(mem_mb=6000, disk_per_input_mb=1.5, seconds_per_mb=0.13)),
     params:
         cap=config["evaluation"]["evidence_cap"],
         seed=config["seed"],
@@ -43,10 +40,7 @@ rule retrieve_tfidf_evidence:
         "../envs/workflow.yaml"
     threads: 1
     resources:
-        mem_mb=demand("retrieve_tfidf_evidence", "mem_mb"),
-        disk_mb=demand("retrieve_tfidf_evidence", "disk_mb"),
-        slurm_extra=node_scratch("retrieve_tfidf_evidence"),
-        runtime=demand("retrieve_tfidf_evidence", "runtime"),
+        **corpus_job(Demand(mem_mb=6000, disk_per_input_mb=0.5, seconds_per_mb=1.0)),
     params:
         # named, as in build_entailment_graph: a swap of the two numbers must re-run the job
         settings={

@@ -9,7 +9,7 @@ from directional_inference.levyholt.experiments import TABLE3_TRAINED_ON, data_d
 from directional_inference.resources.inputs import datasets as downloadable_datasets
 from directional_inference.sns import VARIANTS
 from directional_inference.workflow import snakemake_state
-from directional_inference.workflow.job_resources import expected_input_mb, imported_input_mb, resource_function
+from directional_inference.workflow.job_resources import Demand, corpus_job_resources, expected_input_mb, imported_input_mb
 from directional_inference.workflow.phases import PHASES, phase
 from directional_inference.workflow.run_design import RunDesign, alias_pattern
 
@@ -71,23 +71,19 @@ def merged_relations(wildcards_or_lang):
     return layout.merged_relations(_lang(wildcards_or_lang))
 
 
-def demand(rule_name, key):
-    """Resource ``key`` (mem_mb, disk_mb, runtime) of a corpus-wide rule: a function of its input size and attempt
-    (job_resources), estimated from the config before its input exists."""
-
-    def share(wildcards):  # an extraction shard reads its block of the corpus table; a graph part its type pairs
-        if rule_name == "extract_relations":
-            return 1 / DESIGN.extraction_shard_count(wildcards.lang)
-        return 1 / config["graphs"]["jobs"] if rule_name == "build_entailment_graph" else 1.0
+def corpus_job(demand, share=None):
+    """The resources of a corpus-wide rule (mem_mb, disk_mb, slurm_extra, runtime: job_resources.corpus_job_resources) of
+    its Demand, estimated from the config before its input exists; ``share(wildcards)``: the part of its input files
+    the job reads (an extraction shard its block of the corpus table, a graph part its type pairs)."""
 
     def expected(wildcards):  # the job's part of its input, before the input exists
         lang = wildcards.get("lang", "en")
-        part = share(wildcards) if rule_name == "build_entailment_graph" else 1.0
+        part = share(wildcards) if share else 1.0
         if lang in DESIGN.imported_files:  # the relation files exist at parse time: their size, not the corpus's
-            return imported_input_mb(rule_name, DESIGN.imported_files[lang]) * part
-        return expected_input_mb(rule_name, lang, config, shards=len(relation_shards(lang))) * part
+            return imported_input_mb(demand.reads, DESIGN.imported_files[lang]) * part
+        return expected_input_mb(demand.reads, lang, config, shards=len(relation_shards(lang))) * part
 
-    return resource_function(rule_name, key, expected, share)
+    return corpus_job_resources(demand, expected, share, config["request_node_scratch"])
 
 
 # Jobs start longest first (training_priority), the short ones fill the cores at the end: the inputs (downloads,
@@ -119,17 +115,6 @@ def model_gpus(wildcards=None):
     """GPUs of a training or scoring job: training.gpus, or one where it is 0 and the run offers GPUs to its jobs
     (--resources gpu=N, as profiles/gpu does): then at most N such jobs run at once, and the others on the CPU."""
     return model_job_gpus(config["training"]["gpus"], snakemake_state.offered_gpus(workflow))
-
-
-def node_scratch(rule_name):
-    """sbatch options of a corpus-wide rule's job (resource slurm_extra, which the SLURM executor passes on): its
-    disk_mb as node-local scratch, --tmp (config request_node_scratch); nothing where it is false."""
-    disk = demand(rule_name, "disk_mb")
-
-    def options(wildcards, input, attempt):
-        return f"--tmp={disk(wildcards, input, attempt)}M" if config["request_node_scratch"] else ""
-
-    return options
 
 
 def trial_settings(wildcards):

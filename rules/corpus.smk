@@ -19,10 +19,7 @@ rule build_corpus:
         "../envs/workflow.yaml"
     threads: 1
     resources:
-        mem_mb=demand("build_corpus", "mem_mb"),
-        disk_mb=demand("build_corpus", "disk_mb"),
-        slurm_extra=node_scratch("build_corpus"),
-        runtime=demand("build_corpus", "runtime"),
+        **corpus_job(Demand(mem_mb=4000, disk_per_input_mb=3.0, seconds_per_mb=0.1, reads="raw corpus")),
     params:
         settings=corpus_settings,  # source, window_days, max_articles, years
     script:
@@ -46,10 +43,7 @@ rule describe_imported_corpus:
         "../envs/workflow.yaml"
     threads: 1
     resources:
-        mem_mb=demand("describe_imported_corpus", "mem_mb"),
-        disk_mb=demand("describe_imported_corpus", "disk_mb"),
-        slurm_extra=node_scratch("describe_imported_corpus"),
-        runtime=demand("describe_imported_corpus", "runtime"),
+        **corpus_job(Demand(mem_mb=4000, disk_per_input_mb=2.0, seconds_per_mb=0.03)),
     params:
         files=lambda wildcards: [str(path) for path in DESIGN.imported_files[wildcards.lang]],
     script:

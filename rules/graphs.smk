@@ -23,10 +23,7 @@ rule build_entailment_graph:
         "../envs/workflow.yaml"
     threads: engine_threads
     resources:
-        mem_mb=demand("build_entailment_graph", "mem_mb"),
-        disk_mb=demand("build_entailment_graph", "disk_mb"),
-        slurm_extra=node_scratch("build_entailment_graph"),
-        runtime=demand("build_entailment_graph", "runtime"),
+        **corpus_job(Demand(mem_mb=6000, disk_per_input_mb=5.5, seconds_per_mb=0.15), share=lambda wildcards: 1 / config["graphs"]["jobs"]),
     params:
         # named: Snakemake compares params as a set of value reprs, so two unnamed cut-offs that swap would go unnoticed
         cutoffs={"min_arg_pairs": config["graphs"]["min_arg_pairs_per_predicate"], "min_predicates": config["graphs"]["min_predicates_per_arg_pair"]},
@@ -48,10 +45,7 @@ rule gather_entailment_graph:
         "../envs/workflow.yaml"
     threads: 1
     resources:
-        mem_mb=demand("gather_entailment_graph", "mem_mb"),
-        disk_mb=demand("gather_entailment_graph", "disk_mb"),
-        slurm_extra=node_scratch("gather_entailment_graph"),
-        runtime=demand("gather_entailment_graph", "runtime"),
+        **corpus_job(Demand(mem_mb=2000, disk_per_input_mb=1.1, seconds_per_mb=0.02)),
     script:
         "../scripts/gather_entailment_graph.py"
 

@@ -18,10 +18,10 @@ rule extract_relations:
         "../envs/workflow.yaml"
     threads: 1
     resources:
-        mem_mb=demand("extract_relations", "mem_mb"),
-        disk_mb=demand("extract_relations", "disk_mb"),
-        slurm_extra=node_scratch("extract_relations"),
-        runtime=demand("extract_relations", "runtime"),
+        **corpus_job(
+            Demand(mem_mb=3000, disk_per_input_mb=0.5, seconds_per_mb=50.0, reads="corpus table"),
+            share=lambda wildcards: 1 / DESIGN.extraction_shard_count(wildcards.lang),
+        ),
     params:
         shards=lambda wildcards: DESIGN.extraction_shard_count(wildcards.lang),
         # spaCy settings apply to English only: changing them re-runs no Chinese shard
@@ -46,10 +46,7 @@ rule import_relations:
         "../envs/workflow.yaml"
     threads: 1
     resources:
-        mem_mb=demand("import_relations", "mem_mb"),
-        disk_mb=demand("import_relations", "disk_mb"),
-        slurm_extra=node_scratch("import_relations"),
-        runtime=demand("import_relations", "runtime"),
+        **corpus_job(Demand(mem_mb=1000, disk_per_input_mb=1.5, seconds_per_mb=0.08, reads="relation file")),
     params:
         window_days=lambda wildcards: config["corpus"][wildcards.lang]["window_days"],
         max_chars=config["relations"]["imported_max_chars"],
@@ -71,9 +68,6 @@ rule merge_relations:
         "../envs/workflow.yaml"
     threads: engine_threads
     resources:
-        mem_mb=demand("merge_relations", "mem_mb"),
-        disk_mb=demand("merge_relations", "disk_mb"),
-        slurm_extra=node_scratch("merge_relations"),
-        runtime=demand("merge_relations", "runtime"),
+        **corpus_job(Demand(mem_mb=6000, disk_per_input_mb=3.0, seconds_per_mb=0.15)),
     script:
         "../scripts/merge_relations.py"

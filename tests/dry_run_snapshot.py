@@ -1,6 +1,7 @@
 """The jobs that Snakemake's dry runs of the default target plan under the default, smoke and paper configs, each with
-a second S&S model and both kinds of predictions file laid over: every job's rule, wildcards, inputs, outputs, logs
-and benchmark, in a copy of the workflow definition with no run in it. A change that should not change what the run
+a second S&S model and both kinds of predictions file laid over: every job's rule, wildcards, inputs, outputs, logs,
+benchmark, threads and resources (all but tmpdir, the machine's), in a copy of the workflow definition with no run in
+it. A change that should not change what the run
 computes (a refactoring of the rules, the layout, the run's plan) must leave these the same:
 
     .venv/bin/python tests/dry_run_snapshot.py --check    # exit 1, and the first differences, where a plan moved
@@ -27,7 +28,8 @@ SNAPSHOTS = REPO / "tests" / "snapshots"
 CONFIGS = {"default": [], "smoke": ["config/smoke.yaml"], "paper": ["config/paper.yaml"]}
 # Where the copy of the definition stands in the snapshot's paths (the stand-ins and the user's files live in it)
 ROOT = "<definition>"
-FIELDS = ("rule", "wildcards", "input", "output", "log", "benchmark")
+FIELDS = ("rule", "wildcards", "input", "output", "log", "benchmark", "threads", "resources")
+MACHINE_RESOURCES = ("tmpdir",)  # where the machine keeps temporary files, not the job's request
 
 
 def _user_files(copy: Path) -> dict:
@@ -74,6 +76,8 @@ def planned(scale: str, definition: Path = REPO) -> list[dict]:
         extra = overlay(copy, scale)
         jobs = dry_run_jobs(_config_args(scale, str(extra.relative_to(copy))), copy)
         root = str(copy)
+    for job in jobs:
+        job["resources"] = {key: value for key, value in (job.get("resources") or {}).items() if key not in MACHINE_RESOURCES}
     records = [{name: _relative(job.get(name), root) for name in FIELDS} for job in jobs]
     return sorted(records, key=lambda job: json.dumps(job, sort_keys=True))
 

@@ -33,3 +33,17 @@ def test_a_rule_whose_log_moved_shows_as_the_job_planned_in_one_and_not_the_othe
     assert len(moved) == 4  # en and zh, each planned before and not after, and after and not before
     assert sum(line.startswith("- ") and "build_booqa_hyponly/en.log" in line for line in moved) == 1
     assert sum(line.startswith("+ ") and "build_booqa_hyponly_moved/en.log" in line for line in moved) == 1
+
+
+def test_a_rule_whose_request_moved_shows_as_moved_too(tmp_path):
+    """The snapshot holds each job's threads and resources, so a corpus-wide rule's demand that changes (here the
+    merge's memory) moves its jobs."""
+    copy = copy_definition(REPO, tmp_path / "moved")
+    rules = copy / "rules" / "relations.smk"
+    text = rules.read_text(encoding="utf-8")
+    old = "**corpus_job(Demand(mem_mb=6000, disk_per_input_mb=3.0, seconds_per_mb=0.15))"
+    assert text.count(old) == 1
+    rules.write_text(text.replace(old, old.replace("mem_mb=6000", "mem_mb=7000")), encoding="utf-8")
+    moved = differences(read_snapshot("smoke"), planned("smoke", copy))
+    assert len(moved) == 4 and all("merge_relations" in line for line in moved)  # en and zh, before and after
+    assert sum(line.startswith("+ ") and '"mem_mb": "7000"' in line for line in moved) == 2

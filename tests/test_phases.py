@@ -458,11 +458,9 @@ def test_the_rules_named_as_model_jobs_are_those_that_ask_for_a_gpu():
     the rule files say the same thing by the gpu resource of exactly those rules (a renamed or new model rule fails)."""
     from directional_inference.workflow.phases import MODEL_RULES, TRIAL_RULES
 
-    asking = set()
-    for smk in (REPO / "rules").glob("*.smk"):
-        for block in re.split(r"^(?=rule \w+:)", smk.read_text(encoding="utf-8"), flags=re.M):
-            if (name := re.match(r"rule (\w+):", block)) and re.search(r"^\s+gpu=", block, flags=re.M):
-                asking.add(name.group(1))
+    from directional_inference.workflow.phases import rule_blocks
+
+    asking = {rule for smk in (REPO / "rules").glob("*.smk") for rule, block in rule_blocks(smk).items() if re.search(r"^\s+gpu=", block, flags=re.M)}
     assert "train_sns_trial" in asking and set(TRIAL_RULES) <= set(MODEL_RULES)
     assert asking == set(MODEL_RULES)
     assert set(MODEL_RULES) <= {rule for phase in PHASES for rule in phase.rules}

@@ -32,7 +32,7 @@ from functools import lru_cache
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..workflow.phases import LLM_SCORING_RULES, TRIAL_RULES
+from ..workflow.phases import LLM_SCORING_RULES, TRIAL_RULES, corpus_wide_rules
 
 ROOT = Path(__file__).resolve().parents[3]
 MEASURED = ROOT / "benchmarks" / "results" / "device_throughput.json"
@@ -231,12 +231,6 @@ def job_forecast(rule: str, wildcards: Mapping, threads: int, resources: Mapping
         rates_of = [llm_pairs_per_s(next(iter(rates.values())).device, wildcards["llm"], shots, int(llm["batch_size"])) for shots in llm["prompts"]]
         if rates_of and None not in rates_of:
             return Forecast(sum(pairs / rate for rate in rates_of) / 3600 * max(gpus, 1), "workload (llm_scoring.json)")
-    if gpus == 0 and rule in _corpus_rules():
+    if gpus == 0 and rule in corpus_wide_rules():
         return Forecast(runtime_h / TIME_MARGIN * threads, "request / margin")
     return Forecast(runtime_h * (gpus if gpus else threads), "request")
-
-
-def _corpus_rules() -> set[str]:
-    from ..workflow.job_resources import DEMANDS
-
-    return set(DEMANDS)

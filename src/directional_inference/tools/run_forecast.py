@@ -34,7 +34,7 @@ from pathlib import Path
 from .. import layout
 from ..atomic import write_text_atomic
 from .forecast import trial_workload
-from ..workflow.phases import MODEL_RULES, MODEL_SCORING_RULES, TRIAL_RULES
+from ..workflow.phases import MODEL_RULES, MODEL_SCORING_RULES, TRIAL_RULES, corpus_wide_rules
 
 ROOT = Path(__file__).resolve().parents[3]
 THROUGHPUT = ROOT / "benchmarks" / "results" / "sns_throughput_1thread.json"  # one thread: the jobs' own count
@@ -132,10 +132,10 @@ def recorded_seconds(job: Mapping, record: Mapping | None, forward_ratio: float 
 def unrecorded(job: Mapping) -> JobTime:
     """A job no record holds: a corpus-wide rule's request over its margin (its time per MB of input measured by the
     scale benchmark), else ``UNRECORDED_JOB_S``."""
-    from ..workflow.job_resources import DEMANDS, TIME_MARGIN
+    from ..workflow.job_resources import TIME_MARGIN
 
     runtime = job.get("resources", {}).get("runtime")
-    if job["rule"] in DEMANDS and str(runtime or "").replace(".", "", 1).isdigit():
+    if job["rule"] in corpus_wide_rules() and str(runtime or "").replace(".", "", 1).isdigit():
         return JobTime(float(runtime) * 60 / TIME_MARGIN, "request / margin")
     return JobTime(UNRECORDED_JOB_S, "unrecorded")
 

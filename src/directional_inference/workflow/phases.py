@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 from .. import layout
@@ -37,13 +38,27 @@ class Phase:
 
     def rules_in(self, root: str | Path) -> tuple[str, ...]:
         """The rules of the phase's file in the checkout ``root`` (``rule <name>:`` lines of rules/<phase>.smk)."""
-        text = (Path(root) / "rules" / f"{self.name}.smk").read_text(encoding="utf-8")
-        return tuple(re.findall(r"^rule (\w+):", text, flags=re.M))
+        return tuple(rule_blocks(Path(root) / "rules" / f"{self.name}.smk"))
 
     @property
     def target_rule(self) -> str:
         """The Snakemake rule whose inputs are every output of the phase."""
         return f"{self.name}_phase"
+
+
+def rule_blocks(smk: Path) -> dict[str, str]:
+    """Each rule of a rule file (``rule <name>:``) and its text up to the next rule, in the file's order."""
+    blocks = re.split(r"^(?=rule \w+:)", smk.read_text(encoding="utf-8"), flags=re.M)
+    return {match.group(1): block for block in blocks if (match := re.match(r"rule (\w+):", block))}
+
+
+@lru_cache
+def corpus_wide_rules(root: str | Path = CHECKOUT) -> frozenset[str]:
+    """The rules whose resources are a corpus-wide demand (``**corpus_job(Demand(...))`` in their block of rules/*.smk:
+    memory, disk and time from their input's size, time with job_resources.TIME_MARGIN's margin)."""
+    return frozenset(
+        rule for smk in sorted((Path(root) / "rules").glob("*.smk")) for rule, block in rule_blocks(smk).items() if "**corpus_job(" in block
+    )
 
 
 # What the jobs of some rules do, for the plan, the forecasts and their pages (tools/): train one trial of a search,
