@@ -72,9 +72,9 @@ def merged_relations(wildcards_or_lang):
 
 
 def corpus_job(demand, share=None):
-    """The resources of a corpus-wide rule (mem_mb, disk_mb, slurm_extra, runtime: job_resources.corpus_job_resources) of
-    its Demand, estimated from the config before its input exists; ``share(wildcards)``: the part of its input files
-    the job reads (an extraction shard its block of the corpus table, a graph part its type pairs)."""
+    """The resources of a corpus-wide job, mem_mb, disk_mb, slurm_extra and runtime (job_resources.corpus_job_resources)
+    of its Demand, estimated from the config before its input exists; ``share(wildcards)`` is the part of its input
+    files the job reads (an extraction shard its block of the corpus table, a graph part its type pairs)."""
 
     def expected(wildcards):  # the job's part of its input, before the input exists
         lang = wildcards.get("lang", "en")

@@ -131,7 +131,7 @@ def imported_input_mb(reads: str, files: Sequence[str | os.PathLike]) -> float:
     (relations.imported), in MB: one file for an import job, all of them (about the merged relations' size) for the
     rules after it."""
     total = sum(_size(str(path)) for path in files) / 1e6
-    return total / len(files) if reads in ("corpus table", "relation file") else total
+    return total / len(files) if reads == "relation file" else total
 
 
 def input_mb(paths: Iterable[str], expected: Callable[[], float]) -> float:
