@@ -67,21 +67,14 @@ def apply_variant(variant: dict[str, str]) -> None:
             return adamw(params, **{**kwargs, "foreach": True})
 
         torch.optim.AdamW = per_tensor
-    if variant.get("autocast") == "pass":
+    if variant.get("autocast") == "pass":  # each pass casts the weights again, as a region of its own did
+        padded = sns_model.PromptScorer.padded  # called once a pass, before its forward
 
-        def logits_a_region_a_pass(self, id_lists):
-            parts, positions = [], []
-            for chunk in self.chunks(id_lists):
-                input_ids, attention = self.padded([id_lists[k] for k in chunk])
-                with torch.autocast(self.device.type, dtype=torch.bfloat16, enabled=self.precision == "bf16"):
-                    parts.append(self.model(input_ids=input_ids.to(self.device), attention_mask=attention.to(self.device)).logits.float())
-                positions += chunk
-            logits = torch.cat(parts)
-            inverse = torch.empty(len(positions), dtype=torch.long)
-            inverse[torch.tensor(positions)] = torch.arange(len(positions))
-            return logits[inverse.to(self.device)]
+        def padded_after_the_cache_cleared(self, id_lists):
+            torch.clear_autocast_cache()
+            return padded(self, id_lists)
 
-        sns_model.PromptScorer._logits = logits_a_region_a_pass
+        sns_model.PromptScorer.padded = padded_after_the_cache_cleared
 
 
 def train_variant(run: Path, search: str, variant: dict[str, str]) -> dict:
