@@ -144,6 +144,90 @@ def test_the_pass_cost_follows_the_device_kind_and_format():
     assert all(least_cost_chunks([20] * 64 + [30] * 64, cost, 128) == [(0, 64), (64, 128)] for cost in costs["cpu"].values())
 
 
+def _bits(model) -> dict:
+    return {name: value.detach().view(torch.int32).clone() for name, value in model.state_dict().items() if value.dtype == torch.float32}
+
+
+def test_the_word_embeddings_gradient_on_touched_rows_has_torchs_bits(tiny_model, monkeypatch):
+    """The embedding gradient summed on touched rows (``embedding_gradient``) against torch's dense one, in batches of
+    many passes that share tokens: the same bits after steps with accumulated batches, with gradients set to None and
+    zeroed in place between steps."""
+    from directional_inference.sns import embedding_gradient
+
+    def run(touched_rows: bool):
+        if not touched_rows:
+            monkeypatch.setattr(embedding_gradient, "sum_touched_rows", lambda model: False)
+        torch.manual_seed(0)
+        scorer = PromptScorer(tiny_model, max_length=48, symmetric=False)
+        monkeypatch.undo()
+        scorer.max_chunk = 3  # 24 sentences a batch: 8 passes or more, each token of the templates in most of them
+        embedding = scorer.model.get_input_embeddings()
+        assert isinstance(embedding, embedding_gradient.TouchedRowsEmbedding) == touched_rows
+        optimizer = torch.optim.AdamW(scorer.model.parameters(), lr=1e-2, fused=True)
+        pairs = scorer.encode(ENTRIES)
+        scorer.model.train()
+        for step in range(4):
+            for half in (pairs[step * 6 : step * 6 + 3], pairs[step * 6 + 3 : step * 6 + 6]):  # two batches a step
+                scorer.loss(half).backward()
+            grad = embedding.weight.grad.clone()
+            torch.nn.utils.clip_grad_norm_(scorer.model.parameters(), 1.0)
+            optimizer.step()
+            optimizer.zero_grad(set_to_none=step != 1)
+        return grad, _bits(scorer.model)
+
+    grad, touched = run(True)
+    dense_grad, dense = run(False)
+    assert int((grad != 0).any(dim=1).sum()) > 10  # the gradient reached the embeddings
+    assert torch.equal(grad.view(torch.int32), dense_grad.view(torch.int32))
+    assert touched.keys() == dense.keys() and all(torch.equal(touched[name], dense[name]) for name in dense)
+
+
+def test_the_touched_rows_gradient_skips_the_padding_row_and_sums_as_torch_does():
+    """Passes of token ids with repeats and padding, each weighted at random: the padding row gets no gradient and
+    every other row the same bits as torch's dense gradient."""
+    from directional_inference.sns.embedding_gradient import sum_touched_rows
+
+    class Lookup(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.embedding = torch.nn.Embedding(50, 8, padding_idx=0)
+
+        def get_input_embeddings(self):
+            return self.embedding
+
+        def get_output_embeddings(self):
+            return None
+
+    generator = torch.Generator().manual_seed(1)
+    passes = [torch.randint(0, 12, (4, 9), generator=generator) for _ in range(5)]  # 12 ids in 180 tokens: each in most passes
+    weights = [torch.randn(4, 9, 8, generator=generator) for _ in passes]
+    grads = []
+    for touched_rows in (False, True):
+        torch.manual_seed(0)
+        model = Lookup()
+        if touched_rows:
+            assert sum_touched_rows(model)
+        sum(((model.embedding(ids) * w).sum() for ids, w in zip(passes, weights)), torch.zeros(())).backward()
+        grads.append(model.embedding.weight.grad)
+    dense, touched = grads
+    assert not touched[0].any() and touched[1:12].all(dim=1).all()
+    assert torch.equal(dense.view(torch.int32), touched.view(torch.int32))
+
+
+def test_a_trial_trains_to_the_same_bytes_with_the_dense_embedding_gradient(tiny_model, tmp_path, monkeypatch):
+    """A whole trial (dev evaluations, checkpoints, accumulated batches) in passes of 4 sentences: the weights written
+    with the touched-rows gradient are those of torch's dense gradient, byte for byte."""
+    from directional_inference.sns import embedding_gradient
+
+    monkeypatch.setitem(sns_model.MAX_CHUNK_SENTENCES, "cpu", 4)
+    monkeypatch.setattr(training, "CHECKPOINT_INTERVAL_S", 0)
+    hp = Hyperparameters(0, 3e-3, 0.01, 2)
+    train_prompt_model(tiny_model, ENTRIES, ENTRIES[:8], hp, settings(epochs=2), tmp_path / "touched", tmp_path / "ckpt-t")
+    monkeypatch.setattr(embedding_gradient, "sum_touched_rows", lambda model: False)
+    train_prompt_model(tiny_model, ENTRIES, ENTRIES[:8], hp, settings(epochs=2), tmp_path / "dense", tmp_path / "ckpt-d")
+    assert (tmp_path / "touched" / "model.safetensors").read_bytes() == (tmp_path / "dense" / "model.safetensors").read_bytes()
+
+
 def settings(**changes):
     values = {"epochs": 8, "batch_size": 4, "max_length": 48, "seed": 5, "symmetric": False}
     return TrainingSettings(**(values | changes))

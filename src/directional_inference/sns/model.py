@@ -86,6 +86,12 @@ class PromptScorer:
         self.model = AutoModelForSequenceClassification.from_pretrained(model_dir, num_labels=2).to(self.device)
         precision, self.precision_reason = resolve_precision(precision, self.device.type, model=self.model, device=self.device)
         log.info("number format %s (%s)", precision, self.precision_reason)
+        # on a CPU, where a batch is several passes, the word embeddings' gradient is summed on the rows the passes
+        # touch, not on a dense matrix per pass: the same bits (embedding_gradient); a GPU's batch is one pass
+        if self.device.type == "cpu":
+            from .embedding_gradient import sum_touched_rows
+
+            sum_touched_rows(self.model)
         self.max_length, self.symmetric, self.lang, self.precision = max_length, symmetric, lang, precision
         self.pass_cost = PASS_COST_TOKENS.get(self.device.type, PASS_COST_TOKENS["cpu"])[precision]
         self.max_chunk = MAX_CHUNK_SENTENCES.get(self.device.type, MAX_CHUNK_SENTENCES["cpu"])
