@@ -4,13 +4,15 @@ AUCnorm and Table 5's English rows: old code against new, each a run from a clea
     .venv/bin/python benchmarks/thread_seconds.py record 992529d=../run-992529d --note "..."   # a finished run
     .venv/bin/python benchmarks/thread_seconds.py record c78f841                               # a run_footprint.json row
     .venv/bin/python benchmarks/thread_seconds.py compare 992529d HEAD-COMMIT                  # on one CPU model
+    .venv/bin/python benchmarks/thread_seconds.py compare 992529d@2026-12-06 9e673f9@2026-12-06  # runs of one day
 
 A run's folder gives every job's seconds from its benchmark file, its threads from the run's Snakemake log (a job's
 block names them where they are more than one), each trial's best dev AUCnorm from its ``training.json`` and Table 5's
 rows. A row of ``benchmarks/results/run_footprint.json`` keeps no threads per job: it is taken only where its
 invocations' threads-times-time (from the log) equals its job seconds, that is where every job ran on one thread.
-Runs are kept in ``benchmarks/results/table5_thread_seconds.json`` by commit and CPU; ``compare`` reads two of the same
-CPU and prints the change of the total, of each model's dev AUCnorm and of each Table 5 row against its interval.
+Runs are kept in ``benchmarks/results/table5_thread_seconds.json`` by commit, CPU and day (a run's day: when its Table 5
+was written); ``compare`` reads two of the same CPU (a commit's newest run there, or that of the day named after an @)
+and prints the change of the total, of each model's dev AUCnorm and of each Table 5 row against its interval.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import argparse
 import json
 import sys
 from collections import defaultdict
+from datetime import datetime, timezone
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -61,9 +64,11 @@ def of_run(commit: str, workdir: Path) -> dict:
     log = "\n".join(path.read_text(encoding="utf-8") for path in sorted((workdir / ".snakemake" / "log").glob("*.log")))
     threads = {job: n for job, n in job_threads(log).items() if job in seconds}
     rules = by_rule(seconds, threads)
+    written = datetime.fromtimestamp((workdir / "results" / "table5.csv").stat().st_mtime, timezone.utc)
     return {
         "commit": commit,
         "cpu": cpu_name(),
+        "date": written.date().isoformat(),
         "source": f"the run's folder: {len(seconds)} benchmark files, threads from its Snakemake log",
         "jobs": len(seconds),
         "jobs_over_one_thread": sum(1 for n in threads.values() if n > 1),
@@ -122,6 +127,12 @@ def compare(old: dict, new: dict) -> dict:
     return result
 
 
+def runs_of(runs: list[dict], name: str) -> list[dict]:
+    """The runs ``name`` names: a commit's, or with ``@DAY`` its runs of that day."""
+    commit, _, day = name.partition("@")
+    return [r for r in runs if r["commit"] == commit and (not day or r.get("date") == day)]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     commands = parser.add_subparsers(dest="command", required=True)
@@ -136,15 +147,19 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "record":
         commit, _, folder = args.run.partition("=")
         run = (of_run(commit, Path(folder)) if folder else of_record(commit)) | {"note": args.note}
-        runs = [r for r in runs if (r["commit"], r["cpu"]) != (run["commit"], run["cpu"])] + [run]
+        key = (run["commit"], run["cpu"], run.get("date"))
+        runs = [r for r in runs if (r["commit"], r["cpu"], r.get("date")) != key] + [run]
         RESULTS.write_text(json.dumps({"runs": runs}, indent=1) + "\n", encoding="utf-8")
         print(f"{RESULTS}: {run['commit']} on {run['cpu']}: {run['thread_s']} thread-seconds in {run['jobs']} jobs")
         return 0
-    shared = sorted({r["cpu"] for r in runs if r["commit"] == args.old} & {r["cpu"] for r in runs if r["commit"] == args.new})
+    old, new = (runs_of(runs, name) for name in (args.old, args.new))
+    shared = sorted({r["cpu"] for r in old} & {r["cpu"] for r in new})
     if not shared:
-        raise SystemExit(f"{RESULTS}: no CPU model ran both {args.old} and {args.new} (runs: {sorted((r['commit'], r['cpu']) for r in runs)})")
-    found = {r["commit"]: r for r in runs if r["cpu"] == shared[0]}
-    print(json.dumps(compare(found[args.old], found[args.new]), indent=1))
+        raise SystemExit(
+            f"{RESULTS}: no CPU model ran both {args.old} and {args.new} (runs: {sorted((r['commit'], r['cpu'], r.get('date') or '') for r in runs)})"
+        )
+    old_run, new_run = (max((r for r in found if r["cpu"] == shared[0]), key=lambda r: r.get("date") or "") for found in (old, new))
+    print(json.dumps(compare(old_run, new_run), indent=1))
     return 0
 
 

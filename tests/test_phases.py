@@ -451,6 +451,8 @@ Select jobs to execute...
         "dev_auc_norm_points": {"m": -1.3},
         "table5_within_old_interval": {"sns_full": False},
     }
+    runs = [old | {"date": "2026-12-05"}, old | {"date": "2026-12-06"}, new | {"date": "2026-12-06"}]
+    assert module.runs_of(runs, "a@2026-12-05") == [runs[0]] and module.runs_of(runs, "a") == runs[:2] and module.runs_of(runs, "b@2026-12-05") == []
 
 
 def test_the_rules_named_as_model_jobs_are_those_that_ask_for_a_gpu():
