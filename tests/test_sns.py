@@ -182,21 +182,24 @@ def test_the_word_embeddings_gradient_on_touched_rows_has_torchs_bits(tiny_model
     assert touched.keys() == dense.keys() and all(torch.equal(touched[name], dense[name]) for name in dense)
 
 
+class _Lookup(torch.nn.Module):
+    """A word embedding alone, as a model with ``get_input_embeddings`` and no output head."""
+
+    def __init__(self):
+        super().__init__()
+        self.embedding = torch.nn.Embedding(50, 8, padding_idx=0)
+
+    def get_input_embeddings(self):
+        return self.embedding
+
+    def get_output_embeddings(self):
+        return None
+
+
 def test_the_touched_rows_gradient_skips_the_padding_row_and_sums_as_torch_does():
     """Passes of token ids with repeats and padding, each weighted at random: the padding row gets no gradient and
     every other row the same bits as torch's dense gradient."""
     from directional_inference.sns.embedding_gradient import sum_touched_rows
-
-    class Lookup(torch.nn.Module):
-        def __init__(self):
-            super().__init__()
-            self.embedding = torch.nn.Embedding(50, 8, padding_idx=0)
-
-        def get_input_embeddings(self):
-            return self.embedding
-
-        def get_output_embeddings(self):
-            return None
 
     generator = torch.Generator().manual_seed(1)
     passes = [torch.randint(0, 12, (4, 9), generator=generator) for _ in range(5)]  # 12 ids in 180 tokens: each in most passes
@@ -204,7 +207,7 @@ def test_the_touched_rows_gradient_skips_the_padding_row_and_sums_as_torch_does(
     grads = []
     for touched_rows in (False, True):
         torch.manual_seed(0)
-        model = Lookup()
+        model = _Lookup()
         if touched_rows:
             assert sum_touched_rows(model)
         sum(((model.embedding(ids) * w).sum() for ids, w in zip(passes, weights)), torch.zeros(())).backward()
@@ -212,6 +215,28 @@ def test_the_touched_rows_gradient_skips_the_padding_row_and_sums_as_torch_does(
     dense, touched = grads
     assert not touched[0].any() and touched[1:12].all(dim=1).all()
     assert torch.equal(dense.view(torch.int32), touched.view(torch.int32))
+
+
+def test_gradients_zeroed_in_place_step_after_step_keep_one_list_of_distinct_touched_rows():
+    """Steps whose gradients are zeroed in place (``zero_grad(set_to_none=False)``) add into the kept buffer: the rows to
+    zero again stay one list of distinct rows however many steps run, and every step's gradient, and the first after
+    gradients are set to None, has the dense gradient's bits."""
+    from directional_inference.sns.embedding_gradient import sum_touched_rows
+
+    generator = torch.Generator().manual_seed(2)
+    torch.manual_seed(0)
+    dense, touched = _Lookup(), _Lookup()
+    touched.load_state_dict(dense.state_dict())
+    assert sum_touched_rows(touched)
+    for step in range(8):
+        ids, weight = torch.randint(0, 30, (4, 9), generator=generator), torch.randn(4, 9, 8, generator=generator)
+        for model in (dense, touched):
+            (model.embedding(ids) * weight).sum().backward()
+        assert torch.equal(dense.embedding.weight.grad.view(torch.int32), touched.embedding.weight.grad.view(torch.int32))
+        for model in (dense, touched):
+            model.zero_grad(set_to_none=step == 6)
+        kept = touched.embedding.dirty_rows
+        assert len(kept) == 1 and torch.equal(kept[0], torch.unique(kept[0])) and kept[0].numel() < 30
 
 
 def test_a_trial_trains_to_the_same_bytes_with_the_dense_embedding_gradient(tiny_model, tmp_path, monkeypatch):

@@ -65,24 +65,22 @@ class TouchedRowsEmbedding(torch.nn.Embedding):
     def gather(self) -> None:
         """Add the passes' row sums of the backward that just ended into the weights' gradient."""
         passes, self.pass_sums = self.pass_sums, []
-        weight = self.weight
-        if weight.grad is None:
-            buffer = self.buffer
-            if buffer is None or (buffer.shape, buffer.dtype, buffer.device) != (weight.shape, weight.dtype, weight.device):
-                self.buffer = torch.zeros_like(weight)
+        weight, touched = self.weight, [rows for rows, _ in passes]
+        if weight.grad is None:  # the kept buffer, its last touched rows zeroed again, becomes the gradient
+            if self.buffer is None or (self.buffer.shape, self.buffer.dtype, self.buffer.device) != (weight.shape, weight.dtype, weight.device):
+                self.buffer, self.dirty_rows = torch.zeros_like(weight), []
             for rows in self.dirty_rows:
                 self.buffer.index_fill_(0, rows, 0.0)
-            self.dirty_rows, total = [], self.buffer
-        else:
+            for rows, sums in passes:
+                self.buffer.index_add_(0, rows, sums)
+            weight.grad, self.dirty_rows = self.buffer, touched
+        else:  # accumulated batches: the passes' sum added to the gradient there, as AccumulateGrad adds
             total = torch.zeros_like(weight)
-        for rows, sums in passes:
-            total.index_add_(0, rows, sums)
-        if weight.grad is None:
-            weight.grad = total
-        else:
+            for rows, sums in passes:
+                total.index_add_(0, rows, sums)
             weight.grad += total
-        if weight.grad is self.buffer:
-            self.dirty_rows += [rows for rows, _ in passes]
+            if weight.grad is self.buffer:  # one list of distinct rows, however many steps accumulate in place
+                self.dirty_rows = [torch.unique(torch.cat(self.dirty_rows + touched))]
 
 
 def sum_touched_rows(model) -> bool:
