@@ -136,7 +136,7 @@ def planned_from_scratch(workdir: Path, target: str, snakemake_args: str = "") -
 
 def every_job_seconds(workdir: Path) -> dict[str, float]:
     """Every job's seconds in the run (its benchmark file's last row), keyed by the file's path under logs/ without
-    the suffix: what the run forecast (``workflow.run_forecast``) reads a job's time from."""
+    the suffix: what the run forecast (``tools.run_forecast``) reads a job's time from."""
     from directional_inference.workflow.benchmarks import job_seconds
 
     return {
@@ -147,8 +147,9 @@ def every_job_seconds(workdir: Path) -> dict[str, float]:
 
 def probe_figures(workdir: Path, snakemake_args: str = "") -> dict:
     """The precision probe's step of the run's main model on this machine at the jobs' threads, in the format its jobs
-    take (``workflow.run_forecast.measure_rate``): the run forecast scales a recorded model scoring's time by this
-    machine's forward step over this one. Empty where the run's config or model is not in its folder."""
+    take, measured when the run is recorded (``tools.run_forecast.measure_rate``): the run forecast scales a recorded
+    model scoring's time by this machine's forward step over this one. Empty where the run's config or model is not in
+    its folder."""
     from directional_inference.compute import model_job_threads
     from directional_inference.config_tree import run_config
     from directional_inference.tools.run_forecast import measure_rate, model_config_dir

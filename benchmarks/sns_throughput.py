@@ -120,7 +120,7 @@ def measure(model_dir: str, train, test, *, precision: str, batch_size: int, bat
 
 def probe_share(scorer, precision: str, training: tuple[int, int, float], score_tensors, score_s: float) -> dict:
     """What share of the precision probe's rate (``compute.measure_step`` on this model, threads and format, as the run
-    forecast scales it to tokens and passes: ``workflow.run_forecast.StepRate``) the S&S loop and the scoring reach:
+    forecast scales it to tokens and passes: ``tools.run_forecast.StepRate``) the S&S loop and the scoring reach:
     the probe's seconds for the loop's padded tokens and passes over the loop's measured seconds (``training``: padded
     tokens, passes, seconds), and the same for scoring."""
     from directional_inference.compute import measure_step
@@ -146,7 +146,7 @@ def workload(model_dir: str, mirror: Path, *, max_length: int = 48, batch_size: 
     """Per variant (S&S, 'S&S) and number format, the padded tokens and forward passes per prompt sentence that a trial computes on
     LevyHolt Full (the authors' files; the default's token limit and batch size): training in the seeded random batches
     of ``batch_size`` pairs, scoring (dev evaluations) in batches of 32 pairs by length, each batch in the scorer's
-    chunks. What the run forecast (``workflow.run_forecast``) multiplies a trial's sentences by."""
+    chunks. What the run forecast (``tools.run_forecast``) multiplies a trial's sentences by."""
     import itertools
 
     from directional_inference.levyholt.english import read_authors_subset

@@ -22,7 +22,7 @@ if workflow.is_main_process:
 
 def at_run_start():
     """What a run does before its first job (the onstart handler; never in a dry run): a local run whose jobs ask for a
-    GPU stops where torch sees none; a local run says how long it will take here (workflow.run_forecast)."""
+    GPU stops where torch sees none; a local run says how long it will take here (tools.run_forecast)."""
     if not workflow.local_exec:
         return
     if model_gpus() > 0:

@@ -300,7 +300,7 @@ def test_a_runs_footprint_sums_its_jobs_and_counts_a_file_linked_twice_once(tmp_
     row = module.record(tmp_path, "smoke", 2, 60.0, "")
     assert (row["jobs"], row["job_s"], row["cpu_s"], row["peak_rss_mb"], row["peak_rule"]) == (3, 5.5, 2.6, 250.0, "train_sns_trial")
     assert 3.0 <= row["disk_mb"]["resources"] < 3.1 and row["disk_mb"]["results"] == 0.0
-    # every job's seconds by its benchmark file, for the run forecast (workflow.run_forecast)
+    # every job's seconds by its benchmark file, for the run forecast (tools.run_forecast)
     assert row["job_seconds"] == {"report/summarise_benchmarks": 0.5, "training/train_sns_trial/m/a": 2.0, "training/train_sns_trial/m/b": 3.0}
     assert "| smoke |" in module.footprint_markdown([row]) and "1 min 0 s" in module.footprint_markdown([row])
     # the forecasts said before the run: bin/doctor's note line and the run's first line, 1 h 43 min and 66 min

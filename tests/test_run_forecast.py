@@ -1,4 +1,4 @@
-"""The forecast of a run on this machine (workflow.run_forecast): job times from the workload and the run records, and
+"""The forecast of a run on this machine (tools.run_forecast): job times from the workload and the run records, and
 Snakemake's local scheduling played out; expected values worked out by hand."""
 
 from __future__ import annotations
@@ -193,3 +193,37 @@ def test_a_rate_measured_once_is_kept_and_later_forecasts_read_it_without_loadin
     assert done == {"torch": False, "lines": measured}
     with pytest.raises(run_forecast.RateUnknown):  # two threads a scoring job: another rate
         run_forecast.forecast_report(jobs, config | {"training": config["training"] | {"threads": 2}}, 2, tmp_path, "", measure=False)
+
+
+def test_a_kept_rate_is_measured_again_after_a_day_and_never_taken_from_an_old_step_time(tmp_path, monkeypatch):
+    """A machine's speed drifts from day to day (this project's ran 292 and 385 ms a step on two days): the forecast's
+    rate is measured afresh, not read from the step times the jobs keep for their choice of format, and a rate kept
+    longer than a day is measured again; one kept less long is read as it is."""
+    import time
+
+    from transformers import BertConfig
+
+    model_dir = tmp_path / "tiny"
+    BertConfig(vocab_size=100, hidden_size=16, num_hidden_layers=1, num_attention_heads=2, intermediate_size=32).save_pretrained(model_dir)
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("DI_PRECISION_CACHE", str(cache))
+    # step times of an old day in the jobs' own cache (a day 99 s a step): not the forecast's rate
+    from directional_inference.compute import PrecisionCache
+
+    real_seconds = PrecisionCache.seconds
+    monkeypatch.setattr(PrecisionCache, "seconds", lambda self, key, measure: ({"fp32": 99.0, "bf16": 99.0}, True))
+    first = run_forecast.step_rate(model_dir, "fp32", 1)
+    monkeypatch.setattr(PrecisionCache, "seconds", real_seconds)
+    assert first.train_s < 1 and first.forward_s < 1 and time.time() - first.measured < 600
+    kept = run_forecast.kept_rate_path(model_dir, "fp32", 1, "cpu")
+    slow = first.__dict__ | {"train_s": 99.0, "forward_s": 99.0}
+    kept.write_text(json.dumps(slow | {"measured": time.time() - 3600}))  # an hour ago: read as it is
+    assert run_forecast.step_rate(model_dir, "fp32", 1, measure=False).train_s == 99.0
+    kept.write_text(json.dumps(slow | {"measured": time.time() - 2 * 24 * 3600}))  # two days ago: measured again
+    with pytest.raises(run_forecast.RateUnknown, match="in the last day"):
+        run_forecast.step_rate(model_dir, "fp32", 1, measure=False)
+    again = run_forecast.step_rate(model_dir, "fp32", 1)
+    assert again.train_s < 1 and again.forward_s < 1 and time.time() - again.measured < 600
+    assert json.loads(kept.read_text())["train_s"] == again.train_s  # kept for the next day's forecasts
+    kept.write_text(json.dumps({k: v for k, v in slow.items() if k != "measured"}))  # kept before rates had a time
+    assert run_forecast.step_rate(model_dir, "fp32", 1).train_s < 1

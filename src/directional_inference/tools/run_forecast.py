@@ -4,10 +4,11 @@ Every planned job (Snakemake's dry run, or the run's own DAG) gets a time:
 
 * a training trial: its prompt sentences (``forecast.trial_workload``: every epoch and dev evaluation its budget allows,
   so an upper bound where early stopping ends it sooner) as padded tokens and forward passes (per variant and number
-  format, measured on LevyHolt Full by ``benchmarks/sns_throughput.py``), at this machine's rate for the trial's model, number
-  format and threads: the precision probe's step (``compute.measure_step``, cached per machine, threads and model as
-  the jobs' own choice of format is) gives the seconds of a token and of a pass (``sns.model.PASS_COST_TOKENS``), and
-  the S&S loop and its dev scoring run at the share of that rate the benchmark measured (``probe_share``);
+  format, measured on LevyHolt Full by ``benchmarks/sns_throughput.py``), at this machine's rate for the trial's model,
+  number format and threads: the precision probe's step (``compute.measure_step`` in the format the jobs take, kept per
+  machine, threads and model for a day and then measured again, since a machine's speed drifts from day to day) gives
+  the seconds of a token and of a pass (``sns.model.PASS_COST_TOKENS``), and the S&S loop and its dev scoring run at
+  the share of that rate the benchmark measured (``probe_share``);
 * a scoring job with a model (BoOQA LM and S&S, LevyHolt, sanity checks, LLMs): its time in the newest run record of
   the same scale (``benchmarks/results/run_footprint.json``), scaled by this machine's forward step against the
   record machine's;
@@ -27,6 +28,7 @@ import heapq
 import json
 import logging
 import os
+import time
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -41,6 +43,7 @@ THROUGHPUT = ROOT / "benchmarks" / "results" / "sns_throughput_1thread.json"  # 
 RUN_RECORDS = ROOT / "benchmarks" / "results" / "run_footprint.json"
 UNRECORDED_JOB_S = 60.0  # a job of a rule no record holds
 LOAD_S = 10.0  # a trial's fixed seconds: loading torch, the model and the data, writing the weights
+RATE_MAX_AGE_S = 24 * 3600.0  # a kept rate is measured again after a day: the same machine ran 292 and 385 ms a step on two days
 
 
 @dataclass
@@ -54,6 +57,7 @@ class StepRate:
     train_s: float
     forward_s: float
     how: str
+    measured: float = 0.0  # when (seconds since the epoch): a kept rate older than RATE_MAX_AGE_S is measured again
 
     def seconds(self, tokens: float, passes: float, *, training: bool, pass_cost: float) -> float:
         """The probe's seconds for ``tokens`` padded tokens in ``passes`` passes (a + b x tokens, with a = b x
@@ -270,12 +274,13 @@ def model_config_dir(alias: str, config: Mapping, root: Path) -> Path | None:
 
 def measure_rate(model_dir: Path, precision: str, threads: int, device_type: str = "cpu") -> StepRate:
     """The probe's step times of the model in ``model_dir`` (random weights of its architecture) at ``threads`` on the
-    device: the format ``precision`` resolves to there (``auto`` measured, as a job's is), its forward-and-backward and
-    forward seconds, through the jobs' own cache."""
+    device, now: the format ``precision`` resolves to there (``auto`` through the jobs' own cache, so that the forecast
+    times the format the jobs will take), its forward-and-backward and forward seconds measured afresh (a cached step
+    time says how fast the machine was the day it was measured)."""
     import torch
     from transformers import AutoConfig, AutoModelForSequenceClassification
 
-    from ..compute import PRECISIONS, PrecisionCache, measure_step, native_bf16, resolve_precision
+    from ..compute import measure_step, resolve_precision
 
     previous = torch.get_num_threads()
     torch.set_num_threads(threads)
@@ -284,15 +289,11 @@ def measure_rate(model_dir: Path, precision: str, threads: int, device_type: str
         architecture = AutoConfig.from_pretrained(model_dir, num_labels=2)
         model = AutoModelForSequenceClassification.from_config(architecture).to(device)
         chosen, why = resolve_precision(precision, device.type, model=model, device=device)
-        # both formats where bf16 is native (the jobs' own cache entry), fp32 alone where bf16 would be emulated
-        formats = PRECISIONS if native_bf16(device.type)[0] or chosen == "bf16" else ("fp32",)
-        cache = PrecisionCache()
-        key = PrecisionCache.key(_machine(device), model) | ({} if len(formats) == 2 else {"formats": "fp32"})
-        train = cache.seconds(key, lambda: measure_step(model, device, precisions=formats))[0][chosen]
-        forward = cache.seconds(key | {"step": "forward"}, lambda: measure_step(model, device, forward_only=True, precisions=formats))[0][chosen]
+        train = measure_step(model, device, precisions=(chosen,))[chosen]
+        forward = measure_step(model, device, forward_only=True, precisions=(chosen,))[chosen]
     finally:
         torch.set_num_threads(previous)
-    return StepRate(device.type, chosen, threads, train, forward, why)
+    return StepRate(device.type, chosen, threads, train, forward, why, time.time())
 
 
 class RateUnknown(Exception):
@@ -316,13 +317,15 @@ def kept_rate_path(model_dir: Path, precision: str, threads: int, device_type: s
 
 def step_rate(model_dir: Path, precision: str, threads: int, device_type: str = "cpu", *, measure: bool = True) -> StepRate:
     """``measure_rate``'s rate, kept once found, so that every later forecast on this machine (each run prints one) reads
-    it in milliseconds instead of seconds of loading torch; with ``measure`` False a rate not kept raises
-    ``RateUnknown``."""
+    it in milliseconds instead of seconds of loading torch; a kept rate older than ``RATE_MAX_AGE_S`` is measured
+    again. With ``measure`` False a rate not kept, or kept too long, raises ``RateUnknown``."""
     path = kept_rate_path(model_dir, precision, threads, device_type)
     with contextlib.suppress(OSError, ValueError, TypeError, AttributeError):
-        return StepRate(**json.loads(path.read_text(encoding="utf-8")))
+        kept = StepRate(**json.loads(path.read_text(encoding="utf-8")))
+        if time.time() - kept.measured < RATE_MAX_AGE_S:
+            return kept
     if not measure:
-        raise RateUnknown(f"no kept rate of {model_dir} at {threads} threads ({precision}) on this machine")
+        raise RateUnknown(f"no rate of {model_dir} at {threads} threads ({precision}) kept on this machine in the last day")
     rate = measure_rate(model_dir, precision, threads, device_type)
     if path is not None:
         write_text_atomic(path, json.dumps(asdict(rate)))
@@ -388,7 +391,8 @@ def forecast_lines(schedule: Schedule, rates: list[StepRate], record: Mapping | 
     for rate in rates:
         lines.append(
             f"measured here: a step of 32 x 32 tokens {rate.train_s * 1000:.0f} ms forward and backward, {rate.forward_s * 1000:.0f} ms forward "
-            f"({rate.device}, {rate.precision}, {rate.threads} thread{'s' if rate.threads > 1 else ''}; {rate.how})"
+            f"({rate.device}, {rate.precision}, {rate.threads} thread{'s' if rate.threads > 1 else ''}; {rate.how}; "
+            f"at {time.strftime('%Y-%m-%d %H:%M', time.localtime(rate.measured))}, measured again after {RATE_MAX_AGE_S / 3600:.0f} h)"
         )
     how = ", ".join(f"{count} {name}" for name, count in sorted(schedule.by_how.items()))
     source = f"the run record of {record['commit']} on {record['cpu']} ({record['date']})" if record else "no run record of this scale"
