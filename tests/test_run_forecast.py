@@ -118,6 +118,12 @@ def test_the_newest_record_of_the_scale_with_job_times_is_read(tmp_path):
     ]
     (tmp_path / "records.json").write_text(json.dumps({"rows": rows}))
     assert run_forecast.newest_record("default", tmp_path / "records.json")["job_seconds"] == {"a/b/c": 2.0}
+    # the same day, one table's run on another CPU (listed first or last): the whole target's record is read
+    part = {"scale": "default", "date": "2026-12-01", "job_seconds": {"a/b/c": 5.0}}
+    whole = rows[1] | {"job_seconds": {"a/b/c": 2.0, "a/b/d": 4.0}}
+    for order in ([part, whole], [whole, part]):
+        (tmp_path / "records.json").write_text(json.dumps({"rows": order}))
+        assert run_forecast.newest_record("default", tmp_path / "records.json") == whole
     assert run_forecast.newest_record("paper", tmp_path / "records.json") is None
 
 

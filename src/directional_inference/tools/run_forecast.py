@@ -101,11 +101,12 @@ def trial_seconds(rule_wildcards: Mapping, budget: Mapping, batch_size: int, rat
 
 
 def newest_record(scale: str, path: Path = RUN_RECORDS) -> dict | None:
-    """The newest run record of ``scale`` that holds every job's seconds (``job_seconds``)."""
+    """The newest run record of ``scale`` that holds every job's seconds (``job_seconds``); of one day's, the one of the
+    most jobs (a run of the whole target over a run of one table on another CPU)."""
     if not path.is_file():
         return None
     rows = [r for r in json.loads(path.read_text(encoding="utf-8"))["rows"] if r["scale"] == scale and r.get("job_seconds")]
-    return max(rows, key=lambda r: r["date"]) if rows else None
+    return max(rows, key=lambda r: (r["date"], len(r["job_seconds"]))) if rows else None
 
 
 def benchmark_key(benchmark: str | None) -> str | None:
@@ -337,12 +338,6 @@ def torch_may_see_gpu() -> bool:
     from importlib.metadata import version
 
     return not version("torch").endswith("+cpu")
-
-
-def _machine(device) -> str:
-    from ..compute import _cuda_name, cpu_name
-
-    return cpu_name() if device.type == "cpu" else _cuda_name(device)
 
 
 def forecast_run(
