@@ -387,7 +387,7 @@ def forecast_lines(schedule: Schedule, rates: list[StepRate], record: Mapping | 
         lines.append(
             f"measured here: a step of 32 x 32 tokens {rate.train_s * 1000:.0f} ms forward and backward, {rate.forward_s * 1000:.0f} ms forward "
             f"({rate.device}, {rate.precision}, {rate.threads} thread{'s' if rate.threads > 1 else ''}; {rate.how}; "
-            f"at {time.strftime('%Y-%m-%d %H:%M', time.localtime(rate.measured))}, measured again after {RATE_MAX_AGE_S / 3600:.0f} h)"
+            f"this step measured {time.strftime('%Y-%m-%d %H:%M', time.localtime(rate.measured))}, again after {RATE_MAX_AGE_S / 3600:.0f} h)"
         )
     how = ", ".join(f"{count} {name}" for name, count in sorted(schedule.by_how.items()))
     source = f"the run record of {record['commit']} on {record['cpu']} ({record['date']})" if record else "no run record of this scale"
