@@ -1,10 +1,12 @@
-"""Benchmark: how far one trial's best dev AUCnorm moves under changes that are equal in exact arithmetic.
+"""Benchmark: how far one trial's best dev AUCnorm moves under changes to how a batch is computed, not to what.
 
-A trial is deterministic: the same code, config and CPU give the same bytes. But changes that compute the same
-numbers in exact arithmetic (how a batch's sentences are split into forward passes, the optimiser's fused or
-per-tensor kernel) round differently, and training amplifies the difference. This replays one finished trial of a run
-folder (its inputs, hyperparameters and settings read from its training record, and checked by fingerprint) under
-such variants, and reports each variant's best dev AUCnorm beside the run's own:
+A trial is deterministic: the same code, config, CPU and number format give the same bytes. Two kinds of change leave
+what a batch computes as it was and still move a trial. The optimiser's fused or per-tensor kernel and the autocast
+region compute the same numbers in exact arithmetic and round differently; training amplifies the difference. How a
+batch's sentences are split into forward passes does that too, and more: torch draws the dropout masks a pass, by the
+pass's shape, so another split gives each sentence other masks, a draw as another seed's would be. This replays one
+finished trial of a run folder (its inputs, hyperparameters and settings read from its training record, and checked
+by fingerprint) under such variants, and reports each variant's best dev AUCnorm beside the run's own:
 
 * ``passes=least-cost`` (the code's), ``passes=old`` (chunks of at most 32 sentences in length order, as before
   least-cost passes), and least-cost passes at other fixed costs a pass (``pass-cost=N`` padded tokens);
@@ -15,7 +17,9 @@ such variants, and reports each variant's best dev AUCnorm beside the run's own:
 
 ``passes=old,optimizer=foreach,autocast=pass`` undoes the three changes of c64b652 to the trials' arithmetic. It does
 not give 992529d's number again (Directional on the Intel Xeon of the record: 84.25 against 85.16), so something else
-in that code rounds differently too; not found. The spread, not the old number, is what this benchmark measures.
+in that code differs too, in rounding or in the masks drawn; not found. The spread, not the old
+number, is what this benchmark measures. Seen on one CPU: the same split moves the Directional trial by a tenth of a
+point, another split by several points (`benchmarks/results/trial_numerics.json`).
 
     .venv/bin/python benchmarks/trial_numerics.py --run /path/to/run --search minilm/sns/directional \\
         --variant passes=old,optimizer=foreach --variant pass-cost=0 [...] \\
@@ -140,7 +144,8 @@ def main() -> None:
         from directional_inference.compute import cpu_name
 
         found = json.loads(args.output.read_text()) if args.output.exists() else {}
-        found.setdefault("searches", {})[args.search] = {
+        # a search's replays kept per number format and CPU
+        found.setdefault("searches", {})[f"{args.search} {record['precision']} {cpu_name()}"] = {
             "run": str(args.run),
             "cpu": cpu_name(),
             "precision": record["precision"],

@@ -6,7 +6,10 @@
 
 Sentences are tokenised once (``encode``), so repeated epochs and evaluations never tokenise again. The sentences of
 a batch go through the model in chunks of sentences of similar length, each padded to its longest: the batch is the
-same (the authors' random batches), only less padding is computed. The chunks are those of least cost
+same (the authors' random batches), and less padding is computed. In scoring (no dropout) the split changes nothing
+but float rounding. In training it also decides the dropout masks a sentence gets (torch draws them a pass, by the
+pass's shape): another split is another draw of the masks, as another seed's would be, so a trial's numbers move by
+the spread between seeds, not by rounding alone (``benchmarks/trial_numerics.py``). The chunks are those of least cost
 (``least_cost_chunks``): a pass costs its padded tokens plus a fixed cost per pass (``PASS_COST_TOKENS``, measured per
 device kind and number format by ``benchmarks/sns_throughput.py``), so on a CPU a batch splits wherever a length step
 saves more tokens than a pass costs, and on a GPU, where a pass of these sizes costs its launches rather than its
@@ -124,7 +127,8 @@ class PromptScorer:
 
     def chunks(self, id_lists: Sequence[tuple[int, ...]]) -> list[list[int]]:
         """Positions of the sentences in forward passes of sentences of similar length (``least_cost_chunks``): each
-        sentence is read on its own, so grouping by length changes no result, only the padding computed."""
+        sentence is read on its own, so grouping by length changes no score but by rounding; in training the grouping
+        also decides each sentence's dropout masks (drawn a pass)."""
         order = sorted(range(len(id_lists)), key=lambda k: (len(id_lists[k]), k))
         bounds = least_cost_chunks([len(id_lists[k]) for k in order], self.pass_cost, self.max_chunk)
         return [order[start:end] for start, end in bounds]
