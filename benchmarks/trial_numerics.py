@@ -17,9 +17,9 @@ by fingerprint) under such variants, and reports each variant's best dev AUCnorm
 
 ``passes=old,optimizer=foreach,autocast=pass`` undoes the three changes of c64b652 to the trials' arithmetic. It does
 not give 992529d's number again (Directional on the Intel Xeon of the record: 84.25 against 85.16), so something else
-in that code differs too, in rounding or in the masks drawn; not found. The spread, not the old
-number, is what this benchmark measures. Seen on one CPU: the same split moves the Directional trial by a tenth of a
-point, another split by several points (`benchmarks/results/trial_numerics.json`).
+in that code differs too, in rounding or in the masks drawn; not found. The spread, not the old number, is what this
+benchmark measures. Seen on two CPUs (bf16 and fp32): the same split moves the Directional trial by a tenth of a point
+at most, another split by several points (`benchmarks/results/trial_numerics.json`).
 
     .venv/bin/python benchmarks/trial_numerics.py --run /path/to/run --search minilm/sns/directional \\
         --variant passes=old,optimizer=foreach --variant pass-cost=0 [...] \\
