@@ -47,6 +47,7 @@ import argparse
 import json
 import os
 import platform
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -164,9 +165,8 @@ def draws_of(variants: dict, kind: str) -> list[float]:
 def seed_draws(variants: dict, kind: str) -> dict:
     """Their number, mean, standard deviation and range."""
     draws = draws_of(variants, kind)
-    mean = sum(draws) / len(draws)
-    sd = (sum((d - mean) ** 2 for d in draws) / (len(draws) - 1)) ** 0.5 if len(draws) > 1 else 0.0
-    return {"n": len(draws), "mean": round(mean, 2), "sd": round(sd, 2), "min": min(draws), "max": max(draws)}
+    sd = statistics.stdev(draws) if len(draws) > 1 else 0.0
+    return {"n": len(draws), "mean": round(statistics.mean(draws), 2), "sd": round(sd, 2), "min": min(draws), "max": max(draws)}
 
 
 def main() -> None:
@@ -229,7 +229,8 @@ def add_results(args: argparse.Namespace, record: dict, commit: str, trained: di
 
     found = json.loads(args.output.read_text()) if args.output.exists() else {}
     # a search's replays kept per number format, CPU and, for another checkout, its commit
-    key = f"{args.search} {record['precision']} {cpu_name()}" + (f" at {commit}" if args.code else "")
+    base = f"{args.search} {record['precision']} {cpu_name()}"
+    key = base + (f" at {commit}" if args.code else "")
     entry = found.setdefault("searches", {}).setdefault(key, {"run": str(args.run), "variants": {}})
     entry.update(cpu=cpu_name(), precision=record["precision"], dev_pairs=record["dev_pairs"])
     if args.code:
@@ -240,7 +241,7 @@ def add_results(args: argparse.Namespace, record: dict, commit: str, trained: di
         if any(k.startswith(f"{kind}-seed=") for k in entry["variants"]):
             entry[f"{kind}_seed_draws"] = seed_draws(entry["variants"], kind)
             print(key, f"draws of the {kind} seed:", entry[f"{kind}_seed_draws"], flush=True)
-    compare_codes(found, f"{args.search} {record['precision']} {cpu_name()}")
+    compare_codes(found, base)
     found["machine"] = f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"
     args.output.write_text(json.dumps(found, indent=1) + "\n")
 
@@ -251,13 +252,15 @@ def compare_codes(found: dict, base: str) -> None:
     from scipy.stats import ttest_ind
 
     searches = found["searches"]
-    for key in [k for k in searches if k.startswith(f"{base} at ")] if base in searches else []:
+    if base not in searches:
+        return
+    for key in [k for k in searches if k.startswith(f"{base} at ")]:
         for kind in ("torch", "mask"):
             new, old = (draws_of(searches[k]["variants"], kind) for k in (base, key))
             if len(new) > 1 and len(old) > 1:
                 test = ttest_ind(new, old, equal_var=False)
                 found.setdefault("comparisons", {})[f"{base}, {kind} seed: this code against {searches[key]['code']}"] = {
-                    "mean_difference": round(sum(new) / len(new) - sum(old) / len(old), 2),
+                    "mean_difference": round(statistics.mean(new) - statistics.mean(old), 2),
                     "n": [len(new), len(old)],
                     "welch_t": round(float(test.statistic), 2),
                     "p_value": round(float(test.pvalue), 3),
