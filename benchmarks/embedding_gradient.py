@@ -27,7 +27,18 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from sns_throughput import _entries, machine  # noqa: E402
 
 
-def train(model_dir: str, train_entries, *, touched_rows: bool, precision: str, symmetric: bool, batches: int, warmup: int, seed: int) -> dict:
+def train(
+    model_dir: str,
+    train_entries,
+    *,
+    touched_rows: bool,
+    precision: str,
+    symmetric: bool,
+    batches: int,
+    warmup: int,
+    seed: int,
+    dropout_masks: str = "pass",
+) -> dict:
     """Milliseconds a batch (after ``warmup`` batches) and the weights' digest after ``batches`` batches."""
     import torch
 
@@ -40,7 +51,7 @@ def train(model_dir: str, train_entries, *, touched_rows: bool, precision: str, 
         embedding_gradient.sum_touched_rows = lambda model: False
     try:
         torch.manual_seed(seed)
-        scorer = PromptScorer(model_dir, max_length=48, symmetric=symmetric, precision=precision)
+        scorer = PromptScorer(model_dir, max_length=48, symmetric=symmetric, precision=precision, dropout_masks=dropout_masks)
     finally:
         embedding_gradient.sum_touched_rows = install
     pairs = scorer.encode(train_entries)
@@ -109,12 +120,18 @@ def main() -> None:
                 }
             )
             print(json.dumps(rows[-1]), flush=True)
+    write_steps(args, "in turn: dense, touched, dense, touched (one process)", rows)
+
+
+def write_steps(args: argparse.Namespace, order: str, rows: list[dict]) -> None:
+    """The output file of a comparison of training steps (this one's or another benchmark's): machine, model, data,
+    order of the runs, and a row per format and prompt set."""
     results = {
         "machine": machine(args.threads),
         "model": "all-MiniLM-L6-v2 (22.7M parameters) as a 2-label sequence classifier",
         "data": f"LevyHolt Directional (authors' training file): {args.batches} seeded batches of 8 pairs, the first "
         f"{args.warmup} not timed; token limit 48",
-        "order": "in turn: dense, touched, dense, touched (one process)",
+        "order": order,
         "rows": rows,
     }
     Path(args.output).parent.mkdir(parents=True, exist_ok=True)

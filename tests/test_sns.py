@@ -16,6 +16,7 @@ from directional_inference.levyholt.scores import write_scores
 from directional_inference.resources.models import build_tiny_model
 from directional_inference.sns import training
 from directional_inference.sns import model as sns_model
+from directional_inference.sns.dropout_masks import ReferenceMasks
 from directional_inference.sns.model import PromptScorer, least_cost_chunks
 from directional_inference.sns.prompts import prompt_sentences, template_texts
 from directional_inference.sns.search import draw_trials, read_trials, select_best_trial, write_evaluations, write_trials
@@ -134,6 +135,70 @@ def test_the_loss_and_scores_do_not_depend_on_how_a_batch_is_chunked(tiny_model,
     (one, loss_one, scores_one), (many, loss_many, scores_many) = results
     assert one == 1 and many >= len({len(s) for s in sentences}) > 1
     assert abs(loss_one - loss_many) < 1e-5 and np.allclose(scores_one, scores_many, atol=1e-5)
+
+
+def _train_pass(scorer, id_lists, bounds):
+    """Logits, parameter gradients and the generator's state after one training forward and backward of ``id_lists``
+    in the passes ``bounds`` (over the sentences in length order), from torch seed 7."""
+    scorer.passes = lambda ids: (sorted(range(len(ids)), key=lambda k: (len(ids[k]), k)), bounds)
+    scorer.model.train()
+    scorer.model.zero_grad()
+    torch.manual_seed(7)
+    logits = scorer._logits(id_lists)
+    logits.square().sum().backward()
+    return logits.detach(), [p.grad.clone() for p in scorer.model.parameters() if p.grad is not None], torch.get_rng_state()
+
+
+@pytest.mark.parametrize("precision", ["fp32", "bf16"])
+def test_reference_masks_are_torchs_own_at_the_reference_split_and_any_split_changes_only_rounding(tiny_model, precision):
+    """dropout_masks: reference. At the reference split (passes of 32 sentences in length order) a training pass is
+    that of torch's own dropout to the bit, forward and backward, and draws the generator alike; any other split,
+    passes across the reference passes' bounds included, changes only rounding, where torch's own masks drawn a pass
+    change the result."""
+    from directional_inference.compute import set_threads
+
+    previous = torch.get_num_threads()
+    set_threads(1)  # tiny passes: one thread is the quickest, whatever else runs
+    try:
+        _reference_masks_at_splits(tiny_model, precision)
+    finally:
+        set_threads(previous)
+
+
+def _gap(tensors, references) -> float:
+    """The largest difference between ``tensors`` and ``references``, a share of the largest reference value."""
+    return max((a - b).abs().max().item() for a, b in zip(tensors, references)) / max(b.abs().max().item() for b in references)
+
+
+def _reference_masks_at_splits(tiny_model, precision):
+    import random
+
+    scorers = {}
+    for masks in ("pass", "reference"):
+        torch.manual_seed(0)  # the same classification head
+        scorers[masks] = PromptScorer(tiny_model, max_length=64, symmetric=False, precision=precision, dropout_masks=masks)
+    rng, vocabulary = random.Random(0), scorers["pass"].model.config.vocab_size
+    id_lists = [tuple(rng.randrange(5, vocabulary) for _ in range(rng.randint(3, 40))) for _ in range(75)]
+    lengths = sorted(len(ids) for ids in id_lists)
+    reference = [(start, min(start + 32, 75)) for start in range(0, 75, 32)]
+    torch_logits, torch_grads, torch_rng = _train_pass(scorers["pass"], id_lists, reference)
+    logits, grads, rng_state = _train_pass(scorers["reference"], id_lists, reference)
+    assert torch.equal(logits, torch_logits) and all(map(torch.equal, grads, torch_grads)) and torch.equal(rng_state, torch_rng)
+    splits = [least_cost_chunks(lengths, cost, 32) for cost in (0, 48, 96)]
+    assert any(start // 32 != (end - 1) // 32 for bounds in splits for start, end in bounds)  # passes across the bounds
+    for bounds in splits:
+        assert bounds != reference
+        logits, grads, rng_state = _train_pass(scorers["reference"], id_lists, bounds)
+        assert torch.equal(rng_state, torch_rng)
+        rounding = 1e-5 if precision == "fp32" else 2e-2  # of the largest value
+        assert _gap([logits], [torch_logits]) < rounding and _gap(grads, torch_grads) < rounding
+        drawn_a_pass, _, _ = _train_pass(scorers["pass"], id_lists, bounds)
+        assert _gap([drawn_a_pass], [torch_logits]) > 0.3
+    masks = ReferenceMasks(lengths)
+    with pytest.raises(ValueError, match="33"), masks.computing(0, 33):
+        pass
+    with pytest.raises(ValueError, match="32:40"), masks.computing(32, 40):  # reference pass 0 not reached before
+        pass
 
 
 def test_the_pass_cost_follows_the_device_kind_and_format():
@@ -299,8 +364,9 @@ def _kill_at_third_checkpoint(monkeypatch):
     return original
 
 
-def test_killed_training_resumes_to_the_same_weights_and_best_point(tiny_model, tmp_path, monkeypatch):
-    run_settings = settings(epochs=2, seed=9, checkpoint_every=2, evaluations_per_epoch=3)
+@pytest.mark.parametrize("dropout_masks", ["pass", "reference"])
+def test_killed_training_resumes_to_the_same_weights_and_best_point(tiny_model, tmp_path, monkeypatch, dropout_masks):
+    run_settings = settings(epochs=2, seed=9, checkpoint_every=2, evaluations_per_epoch=3, dropout_masks=dropout_masks)
     hp = Hyperparameters(0, 1e-3, 0.01, 2)
     reference = train_prompt_model(tiny_model, ENTRIES, ENTRIES[:8], hp, run_settings, tmp_path / "ref", tmp_path / "ckpt-ref")
     original = _kill_at_third_checkpoint(monkeypatch)
@@ -312,6 +378,7 @@ def test_killed_training_resumes_to_the_same_weights_and_best_point(tiny_model, 
     for (name, a), (_, b) in zip(reference.scorer.model.state_dict().items(), resumed.scorer.model.state_dict().items()):
         assert torch.equal(a, b), name
     assert resumed.evaluations == reference.evaluations and resumed.best == reference.best
+    assert resumed.record["settings"]["dropout_masks"] == dropout_masks
 
 
 def test_checkpoints_are_written_at_most_once_an_interval_and_removed_at_the_end(tiny_model, tmp_path, monkeypatch):

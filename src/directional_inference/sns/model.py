@@ -7,9 +7,11 @@
 Sentences are tokenised once (``encode``), so repeated epochs and evaluations never tokenise again. The sentences of
 a batch go through the model in chunks of sentences of similar length, each padded to its longest: the batch is the
 same (the authors' random batches), and less padding is computed. In scoring (no dropout) the split changes nothing
-but float rounding. In training it also decides the dropout masks a sentence gets (torch draws them a pass, by the
-pass's shape): another split is another draw of the masks, as another seed's would be, so a trial's numbers move by
-the spread between seeds, not by rounding alone (``benchmarks/trial_numerics.py``). The chunks are those of least cost
+but float rounding. In training, with ``dropout_masks="pass"``, it also decides the dropout masks a sentence gets
+(torch draws them a pass, by the pass's shape): another split is another draw of the masks, as another seed's would be,
+so a trial's numbers move by the spread between seeds, not by rounding alone (``benchmarks/trial_numerics.py``); with
+``"reference"`` every split takes the masks of the batch's passes of 32 sentences (``dropout_masks``), and changes only
+rounding. The chunks are those of least cost
 (``least_cost_chunks``): a pass costs its padded tokens plus a fixed cost per pass (``PASS_COST_TOKENS``, measured per
 device kind and number format by ``benchmarks/sns_throughput.py``), so on a CPU a batch splits wherever a length step
 saves more tokens than a pass costs, and on a GPU, where a pass of these sizes costs its launches rather than its
@@ -24,6 +26,7 @@ from __future__ import annotations
 import logging
 import os
 from collections.abc import Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass
 
 import numpy as np
@@ -79,9 +82,20 @@ def least_cost_chunks(lengths: Sequence[int], pass_cost: float, max_sentences: i
 
 
 class PromptScorer:
-    def __init__(self, model_dir: str | os.PathLike, *, max_length: int, symmetric: bool, lang: str = "en", precision: str = "fp32"):
+    def __init__(
+        self,
+        model_dir: str | os.PathLike,
+        *,
+        max_length: int,
+        symmetric: bool,
+        lang: str = "en",
+        precision: str = "fp32",
+        dropout_masks: str = "pass",
+    ):
         import torch
         from transformers import AutoModelForSequenceClassification, AutoTokenizer
+
+        from .dropout_masks import REFERENCE_SENTENCES, draw_reference_masks
 
         self.torch = torch
         self.device = torch_device()
@@ -98,6 +112,10 @@ class PromptScorer:
         self.max_length, self.symmetric, self.lang, self.precision = max_length, symmetric, lang, precision
         self.pass_cost = PASS_COST_TOKENS.get(self.device.type, PASS_COST_TOKENS["cpu"])[precision]
         self.max_chunk = MAX_CHUNK_SENTENCES.get(self.device.type, MAX_CHUNK_SENTENCES["cpu"])
+        # training passes take the batch's reference masks (dropout_masks="reference") where a batch is several passes
+        # and the model can; what is done is kept, as the number format is (a GPU's batch is one pass)
+        reference = dropout_masks == "reference" and self.max_chunk <= REFERENCE_SENTENCES and draw_reference_masks(self.model)
+        self.dropout_masks = "reference" if reference else "pass"
         self.pad_id = self.tokenizer.pad_token_id if self.tokenizer.pad_token_id is not None else 0
 
     def encode(self, entries: Sequence[Entry]) -> list[EncodedPair]:
@@ -125,27 +143,35 @@ class PromptScorer:
             attention[row, : len(ids)] = 1
         return input_ids, attention
 
-    def chunks(self, id_lists: Sequence[tuple[int, ...]]) -> list[list[int]]:
-        """Positions of the sentences in forward passes of sentences of similar length (``least_cost_chunks``): each
-        sentence is read on its own, so grouping by length changes no score but by rounding; in training the grouping
-        also decides each sentence's dropout masks (drawn a pass)."""
+    def passes(self, id_lists: Sequence[tuple[int, ...]]) -> tuple[list[int], list[tuple[int, int]]]:
+        """The sentences in order of length, and the (start, end) of the forward passes over that order
+        (``least_cost_chunks``): each sentence is read on its own, so grouping by length changes no score but by
+        rounding; in training the grouping also decides each sentence's dropout masks where they are drawn a pass."""
         order = sorted(range(len(id_lists)), key=lambda k: (len(id_lists[k]), k))
-        bounds = least_cost_chunks([len(id_lists[k]) for k in order], self.pass_cost, self.max_chunk)
+        return order, least_cost_chunks([len(id_lists[k]) for k in order], self.pass_cost, self.max_chunk)
+
+    def chunks(self, id_lists: Sequence[tuple[int, ...]]) -> list[list[int]]:
+        """Positions of the sentences of each forward pass (``passes``)."""
+        order, bounds = self.passes(id_lists)
         return [order[start:end] for start, end in bounds]
 
     def _logits(self, id_lists: list[tuple[int, ...]]):
+        from .dropout_masks import ReferenceMasks
+
         torch = self.torch
-        parts, positions = [], []
+        order, bounds = self.passes(id_lists)
+        masks = ReferenceMasks([len(id_lists[k]) for k in order]) if self.dropout_masks == "reference" and self.model.training else None
+        parts = []
         # one autocast region for every pass of the batch: bf16 casts the weights once, not once a pass (its cache lives
         # as long as the region; the casts are the same, so are the results)
         with torch.autocast(self.device.type, dtype=torch.bfloat16, enabled=self.precision == "bf16"):
-            for chunk in self.chunks(id_lists):
-                input_ids, attention = self.padded([id_lists[k] for k in chunk])
-                parts.append(self.model(input_ids=input_ids.to(self.device), attention_mask=attention.to(self.device)).logits.float())
-                positions += chunk
+            for start, end in bounds:
+                input_ids, attention = self.padded([id_lists[k] for k in order[start:end]])
+                with masks.computing(start, end) if masks else nullcontext():
+                    parts.append(self.model(input_ids=input_ids.to(self.device), attention_mask=attention.to(self.device)).logits.float())
         logits = torch.cat(parts)
-        inverse = torch.empty(len(positions), dtype=torch.long)
-        inverse[torch.tensor(positions)] = torch.arange(len(positions))
+        inverse = torch.empty(len(order), dtype=torch.long)
+        inverse[torch.tensor(order)] = torch.arange(len(order))
         return logits[inverse.to(self.device)]
 
     def _batch_logits(self, pairs: Sequence[EncodedPair]):

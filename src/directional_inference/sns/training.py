@@ -72,6 +72,7 @@ class TrainingSettings:
     min_delta: float = 0.0  # a dev AUC gain that counts as an improvement for patience and "still improving"
     checkpoint_every: int = 50  # optimiser steps between resumable checkpoints
     threads: int = 1  # the job's torch intra-op threads (compute.set_threads): CPU results are those of this count
+    dropout_masks: str = "pass"  # a CPU batch's dropout masks: drawn a pass, or those of its reference passes (sns.dropout_masks)
 
     def accumulation(self, hp: Hyperparameters) -> int:
         return max(1, math.floor(self.accumulation_factor * hp.grad_accumulation))
@@ -175,8 +176,16 @@ def train_prompt_model(
     from transformers import get_linear_schedule_with_warmup
 
     torch.manual_seed(settings.seed)
-    scorer = PromptScorer(model_dir, max_length=settings.max_length, symmetric=settings.symmetric, lang=settings.lang, precision=settings.precision)
-    settings = replace(settings, precision=scorer.precision)  # the resolved format: a checkpoint resumes only in it
+    scorer = PromptScorer(
+        model_dir,
+        max_length=settings.max_length,
+        symmetric=settings.symmetric,
+        lang=settings.lang,
+        precision=settings.precision,
+        dropout_masks=settings.dropout_masks,
+    )
+    # the resolved format and dropout masks: a checkpoint resumes only in them
+    settings = replace(settings, precision=scorer.precision, dropout_masks=scorer.dropout_masks)
     train_pairs, dev_pairs = scorer.encode(train), scorer.encode(dev)
     accumulation = settings.accumulation(hp)
     optimizer = _optimizer(scorer.model, hp)
