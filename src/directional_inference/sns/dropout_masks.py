@@ -101,8 +101,7 @@ def _fit(mask: torch.Tensor, kind: str, length: int) -> torch.Tensor:
     """A reference mask's rows cut to a pass's padded ``length``, or zero-filled up to it."""
     if kind == "pooled":
         return mask
-    dims = (1,) if kind == "tokens" else (2, 3)
-    have = mask.shape[dims[0]]
+    have = mask.shape[1 if kind == "tokens" else 2]
     if have >= length:
         return mask[:, :length] if kind == "tokens" else mask[:, :, :length, :length]
     grow = length - have
@@ -115,8 +114,10 @@ class ReferenceDropout(torch.nn.Dropout):
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         batch = _BATCH.get()
-        if batch is None or not self.training or self.p == 0 or x.dim() not in (2, 3):
+        if batch is None or not self.training or self.p == 0:
             return super().forward(x)
+        if x.dim() not in (2, 3):  # torch's own draw here would shift every later reference mask
+            raise ValueError(f"a dropout site of shape {tuple(x.shape)}: reference masks are for (sentences, width) and (sentences, tokens, width)")
         return batch.apply(x, self.p, "pooled" if x.dim() == 2 else "tokens")
 
 
