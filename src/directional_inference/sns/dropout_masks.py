@@ -33,6 +33,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
 import torch
+from transformers.integrations.sdpa_attention import sdpa_attention_forward
 
 log = logging.getLogger(__name__)
 
@@ -124,8 +125,6 @@ class ReferenceDropout(torch.nn.Dropout):
 def _attention(module, query, key, value, attention_mask, dropout: float = 0.0, scaling: float | None = None, **kwargs):
     """Scaled-dot-product attention as transformers' ``sdpa`` calls it; with the batch's reference masks in training,
     torch's math path written out (its operations in its order) with the mask applied as ``F.dropout`` applies it."""
-    from transformers.integrations.sdpa_attention import sdpa_attention_forward
-
     batch = _BATCH.get()
     if batch is None or dropout == 0 or getattr(module, "num_key_value_groups", 1) > 1:
         return sdpa_attention_forward(module, query, key, value, attention_mask, dropout=dropout, scaling=scaling, **kwargs)
