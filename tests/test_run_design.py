@@ -82,10 +82,10 @@ def test_a_trials_settings_come_from_its_wildcards_budget_and_the_threads_given(
     assert design.subset_language({"lm": "minilm", "lang": "zh"}) == "zh"
     assert design.subset_language({"lm": "xlmr", "variant": "sns", "subset": "zh_full"}) == "zh"
     assert design.prompt_scorer_settings({"variant": "sns"})["symmetric"] is False
-    # dropout_masks: named only where it is not the former behaviour, so that a finished run's trials stay current
-    assert "dropout_masks" not in settings and default["training"]["dropout_masks"] == "pass"
-    reference = RunDesign(default | {"training": default["training"] | {"dropout_masks": "reference"}})
-    assert reference.trial_settings(wildcards, 3) == settings | {"dropout_masks": "reference"}
+    # dropout_masks: reference by default, and always named, so that a trial of either masks is retrained under the other
+    assert settings["dropout_masks"] == default["training"]["dropout_masks"] == "reference"
+    drawn = RunDesign(default | {"training": default["training"] | {"dropout_masks": "pass"}})
+    assert drawn.trial_settings(wildcards, 3) == settings | {"dropout_masks": "pass"}
 
 
 def test_llms_from_the_hub_are_read_from_their_download_and_the_others_from_what_prepare_llm_made():

@@ -72,7 +72,7 @@ class TrainingSettings:
     min_delta: float = 0.0  # a dev AUC gain that counts as an improvement for patience and "still improving"
     checkpoint_every: int = 50  # optimiser steps between resumable checkpoints
     threads: int = 1  # the job's torch intra-op threads (compute.set_threads): CPU results are those of this count
-    dropout_masks: str = "pass"  # a CPU batch's dropout masks: drawn a pass, or those of its reference passes (sns.dropout_masks)
+    dropout_masks: str = "reference"  # a CPU batch's dropout masks: drawn a pass, or those of its reference passes (sns.dropout_masks)
 
     def accumulation(self, hp: Hyperparameters) -> int:
         return max(1, math.floor(self.accumulation_factor * hp.grad_accumulation))

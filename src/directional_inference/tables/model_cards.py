@@ -32,6 +32,13 @@ VARIANTS = {
 }
 
 
+# training.dropout_masks as a trial's record resolved it (a record older than the key drew them a pass)
+DROPOUT_MASKS = {
+    "reference": "those of the batch's passes of 32 sentences, whatever its split (training.dropout_masks)",
+    "pass": "drawn a pass, by its shape: the split is a draw of the masks (training.dropout_masks; a GPU's batch is one pass)",
+}
+
+
 def source_line(source: dict) -> str:
     """Where the base model's files came from, from its SOURCE.json."""
     where = source.get("source", "unknown source")
@@ -67,11 +74,7 @@ def _training_rows(variant: str, trained_on: str, training: dict, selection: pd.
         ("early stopping", f"patience {settings.get('patience')} evaluations, min_delta {settings.get('min_delta')}"),
         ("number format", f"{training.get('precision')} ({training.get('precision_reason', '')})"),
         ("CPU threads", f"{settings.get('threads', 1)} (results on a CPU are those of this thread count: training.threads)"),
-        *(
-            [("dropout masks", "those of the batch's passes of 32 sentences, whatever its split (training.dropout_masks)")]
-            if settings.get("dropout_masks") == "reference"
-            else []
-        ),
+        ("dropout masks", DROPOUT_MASKS[settings.get("dropout_masks", "pass")]),
         ("best dev point", f"{shown_epoch(best.get('epoch'), settings.get('epochs'))}, batch {best.get('batch')} (step {best.get('step')})"),
         ("stopped", f"{shown_epoch(stopped.get('epoch'), settings.get('epochs'))}, batch {stopped.get('batch')}: {training.get('stop_reason')}"),
         ("still improving at its last evaluation", undertrained),

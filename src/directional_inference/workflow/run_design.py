@@ -261,8 +261,7 @@ class RunDesign:
             "min_delta": training["min_delta"],
             "precision": training["precision"],
             "threads": trial_threads,
-            # named only where it is not the former behaviour, so that a finished run's trials stay current
-            **({"dropout_masks": training["dropout_masks"]} if training["dropout_masks"] != "pass" else {}),
+            "dropout_masks": training["dropout_masks"],
         }
 
     def trial_samples(self, wildcards: Mapping) -> dict:
