@@ -131,6 +131,10 @@ def train_variant(run: Path, search: str, trials_file: str, variant: dict[str, s
     apply_variant(variant)
     record = json.loads((run / "results" / "models" / search / "trial-0" / "training.json").read_text())
     settings = TrainingSettings(**record["settings"])
+    if "dropout_masks" not in record["settings"] and hasattr(settings, "dropout_masks"):  # the record predates the key
+        from directional_inference.sns.training import DROPOUT_MASKS_BEFORE_THE_KEY
+
+        settings = replace(settings, dropout_masks=DROPOUT_MASKS_BEFORE_THE_KEY)
     if "dropout-masks" in variant:
         settings = replace(settings, dropout_masks=variant["dropout-masks"])
     set_threads(getattr(settings, "threads", 1))  # older code trained on one thread and has no such setting

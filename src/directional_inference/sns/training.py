@@ -57,6 +57,10 @@ class Hyperparameters:
     grad_accumulation: int
 
 
+# what a training record older than training.dropout_masks did: its masks were drawn a pass
+DROPOUT_MASKS_BEFORE_THE_KEY = "pass"
+
+
 @dataclass(frozen=True)
 class TrainingSettings:
     epochs: int

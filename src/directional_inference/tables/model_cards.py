@@ -11,6 +11,7 @@ from pathlib import Path
 import pandas as pd
 
 from ..sns.epochs import shown_epoch
+from ..sns.training import DROPOUT_MASKS_BEFORE_THE_KEY
 from .common import Evaluation, measure, read_scores, with_interval
 
 VARIANTS = {
@@ -32,7 +33,7 @@ VARIANTS = {
 }
 
 
-# training.dropout_masks as a trial's record resolved it (a record older than the key drew them a pass)
+# training.dropout_masks as a trial's record resolved it
 DROPOUT_MASKS = {
     "reference": "those of the batch's passes of 32 sentences, whatever its split (training.dropout_masks)",
     "pass": "drawn a pass, by its shape: the split is a draw of the masks (training.dropout_masks; a GPU's batch is one pass)",
@@ -74,7 +75,7 @@ def _training_rows(variant: str, trained_on: str, training: dict, selection: pd.
         ("early stopping", f"patience {settings.get('patience')} evaluations, min_delta {settings.get('min_delta')}"),
         ("number format", f"{training.get('precision')} ({training.get('precision_reason', '')})"),
         ("CPU threads", f"{settings.get('threads', 1)} (results on a CPU are those of this thread count: training.threads)"),
-        ("dropout masks", DROPOUT_MASKS[settings.get("dropout_masks", "pass")]),
+        ("dropout masks", DROPOUT_MASKS[settings.get("dropout_masks", DROPOUT_MASKS_BEFORE_THE_KEY)]),
         ("best dev point", f"{shown_epoch(best.get('epoch'), settings.get('epochs'))}, batch {best.get('batch')} (step {best.get('step')})"),
         ("stopped", f"{shown_epoch(stopped.get('epoch'), settings.get('epochs'))}, batch {stopped.get('batch')}: {training.get('stop_reason')}"),
         ("still improving at its last evaluation", undertrained),
