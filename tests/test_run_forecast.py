@@ -101,12 +101,55 @@ def test_other_jobs_take_their_recorded_time_scaled_for_model_scorings():
     assert recorded_seconds(merge, record, 2.0) == JobTime(40.0, "record")  # not a model's job: not scaled
     score = job("score_booqa") | {"benchmark": "logs/booqa_evaluation/score_booqa/en/test/sns_full.benchmark.tsv"}
     assert recorded_seconds(score, record, 2.0) == JobTime(200.0, "record, scaled")
+    trial = job("train_sns_trial") | {"benchmark": "logs/training/train_sns_trial/minilm/sns/full/trial-0.benchmark.tsv"}
+    record["job_seconds"]["training/train_sns_trial/minilm/sns/full/trial-0"] = 300.0  # a trial whose model has no rate here
+    assert recorded_seconds(trial, record, 2.0) == JobTime(600.0, "record, scaled")
     other = job("score_booqa") | {"benchmark": "logs/booqa_evaluation/score_booqa/zh/test/sns_full.benchmark.tsv"}
     assert recorded_seconds(other, record, None) == JobTime(65.0, "rule median")  # the median of 100 and 30
     assert recorded_seconds(job("never_recorded"), record, None) == JobTime(run_forecast.UNRECORDED_JOB_S, "unrecorded")
     # a corpus-wide rule no record holds: its request (minutes) over the margin of 3
     extraction = job("extract_relations") | {"resources": {"runtime": "6"}}
     assert recorded_seconds(extraction, None, None) == JobTime(6 * 60 / 3, "request / margin")
+
+
+def test_recorded_model_jobs_scale_by_the_probes_training_step_not_its_forward():
+    """Between the records of three CPUs in both formats the scorings' times went as the probe's forward-and-backward
+    step, not as its forward (a bf16 forward gains 4 times over fp32 where a scoring job gained 1.8): here 0.6 s against
+    the record's 0.3 s is twice the record's time, though the forward steps differ fourfold."""
+    from directional_inference.tools.run_forecast import step_ratio
+
+    rate = StepRate("cpu", "fp32", 1, 0.6, 0.2, "by hand")
+    assert step_ratio(rate, {"probe": {"train_s": 0.3, "forward_s": 0.05}}) == pytest.approx(2.0)
+    assert step_ratio(rate, {"job_seconds": {}}) is None and step_ratio(None, {"probe": {"train_s": 0.3}}) is None
+
+
+def test_a_booqa_hypothesis_only_trial_is_timed_by_its_record_where_one_holds_it():
+    """Its training pairs are BoOQA's dev split, which the run builds from the corpus: the workload at the paper's split
+    (3,200 pairs) forecast 26 min for a trial of 52 s at the default scale (c5a0d4d, Intel Xeon family 6 model 207). A
+    record's time, scaled as a model's job, is taken where one holds the trial; the LevyHolt trials beside it keep
+    their workload; without a record the BoOQA trial has its workload too."""
+    from directional_inference.config_tree import run_config
+    from directional_inference.tools.run_forecast import ROOT, job_times, throughput_record
+
+    config = run_config([], ROOT)
+    rate = StepRate("cpu", "fp32", 1, 0.6, 0.2, "by hand")
+    booqa = job("train_booqa_hyponly_trial", lang="en", lm="minilm", trial="0") | {
+        "benchmark": "logs/robustness/train_booqa_hyponly_trial/en/minilm/trial-0.benchmark.tsv"
+    }
+    levyholt = job("train_sns_trial", lm="minilm", variant="sns", subset="directional", trial="0") | {
+        "benchmark": "logs/training/train_sns_trial/minilm/sns/directional/trial-0.benchmark.tsv"
+    }
+    record = {
+        "job_seconds": {
+            "robustness/train_booqa_hyponly_trial/en/minilm/trial-0": 40.0,
+            "training/train_sns_trial/minilm/sns/directional/trial-0": 100.0,
+        }
+    }
+    timed = job_times([booqa, levyholt], config, {("minilm", 1): rate}, record, throughput_record(), 2.0)
+    assert timed[0] == JobTime(80.0, "record, scaled")
+    assert timed[1].how == "workload"
+    unrecorded = job_times([booqa], config, {("minilm", 1): rate}, {"job_seconds": {}}, throughput_record(), 2.0)
+    assert unrecorded[0].how == "workload" and unrecorded[0].seconds > 10 * 80.0
 
 
 def test_the_newest_record_of_the_scale_with_job_times_is_read(tmp_path):

@@ -8,10 +8,15 @@ Every planned job (Snakemake's dry run, or the run's own DAG) gets a time:
   number format and threads: the precision probe's step (``compute.measure_step`` in the format the jobs take, kept per
   machine, threads and model for a day and then measured again, since a machine's speed drifts from day to day) gives
   the seconds of a token and of a pass (``sns.model.PASS_COST_TOKENS``), and the S&S loop and its dev scoring run at
-  the share of that rate the benchmark measured (``probe_share``);
+  the share of that rate the benchmark measured (``probe_share``). Not the BoOQA hypothesis-only trial, whose training
+  pairs are BoOQA's dev split, made from the corpus by the run itself: it is timed as a scoring job is, where a record
+  holds it (its workload at the paper's split, 3,200 pairs, came to 30 times its time at the default scale);
 * a scoring job with a model (BoOQA LM and S&S, LevyHolt, sanity checks, LLMs): its time in the newest run record of
-  the same scale (``benchmarks/results/run_footprint.json``), scaled by this machine's forward step against the
-  record machine's;
+  the same scale (``benchmarks/results/run_footprint.json``), scaled by this machine's probe step (forward and
+  backward) against the record machine's: between the records of three CPUs in both formats (c78f841, 9e673f9 and
+  c5a0d4d: AMD EPYC family 26 model 2 and Intel Xeon model 167 in bf16, Intel Xeon model 207 in fp32) that ratio
+  came within 21% of the ratio of their scorings' times, the forward step's within a factor of 2.2 (a forward in bf16
+  gains more over fp32 than a scoring job does);
 * any other job: its time in that record (the record's CPU named), else its rule's median there, else, for a
   corpus-wide rule, its request over its margin (``job_resources``), else a minute.
 
@@ -116,14 +121,21 @@ def benchmark_key(benchmark: str | None) -> str | None:
     return benchmark.removeprefix(f"{layout.LOGS}/").removesuffix(".benchmark.tsv")
 
 
-def recorded_seconds(job: Mapping, record: Mapping | None, forward_ratio: float | None) -> JobTime:
-    """A job's time from a run record: its own (model scorings scaled by ``forward_ratio``, this machine's forward step
-    over the record machine's), else its rule's median there, else ``UNRECORDED_JOB_S``."""
+def step_ratio(rate: StepRate | None, record: Mapping | None) -> float | None:
+    """How many times the record machine's time a model's job takes here: this machine's probe step (forward and
+    backward) over the one the record kept (None without either). Not the forward step's: see the module."""
+    reference = (record or {}).get("probe", {}).get("train_s")
+    return rate.train_s / reference if rate and reference else None
+
+
+def recorded_seconds(job: Mapping, record: Mapping | None, ratio: float | None) -> JobTime:
+    """A job's time from a run record: its own (a model's jobs, scorings and trials, scaled by ``ratio``, this
+    machine's probe step over the record machine's), else its rule's median there, else ``UNRECORDED_JOB_S``."""
     import statistics
 
     if record is None:
         return unrecorded(job)
-    scale = forward_ratio if job["rule"] in MODEL_SCORING_RULES and forward_ratio else 1.0
+    scale = ratio if job["rule"] in MODEL_RULES and ratio else 1.0
     seconds = record["job_seconds"]
     key = benchmark_key(job.get("benchmark"))
     if key in seconds:
@@ -230,10 +242,11 @@ def job_times(
     rates: Mapping[tuple[str, int], StepRate],
     record: Mapping | None,
     throughput: Mapping,
-    forward_ratio: float | None,
+    ratio: float | None,
 ) -> list[JobTime]:
     """Every job's forecast time: a trial from its workload at its model's rate in ``rates`` (by model alias and
-    threads), any other job, and a trial whose model has no rate here, from ``record`` (``recorded_seconds``)."""
+    threads), any other job, a trial whose model has no rate here and a recorded BoOQA hypothesis-only trial (its pairs
+    are not known before the run builds BoOQA), from ``record`` (``recorded_seconds``)."""
     from ..levyholt.experiments import training_budget
     from ..sns.model import PASS_COST_TOKENS
     from ..sns.training import model_batching
@@ -243,8 +256,10 @@ def job_times(
     for job in jobs:
         wildcards = job["wildcards"]
         rate = rates.get((wildcards.get("lm"), int(job.get("threads", 1)))) if job["rule"] in TRIAL_RULES else None
-        if rate is None:
-            times.append(recorded_seconds(job, record, forward_ratio))
+        if rate is None or (
+            job["rule"] == "train_booqa_hyponly_trial" and benchmark_key(job.get("benchmark")) in (record or {}).get("job_seconds", {})
+        ):
+            times.append(recorded_seconds(job, record, ratio))
             continue
         variant, subset = wildcards.get("variant", "hyponly"), wildcards.get("subset", "booqa")
         budget = training_budget(training, config["levyholt"], variant, subset)
@@ -365,10 +380,7 @@ def forecast_run(
             missing.append(alias)
             continue
         rates[(alias, threads)] = step_rate(model_dir, precision, threads, device_type, measure=measure)
-    reference = (record or {}).get("probe", {}).get("forward_s")
-    main_rate = rates.get((main, scoring_threads))
-    ratio = main_rate.forward_s / reference if main_rate and reference else None
-    merged = job_times(jobs, config, rates, record, throughput, ratio)
+    merged = job_times(jobs, config, rates, record, throughput, step_ratio(rates.get((main, scoring_threads)), record))
     schedule = play_out(jobs, [t.seconds for t in merged], cores, gpus)
     for t in merged:
         schedule.by_how[t.how] = schedule.by_how.get(t.how, 0) + 1
