@@ -8,15 +8,12 @@ Every planned job (Snakemake's dry run, or the run's own DAG) gets a time:
   number format and threads: the precision probe's step (``compute.measure_step`` in the format the jobs take, kept per
   machine, threads and model for a day and then measured again, since a machine's speed drifts from day to day) gives
   the seconds of a token and of a pass (``sns.model.PASS_COST_TOKENS``), and the S&S loop and its dev scoring run at
-  the share of that rate the benchmark measured (``probe_share``). Not the BoOQA hypothesis-only trial, whose training
-  pairs are BoOQA's dev split, made from the corpus by the run itself: it is timed as a scoring job is, where a record
-  holds it (its workload at the paper's split, 3,200 pairs, came to 30 times its time at the default scale);
+  the share of that rate the benchmark measured (``probe_share``). Not a trial of ``RUN_BUILT_TRIALS``, whose pairs
+  the run itself makes from the corpus: it is timed as a scoring job is, where a record holds it;
 * a scoring job with a model (BoOQA LM and S&S, LevyHolt, sanity checks, LLMs): its time in the newest run record of
   the same scale (``benchmarks/results/run_footprint.json``), scaled by this machine's probe step (forward and
-  backward) against the record machine's: between the records of three CPUs in both formats (c78f841, 9e673f9 and
-  c5a0d4d: AMD EPYC family 26 model 2 and Intel Xeon model 167 in bf16, Intel Xeon model 207 in fp32) that ratio
-  came within 21% of the ratio of their scorings' times, the forward step's within a factor of 2.2 (a forward in bf16
-  gains more over fp32 than a scoring job does);
+  backward) against the record machine's (``step_ratio``: the forward step's ratio mispredicted the scorings' by up to
+  2.2 times between the records' CPUs, the training step's within 21%; docs/operations.md, "Cores and a local GPU");
 * any other job: its time in that record (the record's CPU named), else its rule's median there, else, for a
   corpus-wide rule, its request over its margin (``job_resources``), else a minute.
 
@@ -48,6 +45,9 @@ THROUGHPUT = ROOT / "benchmarks" / "results" / "sns_throughput_1thread.json"  # 
 RUN_RECORDS = ROOT / "benchmarks" / "results" / "run_footprint.json"
 UNRECORDED_JOB_S = 60.0  # a job of a rule no record holds
 LOAD_S = 10.0  # a trial's fixed seconds: loading torch, the model and the data, writing the weights
+# trials whose training pairs the run makes from the corpus (BoOQA's dev split): the plan cannot count them, so a
+# record's time is read where one holds them (the workload at the paper's 3,200 pairs forecast 26 min for 52 s)
+RUN_BUILT_TRIALS = ("train_booqa_hyponly_trial",)
 RATE_MAX_AGE_S = 24 * 3600.0  # a kept rate is measured again after a day: the same machine ran 292 and 385 ms a step on two days
 
 
@@ -245,8 +245,8 @@ def job_times(
     ratio: float | None,
 ) -> list[JobTime]:
     """Every job's forecast time: a trial from its workload at its model's rate in ``rates`` (by model alias and
-    threads), any other job, a trial whose model has no rate here and a recorded BoOQA hypothesis-only trial (its pairs
-    are not known before the run builds BoOQA), from ``record`` (``recorded_seconds``)."""
+    threads), any other job, a trial whose model has no rate here and a recorded trial of ``RUN_BUILT_TRIALS``, from
+    ``record`` (``recorded_seconds``, model jobs scaled by ``ratio``)."""
     from ..levyholt.experiments import training_budget
     from ..sns.model import PASS_COST_TOKENS
     from ..sns.training import model_batching
@@ -256,9 +256,8 @@ def job_times(
     for job in jobs:
         wildcards = job["wildcards"]
         rate = rates.get((wildcards.get("lm"), int(job.get("threads", 1)))) if job["rule"] in TRIAL_RULES else None
-        if rate is None or (
-            job["rule"] == "train_booqa_hyponly_trial" and benchmark_key(job.get("benchmark")) in (record or {}).get("job_seconds", {})
-        ):
+        recorded = benchmark_key(job.get("benchmark")) in (record or {}).get("job_seconds", {})
+        if rate is None or (job["rule"] in RUN_BUILT_TRIALS and recorded):
             times.append(recorded_seconds(job, record, ratio))
             continue
         variant, subset = wildcards.get("variant", "hyponly"), wildcards.get("subset", "booqa")
@@ -380,15 +379,16 @@ def forecast_run(
             missing.append(alias)
             continue
         rates[(alias, threads)] = step_rate(model_dir, precision, threads, device_type, measure=measure)
-    merged = job_times(jobs, config, rates, record, throughput, step_ratio(rates.get((main, scoring_threads)), record))
+    ratio = step_ratio(rates.get((main, scoring_threads)), record)
+    merged = job_times(jobs, config, rates, record, throughput, ratio)
     schedule = play_out(jobs, [t.seconds for t in merged], cores, gpus)
     for t in merged:
         schedule.by_how[t.how] = schedule.by_how.get(t.how, 0) + 1
-    lines = forecast_lines(schedule, list(rates.values()), record, missing)
+    lines = forecast_lines(schedule, list(rates.values()), record, missing, ratio)
     return RunForecast(schedule, list(rates.values()), record, lines)
 
 
-def forecast_lines(schedule: Schedule, rates: list[StepRate], record: Mapping | None, missing: list[str]) -> list[str]:
+def forecast_lines(schedule: Schedule, rates: list[StepRate], record: Mapping | None, missing: list[str], ratio: float | None) -> list[str]:
     """What the forecast says: the wall-clock, the busy share, the chain that ends it, and what its figures come from."""
     lines = [
         f"about {duration(schedule.seconds)} for {schedule.jobs} jobs on {schedule.cores} cores "
@@ -403,6 +403,8 @@ def forecast_lines(schedule: Schedule, rates: list[StepRate], record: Mapping | 
         )
     how = ", ".join(f"{count} {name}" for name, count in sorted(schedule.by_how.items()))
     source = f"the run record of {record['commit']} on {record['cpu']} ({record['date']})" if record else "no run record of this scale"
+    if ratio:
+        source += f", a model's jobs there times {ratio:.2f} (this machine's step over the record's {record['probe']['train_s'] * 1000:.0f} ms)"
     lines.append(f"jobs timed by: {how}; trials from their workload at the rate above, the other jobs from {source}")
     if missing:
         lines.append(f"no rate for {', '.join(sorted(set(missing)))} (its model is not here yet): its trials from the record")
